@@ -1,0 +1,77 @@
+# Pao: one command surface for people and CI.
+#   make run    install what changed, build the app, migrate, load demo data, serve :8000
+#   make test   lint, types, contract check, backend tests (SQLite + PostgreSQL when
+#               PAO_TEST_DATABASE_URL is set), frontend checks and browser tests
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.9
+export UV_PROJECT_ENVIRONMENT := $(abspath $(VENV))
+UV := $(BIN)/uv
+PAO := $(BIN)/pao
+FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
+HAS_FRONTEND := $(wildcard frontend/package.json)
+
+.PHONY: help run test check contract backend-test frontend-check frontend-e2e bench clean
+
+help:
+	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
+	@echo "make test  - every check and test (what CI runs)"
+
+# --- installs (stamp files: a second run reinstalls nothing that did not change) ---------
+$(VENV)/.installed: backend/pyproject.toml backend/uv.lock
+	@test -x $(BIN)/python || python3 -m venv $(VENV)
+	@test -x $(UV) && $(UV) --version | grep -q $(UV_VERSION) || $(BIN)/pip install -q uv==$(UV_VERSION)
+	$(UV) sync --frozen --inexact --project backend
+	@touch $@
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
+	cd frontend && npm run build
+
+ifneq ($(HAS_FRONTEND),)
+SPA := frontend/dist/index.html
+endif
+
+# --- run ---------------------------------------------------------------------------------
+run: $(VENV)/.installed $(SPA)
+	@export PAO_SANDBOX=$${PAO_SANDBOX:-1}; \
+	$(PAO) migrate && $(PAO) demo && \
+	echo "Pao is at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}  (demo login: 0812345678 / demo1234)" && \
+	exec $(PAO) serve
+
+# --- checks and tests --------------------------------------------------------------------
+check: $(VENV)/.installed
+	cd backend && ../$(BIN)/ruff check src tests migrations && ../$(BIN)/ruff format --check src tests migrations
+	cd backend && ../$(BIN)/mypy src tests
+
+contract: $(VENV)/.installed
+	$(BIN)/python -m pao.contract
+
+backend-test: $(VENV)/.installed
+	$(BIN)/python -m pao.contract --check
+	cd backend && ../$(BIN)/pytest -p no:cacheprovider
+
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-thai-tlwg >/dev/null; }
+
+frontend-check: frontend/node_modules/.installed
+	cd frontend && npm run check
+
+frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
+	cd frontend && npm run e2e
+
+ifneq ($(HAS_FRONTEND),)
+test: check backend-test frontend-check frontend-e2e
+else
+test: check backend-test
+endif
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist var

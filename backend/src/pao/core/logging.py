@@ -1,0 +1,29 @@
+"""Structured logging: one JSON object per line in production, readable lines in development."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+from pao.core.settings import Settings
+
+
+def configure_logging(settings: Settings) -> None:
+    shared: list[structlog.types.Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    tail: list[structlog.types.Processor] = (
+        [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
+        if settings.json_logs
+        else [structlog.dev.ConsoleRenderer(colors=False)]
+    )
+    structlog.configure(
+        processors=[*shared, *tail],
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")

@@ -1,0 +1,51 @@
+"""The unit of work: one database transaction per HTTP request.
+
+Services never commit. :class:`UnitOfWorkRoute` opens a session before the endpoint runs and
+commits after the response body has been built but *before* it is sent, so a client never sees
+a success whose transaction did not commit. Any exception rolls back, except an
+:class:`~pao.core.errors.AppError` with ``keeps_changes`` (a counted failed attempt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, Response
+from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.core.errors import AppError
+
+
+class UnitOfWorkRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def with_transaction(request: Request) -> Response:
+            factory: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+            async with factory() as session:
+                request.state.session = session
+                try:
+                    response = await handler(request)
+                except AppError as exc:
+                    if exc.keeps_changes:
+                        await session.commit()
+                    else:
+                        await session.rollback()
+                    raise
+                except BaseException:
+                    await session.rollback()
+                    raise
+                await session.commit()
+                return response
+
+        return with_transaction
+
+
+def get_session(request: Request) -> AsyncSession:
+    session: AsyncSession = request.state.session
+    return session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]

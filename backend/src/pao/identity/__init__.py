@@ -1,0 +1,1 @@
+"""Identity: registration, OTP, login sessions, profile, password, bank account."""

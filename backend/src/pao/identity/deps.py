@@ -1,0 +1,47 @@
+"""``CurrentMember``: the member behind the bearer token, or 401 ``invalid-token``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import select
+
+from pao.core.errors import Unauthorized
+from pao.core.security import token_digest
+from pao.core.uow import SessionDep
+from pao.identity.models import LoginSession, Member, MemberStatus
+from pao.kit.clock import utcnow
+
+bearer = HTTPBearer(auto_error=False, description="The token from POST /api/login.")
+
+
+async def current_login(
+    request: Request,
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> LoginSession:
+    if credentials is None or not credentials.credentials:
+        raise Unauthorized()
+    query = select(LoginSession).where(
+        LoginSession.token_digest == token_digest(credentials.credentials)
+    )
+    login = (await session.execute(query)).scalar_one_or_none()
+    if login is None or login.revoked_at is not None or login.expires_at <= utcnow():
+        raise Unauthorized()
+    request.state.login = login
+    return login
+
+
+async def current_member(
+    session: SessionDep, login: Annotated[LoginSession, Depends(current_login)]
+) -> Member:
+    member = await session.get(Member, login.member_id)
+    if member is None or member.status != MemberStatus.ACTIVE:
+        raise Unauthorized()
+    return member
+
+
+CurrentLogin = Annotated[LoginSession, Depends(current_login)]
+CurrentMember = Annotated[Member, Depends(current_member)]

@@ -1,0 +1,96 @@
+"""Idempotent money requests (money rule 5).
+
+The client sends one ``Idempotency-Key`` per user intent and reuses it on retry. The key is
+stored unique per owner with a hash of the request, *in the same transaction* as the money
+movement, so the answer is recorded if and only if the movement happened:
+
+* same key, same request  → the first answer again (nothing moves twice);
+* same key, other request → 409 ``IDEMPOTENCY_KEY_REUSED``;
+* a refused request stores nothing (it rolled back), so a retry is evaluated afresh.
+
+The row is inserted *first*: on PostgreSQL a concurrent duplicate then waits on the unique
+index until the first transaction ends, and on SQLite writers are serialised anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import Header
+from pydantic import BaseModel
+from sqlalchemy import JSON, Integer, String, UniqueConstraint, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from pao.core.db import Base, BigId, UtcDateTime
+from pao.core.errors import Conflict, Unprocessable
+from pao.kit.clock import utcnow
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", description="One per user intent; reuse it on retry."),
+]
+
+
+class IdempotencyRecord(Base):
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("owner", "key"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    key: Mapped[str] = mapped_column(String(200))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    response: Mapped[Any] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class IdempotencyKeyReused(Conflict):
+    code = "IDEMPOTENCY_KEY_REUSED"
+
+
+def request_hash(operation: str, payload: Any) -> str:
+    body = json.dumps({"op": operation, "payload": payload}, sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+async def run_idempotent(
+    session: AsyncSession,
+    *,
+    owner: str,
+    key: str | None,
+    operation: str,
+    payload: Any,
+    action: Callable[[], Awaitable[BaseModel]],
+) -> Any:
+    """Run ``action`` once per (owner, key); return its JSON-ready answer."""
+    if key is None:
+        return (await action()).model_dump(mode="json", by_alias=True)
+    if not 1 <= len(key) <= 200:
+        raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
+    digest = request_hash(operation, payload)
+    record = IdempotencyRecord(owner=owner, key=key, request_hash=digest)
+    try:
+        async with session.begin_nested():
+            session.add(record)
+            await session.flush()
+    except IntegrityError:
+        existing = (
+            await session.execute(
+                select(IdempotencyRecord).where(
+                    IdempotencyRecord.owner == owner, IdempotencyRecord.key == key
+                )
+            )
+        ).scalar_one()
+        if existing.request_hash != digest:
+            raise IdempotencyKeyReused() from None
+        return existing.response
+    answer = (await action()).model_dump(mode="json", by_alias=True)
+    record.status_code = 200
+    record.response = answer
+    return answer

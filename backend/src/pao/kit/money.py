@@ -1,0 +1,78 @@
+"""Money: integer minor units inside, JSON numbers in major units on the wire.
+
+This is the *one* place where wire amounts are converted (ARCHITECTURE.md, money rule 1).
+A wire amount is a JSON number (never a string, bool, NaN or infinity) with at most two
+decimals; anything else is refused with ``KEY_INVALID`` before a service sees it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+
+class Currency(StrEnum):
+    THB = "THB"
+    LAK = "LAK"
+
+
+# ISO 4217: both have two minor digits; LAK is merely *shown* without decimals.
+SCALE: dict[Currency, int] = {Currency.THB: 2, Currency.LAK: 2}
+MINOR_PER_MAJOR = 100
+# 10^13 major units is far beyond any real wallet and keeps every value exact in a float64.
+MAX_MINOR = 10**15
+
+
+def to_minor(amount: Decimal) -> int:
+    """Major units (≤ 2 decimals, already validated) → integer minor units."""
+    return int(amount.scaleb(2).to_integral_exact())
+
+
+def to_major(minor: int) -> float:
+    """Integer minor units → the JSON number of the wire (exact for |minor| < 2^53)."""
+    return float(Decimal(minor).scaleb(-2))
+
+
+def _parse_wire_amount(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        raise PydanticCustomError("KEY_INVALID", "amount must be a JSON number")
+    try:
+        # str(float) is the shortest repr that round-trips, so 10.01 stays "10.01".
+        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+    except InvalidOperation as exc:  # pragma: no cover - Decimal(str(float)) always parses
+        raise PydanticCustomError("KEY_INVALID", "amount is not a number") from exc
+    if not amount.is_finite():
+        raise PydanticCustomError("KEY_INVALID", "amount must be finite")
+    if amount < 0:
+        raise PydanticCustomError("KEY_INVALID", "amount must not be negative")
+    exponent = amount.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -2:
+        raise PydanticCustomError("KEY_INVALID", "amount has more than 2 decimals")
+    minor = to_minor(amount)
+    if minor > MAX_MINOR:
+        raise PydanticCustomError("KEY_INVALID", "amount is too large")
+    return minor
+
+
+_AMOUNT_SCHEMA = {"type": "number", "minimum": 0, "multipleOf": 0.01,
+                  "description": "Major units (baht or kip), at most 2 decimals."}
+
+# A request field: the wire number, held as int minor units inside.
+WireAmount = Annotated[
+    int,
+    BeforeValidator(_parse_wire_amount),
+    WithJsonSchema(_AMOUNT_SCHEMA, mode="validation"),
+    PlainSerializer(to_major, return_type=float, when_used="json"),
+]
+
+# A response field: int minor units inside, a number in major units on the wire.
+MajorAmount = Annotated[
+    int,
+    PlainSerializer(to_major, return_type=float),
+    WithJsonSchema({"type": "number", "description": "Major units (baht or kip)."},
+                   mode="serialization"),
+]

@@ -1,0 +1,1 @@
+"""The ledger: double-entry journal, cached balances, two-phase holds. The only writer of money."""

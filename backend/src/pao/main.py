@@ -1,0 +1,102 @@
+"""The ASGI application: FastAPI (API), the sandbox services and the built SPA, in one app.
+
+``create_app()`` is the only composition root: it wires the engine, the unit of work, the
+optional Redis client and every domain's router.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.requests import Request
+from starlette.staticfiles import StaticFiles
+
+from pao import __version__
+from pao.core.db import create_engine, create_sessionmaker
+from pao.core.errors import install_error_handlers
+from pao.core.logging import configure_logging
+from pao.core.ratelimit import create_rate_limiter
+from pao.core.settings import Settings, get_settings
+from pao.identity.router import router as identity_router
+from pao.site.router import router as site_router
+from pao.site.termination import TerminationMiddleware
+from pao.wallet.router import router as wallet_router
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    configure_logging(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.sandbox:
+            from pao.sandbox.store import create_sandbox_engine, init_sandbox_store
+
+            app.state.sandbox_engine = create_sandbox_engine(settings)
+            app.state.sandbox_sessionmaker = await init_sandbox_store(app.state.sandbox_engine)
+        async with httpx.AsyncClient(
+            timeout=httpx.Timeout(15.0), transport=app.state.http_transport
+        ) as http:
+            # Adapters reach third parties through this client; tests may swap its transport.
+            app.state.http = http
+            yield
+        await app.state.rate_limiter.close()
+        await app.state.engine.dispose()
+        if settings.sandbox:
+            await app.state.sandbox_engine.dispose()
+
+    app = FastAPI(
+        title="Pao API",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.engine = create_engine(settings)
+    app.state.sessionmaker = create_sessionmaker(app.state.engine)
+    app.state.rate_limiter = create_rate_limiter(settings)
+    # Tests point adapters at the in-process sandbox by setting an ASGI transport here.
+    app.state.http_transport = None
+    install_error_handlers(app)
+    app.add_middleware(TerminationMiddleware)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> JSONResponse:
+        return JSONResponse({"status": "ok", "version": __version__})
+
+    for router in (identity_router, site_router, wallet_router):
+        app.include_router(router)
+
+    if settings.sandbox:
+        from pao.sandbox.router import router as sandbox_router
+
+        app.include_router(sandbox_router)
+
+    _mount_spa(app, settings.static_dir)
+    return app
+
+
+def _mount_spa(app: FastAPI, static_dir: Path) -> None:
+    """Serve the built SPA; unknown non-API paths fall back to index.html (history mode)."""
+    index = static_dir / "index.html"
+    if not index.is_file():
+        return
+    assets = static_dir / "assets"
+    if assets.is_dir():
+        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def spa(path: str, request: Request) -> FileResponse | JSONResponse:
+        if path.startswith(("api/", "sandbox/")):
+            return JSONResponse({"message": "NO_DATA"}, status_code=404)
+        candidate = (static_dir / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
+            return FileResponse(candidate)
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})

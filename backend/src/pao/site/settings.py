@@ -1,0 +1,116 @@
+"""Typed access to operator settings.
+
+:class:`SiteSettings` declares every setting with its default; rows in ``site_settings``
+override them. Money settings are integer minor units, typed :data:`Money` so that the
+CLI (``pao ops settings set``) knows to read them in major units. Texts shown to players are
+per locale (:mod:`pao.site.content`); HTML is sanitised whenever it is validated, that is when
+stored and again when loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import structlog
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.site.content import LocalizedHtml, LocalizedText, SafeUrl, SourceList, TimeOfDay
+from pao.site.models import SiteSetting
+
+log = structlog.get_logger(__name__)
+
+
+class MoneySetting:
+    """Marks an int setting held in minor units (entered and shown in major units)."""
+
+
+Money = Annotated[int, Field(ge=0), MoneySetting()]
+
+
+def _check_timezone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {value!r}") from exc
+    return value
+
+
+TimeZoneName = Annotated[str, AfterValidator(_check_timezone)]
+
+
+class SiteSettings(BaseModel):
+    terminated: bool = False
+    register_otp: bool = Field(default=True, alias="registerOTP")
+    enable_chat_widget: bool = Field(default=False, alias="enableChatWidget")
+    # Withdrawals, minor units.
+    withdraw_min: Money = Field(default=100_00, alias="withdrawMin")
+    withdraw_max: Money = Field(default=50_000_00, alias="withdrawMax")
+    # Site content (pao.site lookups). Texts are per locale; *Html fields are sanitised.
+    site_name: str = Field(default="Pao", alias="siteName", min_length=1, max_length=80)
+    website: SafeUrl = ""
+    sources: SourceList = Field(default_factory=list)
+    contact_text: LocalizedHtml = Field(default_factory=LocalizedHtml, alias="contactText")
+    line_link: SafeUrl = Field(default="", alias="lineLink")
+    line_name: str = Field(default="", alias="lineName", max_length=80)
+    line_qr: SafeUrl | None = Field(default=None, alias="lineQR")
+    conditions: list[LocalizedHtml] = Field(default_factory=list)
+    agreements: list[LocalizedText] = Field(default_factory=list)
+    # May contain '%percentFail%', which the client replaces with a bonus's percentFail.
+    notice: LocalizedHtml = Field(default_factory=LocalizedHtml)
+    # Slip deposits: minimum (minor units), a daily closed window in the operator's time zone
+    # (from == to means never closed), and how long after the transfer a slip is accepted.
+    slip_minimum_deposit: Money = Field(default=1_00, alias="slipMinimumDeposit")
+    slip_closed_from: TimeOfDay = Field(default="23:50", alias="slipClosedFrom")
+    slip_closed_to: TimeOfDay = Field(default="00:10", alias="slipClosedTo")
+    slip_upload_within_minutes: int = Field(default=60, alias="slipUploadWithinMinutes", ge=1)
+    # How-to videos (spec §2): URLs of the five videos, empty when not configured.
+    howto_wallet: SafeUrl = Field(default="", alias="howtoWallet")
+    howto_enter_game: SafeUrl = Field(default="", alias="howtoEnterGame")
+    howto_check_balance: SafeUrl = Field(default="", alias="howtoCheckBalance")
+    howto_receive_bonus: SafeUrl = Field(default="", alias="howtoReceiveBonus")
+    howto_end_bonus: SafeUrl = Field(default="", alias="howtoEndBonus")
+    # OTP throttles.
+    otp_daily_cap_per_phone: int = Field(default=5, alias="otpDailyCapPerPhone", ge=1)
+    otp_daily_cap_per_ip: int = Field(default=20, alias="otpDailyCapPerIp", ge=1)
+    # Login throttles: failures allowed per window before REQUEST_LIMIT.
+    login_failures_per_phone: int = Field(default=5, alias="loginFailuresPerPhone", ge=1)
+    login_failures_per_ip: int = Field(default=30, alias="loginFailuresPerIp", ge=1)
+    login_window_seconds: int = Field(default=15 * 60, alias="loginWindowSeconds", ge=1)
+    timezone: TimeZoneName = "Asia/Bangkok"
+
+    model_config = {"populate_by_name": True}
+
+
+async def load_site_settings(session: AsyncSession) -> SiteSettings:
+    rows = (await session.execute(select(SiteSetting))).scalars().all()
+    values: dict[str, Any] = {row.key: row.value for row in rows}
+    known = {f.alias or name for name, f in SiteSettings.model_fields.items()} | set(
+        SiteSettings.model_fields
+    )
+    data = {k: v for k, v in values.items() if k in known}
+    try:
+        return SiteSettings.model_validate(data)
+    except ValidationError as exc:
+        # One bad row (edited by hand, or written before a rule tightened) must not take every
+        # request down with it: fall back to that setting's default and say so in the log.
+        bad = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+        log.warning("invalid site settings ignored", keys=sorted(bad))
+        return SiteSettings.model_validate({k: v for k, v in data.items() if k not in bad})
+
+
+async def get_value(session: AsyncSession, key: str, default: Any = None) -> Any:
+    row = await session.get(SiteSetting, key)
+    return default if row is None else row.value
+
+
+async def set_value(session: AsyncSession, key: str, value: Any, *, actor: str) -> None:
+    row = await session.get(SiteSetting, key)
+    if row is None:
+        session.add(SiteSetting(key=key, value=value, updated_by=actor))
+    else:
+        row.value = value
+        row.updated_by = actor
+    await session.flush()

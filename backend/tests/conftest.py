@@ -1,0 +1,141 @@
+"""Test fixtures: the real app on a real database, SQLite always and PostgreSQL when
+``PAO_TEST_DATABASE_URL`` is set (every ``app``/``client`` test runs once per database).
+
+The schema is built once per database per run; each test then starts from empty tables
+(a fresh copy of the SQLite file, ``TRUNCATE`` on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+
+import pao.models  # noqa: F401  (registers every table)
+from pao.core.db import Base
+from pao.core.settings import Settings
+from pao.kit.clock import clock
+from pao.ledger.ddl import statements_for
+from pao.main import create_app
+
+PG_URL = os.environ.get("PAO_TEST_DATABASE_URL")
+REDIS_URL = os.environ.get("PAO_TEST_REDIS_URL")
+DATABASES = ["sqlite", *(["postgres"] if PG_URL else [])]
+
+
+async def build_schema(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        await conn.run_sync(Base.metadata.drop_all)
+        await conn.run_sync(Base.metadata.create_all)
+        for statement in statements_for(engine.dialect.name):
+            await conn.exec_driver_sql(statement)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import asyncio
+
+    path = tmp_path_factory.mktemp("template") / "pao.db"
+
+    async def make() -> None:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{path}")
+        await build_schema(engine)
+        await engine.dispose()
+
+    asyncio.run(make())
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    assert PG_URL
+    import asyncio
+
+    async def make() -> None:
+        engine = create_async_engine(PG_URL)
+        await build_schema(engine)
+        await engine.dispose()
+
+    asyncio.run(make())
+    yield PG_URL
+
+
+def _truncate_sql() -> str:
+    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    return f"TRUNCATE {tables} RESTART IDENTITY CASCADE"
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        db = tmp_path / "pao.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), db)
+        yield f"sqlite+aiosqlite:///{db}"
+        return
+    url = request.getfixturevalue("pg_url")
+    import asyncio
+
+    async def truncate() -> None:
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.execute(text(_truncate_sql()))
+        await engine.dispose()
+
+    asyncio.run(truncate())
+    yield url
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        env="test",
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        sandbox=True,
+        static_dir=tmp_path / "no-spa",
+        # Cheap argon2id in tests; the production cost is measured by `make bench`.
+        argon2_time_cost=1,
+        argon2_memory_kib=1024,
+        db_pool_size=20,
+    )
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    # Adapters reach the in-process sandbox through the app itself, still over HTTP semantics.
+    application.state.http_transport = httpx.ASGITransport(app=application)
+    async with LifespanManager(application):
+        yield application
+    clock.reset()
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        yield c
+
+
+@pytest.fixture
+async def session(app: FastAPI) -> AsyncIterator[AsyncSession]:
+    """A session on the app's database, for arranging and asserting; commit explicitly."""
+    async with app.state.sessionmaker() as s:
+        yield s
+
+
+def unique_phone() -> str:
+    return "08" + str(uuid.uuid4().int)[:8]
+
+
+def is_postgres(url: str) -> bool:
+    return make_url(url).get_backend_name() == "postgresql"
