@@ -13,6 +13,10 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+# Cheap argon2id for tests (the hasher reads the process settings); set before pao is imported.
+os.environ.setdefault("PAO_ARGON2_TIME_COST", "1")
+os.environ.setdefault("PAO_ARGON2_MEMORY_KIB", "1024")
+
 import httpx
 import pytest
 from asgi_lifespan import LifespanManager
@@ -56,7 +60,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
+def pg_url() -> str:
     assert PG_URL
     import asyncio
 
@@ -66,7 +70,7 @@ def pg_url() -> Iterator[str]:
         await engine.dispose()
 
     asyncio.run(make())
-    yield PG_URL
+    return PG_URL
 
 
 def _truncate_sql() -> str:
@@ -106,6 +110,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         argon2_time_cost=1,
         argon2_memory_kib=1024,
         db_pool_size=20,
+        run_jobs=False,
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
-from starlette.requests import Request
+from sqlalchemy import text
 from starlette.staticfiles import StaticFiles
 
 from pao import __version__
@@ -23,6 +23,8 @@ from pao.core.logging import configure_logging
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.settings import Settings, get_settings
 from pao.identity.router import router as identity_router
+from pao.kit.jobs import JobRunner
+from pao.kit.storage import LocalFileStore
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
 from pao.wallet.router import router as wallet_router
@@ -34,6 +36,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Serving without the payment secrets is refused (the contract build never starts).
+        settings.require_payment_secrets()
         if settings.sandbox:
             from pao.sandbox.store import create_sandbox_engine, init_sandbox_store
 
@@ -44,7 +48,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ) as http:
             # Adapters reach third parties through this client; tests may swap its transport.
             app.state.http = http
+            runner = JobRunner(app, app.state.jobs)
+            if settings.run_jobs:
+                runner.start()
             yield
+            await runner.stop()
         await app.state.rate_limiter.close()
         await app.state.engine.dispose()
         if settings.sandbox:
@@ -64,11 +72,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.rate_limiter = create_rate_limiter(settings)
     # Tests point adapters at the in-process sandbox by setting an ASGI transport here.
     app.state.http_transport = None
+    app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
+    # Domains append their PeriodicJobs (payouts, reconcilers) here.
+    app.state.jobs = []
     install_error_handlers(app)
     app.add_middleware(TerminationMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
+        """200 once the app can serve: the database answers."""
+        try:
+            async with app.state.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception:  # any failure means "not ready", never a crash
+            return JSONResponse({"status": "unavailable"}, status_code=503)
         return JSONResponse({"status": "ok", "version": __version__})
 
     for router in (identity_router, site_router, wallet_router):
@@ -92,8 +109,9 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
     if assets.is_dir():
         app.mount("/assets", StaticFiles(directory=assets), name="assets")
 
-    @app.get("/{path:path}", include_in_schema=False)
-    async def spa(path: str, request: Request) -> FileResponse | JSONResponse:
+    # response_model=None: a union of Response classes is not a pydantic response model.
+    @app.get("/{path:path}", include_in_schema=False, response_model=None)
+    def spa(path: str) -> FileResponse | JSONResponse:  # sync: it touches the filesystem
         if path.startswith(("api/", "sandbox/")):
             return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()

@@ -23,8 +23,9 @@ THB = Currency.THB
 async def fund(session: AsyncSession, member_id: int, amount: int) -> LedgerAccount:
     wallet = await ledger.player_wallet(session, member_id=member_id, currency=THB)
     bank = await ledger.get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=THB)
-    await ledger.transfer(session, source=bank, destination=wallet, amount=amount,
-                          kind="deposit", actor="test")
+    await ledger.transfer(
+        session, source=bank, destination=wallet, amount=amount, kind="deposit", actor="test"
+    )
     return wallet
 
 
@@ -42,36 +43,46 @@ async def test_unbalanced_or_empty_entries_are_programming_errors(session: Async
         await ledger.post_entry(session, kind="x", actor="t", legs=[ledger.Leg(wallet, 5)])
     with pytest.raises(UnbalancedEntry):
         await ledger.post_entry(session, kind="x", actor="t", legs=[])
-    lak = await ledger.get_or_open_account(session, kind=AccountKind.BANK_CLEARING,
-                                           currency=Currency.LAK)
+    lak = await ledger.get_or_open_account(
+        session, kind=AccountKind.BANK_CLEARING, currency=Currency.LAK
+    )
     with pytest.raises(UnbalancedEntry):  # sums to zero in total but not per currency
-        await ledger.post_entry(session, kind="x", actor="t",
-                                legs=[ledger.Leg(wallet, 5), ledger.Leg(lak, -5)])
+        await ledger.post_entry(
+            session, kind="x", actor="t", legs=[ledger.Leg(wallet, 5), ledger.Leg(lak, -5)]
+        )
 
 
 async def test_player_balance_never_goes_negative(session: AsyncSession) -> None:
     wallet = await fund(session, 1, 500)
     await session.commit()
     wallet_id = wallet.id
-    payout = await ledger.get_or_open_account(session, kind=AccountKind.PAYOUT_CLEARING,
-                                              currency=THB)
+    payout = await ledger.get_or_open_account(
+        session, kind=AccountKind.PAYOUT_CLEARING, currency=THB
+    )
     with pytest.raises(InsufficientFunds):
-        await ledger.transfer(session, source=wallet, destination=payout, amount=501,
-                              kind="x", actor="t")
+        await ledger.transfer(
+            session, source=wallet, destination=payout, amount=501, kind="x", actor="t"
+        )
     await session.rollback()
-    refreshed = (await session.execute(
-        select(LedgerAccount).where(LedgerAccount.id == wallet_id)
-        .execution_options(populate_existing=True))).scalar_one()
+    refreshed = (
+        await session.execute(
+            select(LedgerAccount)
+            .where(LedgerAccount.id == wallet_id)
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one()
     assert refreshed.balance == 500
 
 
 async def test_hold_posts_once(session: AsyncSession) -> None:
     wallet = await fund(session, 1, 1000)
-    hold = await ledger.place_hold(session, account=wallet, amount=400, purpose="withdrawal",
-                                   actor="t")
+    hold = await ledger.place_hold(
+        session, account=wallet, amount=400, purpose="withdrawal", actor="t"
+    )
     assert wallet.balance == 600
-    payout = await ledger.get_or_open_account(session, kind=AccountKind.PAYOUT_CLEARING,
-                                              currency=THB)
+    payout = await ledger.get_or_open_account(
+        session, kind=AccountKind.PAYOUT_CLEARING, currency=THB
+    )
     await ledger.post_hold(session, hold_id=hold.id, destination=payout, actor="t")
     assert hold.status == HoldStatus.POSTED
     assert payout.balance == 400
@@ -88,8 +99,7 @@ async def test_hold_posts_once(session: AsyncSession) -> None:
 
 async def test_void_returns_the_money(session: AsyncSession) -> None:
     wallet = await fund(session, 1, 1000)
-    hold = await ledger.place_hold(session, account=wallet, amount=1000, purpose="game",
-                                   actor="t")
+    hold = await ledger.place_hold(session, account=wallet, amount=1000, purpose="game", actor="t")
     assert wallet.balance == 0
     with pytest.raises(InsufficientFunds):
         await ledger.place_hold(session, account=wallet, amount=1, purpose="game", actor="t")
@@ -102,14 +112,16 @@ async def test_void_returns_the_money(session: AsyncSession) -> None:
 async def test_reversal_is_a_new_entry(session: AsyncSession) -> None:
     wallet = await ledger.player_wallet(session, member_id=1, currency=THB)
     bank = await ledger.get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=THB)
-    entry = await ledger.transfer(session, source=bank, destination=wallet, amount=300,
-                                  kind="deposit", actor="t")
+    entry = await ledger.transfer(
+        session, source=bank, destination=wallet, amount=300, kind="deposit", actor="t"
+    )
     reversal = await ledger.reverse_entry(session, entry_id=entry.id, actor="ops", memo="wrong")
     await session.commit()
     assert wallet.balance == 0
     assert reversal.reverses_id == entry.id
-    await ledger.transfer(session, source=bank, destination=wallet, amount=300,
-                          kind="deposit", actor="t")
+    await ledger.transfer(
+        session, source=bank, destination=wallet, amount=300, kind="deposit", actor="t"
+    )
     with pytest.raises(AlreadyReversed):  # an entry is reversed at most once
         await ledger.reverse_entry(session, entry_id=entry.id, actor="ops", memo="again")
     await session.commit()
@@ -123,8 +135,9 @@ async def test_postings_are_append_only(session: AsyncSession) -> None:
     posting = (await session.execute(select(Posting))).scalars().first()
     assert posting is not None
     with pytest.raises(DBAPIError):
-        await session.execute(text("UPDATE postings SET amount = 1 WHERE id = :i"),
-                              {"i": posting.id})
+        await session.execute(
+            text("UPDATE postings SET amount = 1 WHERE id = :i"), {"i": posting.id}
+        )
     await session.rollback()
     with pytest.raises(DBAPIError):
         await session.execute(text("DELETE FROM journal_entries"))
@@ -138,13 +151,20 @@ async def test_database_refuses_an_unbalanced_entry(
         pytest.skip("the deferred balance trigger is PostgreSQL's")
     wallet = await ledger.player_wallet(session, member_id=1, currency=THB)
     await session.commit()
-    await session.execute(text(
-        "INSERT INTO journal_entries (kind, actor, memo, created_at) "
-        "VALUES ('forged', 'x', '', now())"))
+    await session.execute(
+        text(
+            "INSERT INTO journal_entries (kind, actor, memo, created_at) "
+            "VALUES ('forged', 'x', '', now())"
+        )
+    )
     entry_id = (await session.execute(text("SELECT max(id) FROM journal_entries"))).scalar()
-    await session.execute(text(
-        "INSERT INTO postings (entry_id, account_id, currency, amount) "
-        "VALUES (:e, :a, 'THB', 100)"), {"e": entry_id, "a": wallet.id})
+    await session.execute(
+        text(
+            "INSERT INTO postings (entry_id, account_id, currency, amount) "
+            "VALUES (:e, :a, 'THB', 100)"
+        ),
+        {"e": entry_id, "a": wallet.id},
+    )
     with pytest.raises(DBAPIError, match="does not balance"):
         await session.commit()
 
@@ -160,8 +180,9 @@ async def test_concurrent_holds_never_overdraw(app: FastAPI) -> None:
             wallet = await s.get(LedgerAccount, wallet_id)
             assert wallet is not None
             try:
-                await ledger.place_hold(s, account=wallet, amount=900, purpose="withdrawal",
-                                        actor="t")
+                await ledger.place_hold(
+                    s, account=wallet, amount=900, purpose="withdrawal", actor="t"
+                )
             except InsufficientFunds:
                 await s.rollback()
                 return False
@@ -172,5 +193,6 @@ async def test_concurrent_holds_never_overdraw(app: FastAPI) -> None:
     assert results.count(True) == 1
     async with app.state.sessionmaker() as s:
         wallet = await s.get(LedgerAccount, wallet_id)
-        assert wallet is not None and wallet.balance == 100
+        assert wallet is not None
+        assert wallet.balance == 100
         assert (await ledger.check_books(s)).balanced

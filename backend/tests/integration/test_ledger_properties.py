@@ -59,9 +59,15 @@ class LedgerMachine(RuleBasedStateMachine):
                     # Append-only tables: drop the guards just for the reset.
                     for trig in ("postings_no_delete", "journal_entries_no_delete"):
                         await conn.execute(text(f"DROP TRIGGER IF EXISTS {trig}"))
-                    for table in ("ledger_holds", "status_changes", "postings",
-                                  "journal_entries", "ledger_accounts"):
+                    for table in (
+                        "ledger_holds",
+                        "status_changes",
+                        "postings",
+                        "journal_entries",
+                        "ledger_accounts",
+                    ):
                         await conn.execute(text(f"DELETE FROM {table}"))
+
         self.run(reset())
 
     async def _wallet(self, s: AsyncSession, member: int) -> LedgerAccount:
@@ -94,10 +100,17 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(member=MEMBERS, amount=AMOUNTS)
     def deposit(self, member: int, amount: int) -> None:
         async def op(s: AsyncSession) -> tuple[int]:
-            bank = await ledger.get_or_open_account(s, kind=AccountKind.BANK_CLEARING,
-                                                    currency=Currency.THB)
-            entry = await ledger.transfer(s, source=bank, destination=await self._wallet(s, member),
-                                          amount=amount, kind="deposit", actor="fuzz")
+            bank = await ledger.get_or_open_account(
+                s, kind=AccountKind.BANK_CLEARING, currency=Currency.THB
+            )
+            entry = await ledger.transfer(
+                s,
+                source=bank,
+                destination=await self._wallet(s, member),
+                amount=amount,
+                kind="deposit",
+                actor="fuzz",
+            )
             self.deposits.append((entry.id, member, amount))
             return (entry.id,)
 
@@ -107,8 +120,13 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(member=MEMBERS, amount=AMOUNTS)
     def hold(self, member: int, amount: int) -> None:
         async def op(s: AsyncSession) -> tuple[int]:
-            h = await ledger.place_hold(s, account=await self._wallet(s, member), amount=amount,
-                                        purpose="withdrawal", actor="fuzz")
+            h = await ledger.place_hold(
+                s,
+                account=await self._wallet(s, member),
+                amount=amount,
+                purpose="withdrawal",
+                actor="fuzz",
+            )
             self.holds.append((h.id, member, amount))
             return (h.id,)
 
@@ -126,7 +144,8 @@ class LedgerMachine(RuleBasedStateMachine):
         async def op(s: AsyncSession) -> None:
             if post:
                 payout = await ledger.get_or_open_account(
-                    s, kind=AccountKind.PAYOUT_CLEARING, currency=Currency.THB)
+                    s, kind=AccountKind.PAYOUT_CLEARING, currency=Currency.THB
+                )
                 await ledger.post_hold(s, hold_id=hold_id, destination=payout, actor="fuzz")
             else:
                 await ledger.void_hold(s, hold_id=hold_id, actor="fuzz")
@@ -140,9 +159,14 @@ class LedgerMachine(RuleBasedStateMachine):
             return
 
         async def op(s: AsyncSession) -> None:
-            await ledger.transfer(s, source=await self._wallet(s, source),
-                                  destination=await self._wallet(s, destination),
-                                  amount=amount, kind="move", actor="fuzz")
+            await ledger.transfer(
+                s,
+                source=await self._wallet(s, source),
+                destination=await self._wallet(s, destination),
+                amount=amount,
+                kind="move",
+                actor="fuzz",
+            )
 
         ok = self.attempt(op)
         assert ok == (self.model[source] >= amount)
@@ -169,17 +193,21 @@ class LedgerMachine(RuleBasedStateMachine):
                 report = await ledger.check_books(s)
                 assert report.balanced, report
                 for member, expected in self.model.items():
-                    wallet = (await s.execute(select(LedgerAccount).where(
-                        LedgerAccount.kind == AccountKind.PLAYER_WALLET,
-                        LedgerAccount.owner == str(member)))).scalar_one_or_none()
+                    wallet = (
+                        await s.execute(
+                            select(LedgerAccount).where(
+                                LedgerAccount.kind == AccountKind.PLAYER_WALLET,
+                                LedgerAccount.owner == str(member),
+                            )
+                        )
+                    ).scalar_one_or_none()
                     assert (wallet.balance if wallet else 0) == expected
 
         self.run(check())
 
 
 @pytest.mark.parametrize("database", DATABASES)
-def test_ledger_invariants(database: str, request: pytest.FixtureRequest,
-                           tmp_path: Path) -> None:
+def test_ledger_invariants(database: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     if database == "sqlite":
         db = tmp_path / "fuzz.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), db)
@@ -191,8 +219,13 @@ def test_ledger_invariants(database: str, request: pytest.FixtureRequest,
     LedgerMachine.loop, LedgerMachine.engine = loop, engine
     try:
         test = LedgerMachine.TestCase
-        test.settings = settings(max_examples=25, stateful_step_count=25, deadline=None, database=None,
-                                 suppress_health_check=list(HealthCheck))
+        test.settings = settings(
+            max_examples=25,
+            stateful_step_count=25,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         test().runTest()
     finally:
         loop.run_until_complete(engine.dispose())

@@ -7,12 +7,16 @@ transaction: one writer at a time, which is how the money rules' "row lock" is h
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
-from datetime import UTC
-
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 

@@ -38,8 +38,9 @@ class AppError(Exception):
     code: str = "INTERNAL_SERVER_ERROR"
     keeps_changes: bool = False
 
-    def __init__(self, code: str | None = None, *, keeps_changes: bool | None = None,
-                 **extra: Any) -> None:
+    def __init__(
+        self, code: str | None = None, *, keeps_changes: bool | None = None, **extra: Any
+    ) -> None:
         self.code = code or self.code
         if keeps_changes is not None:
             self.keeps_changes = keeps_changes
@@ -120,7 +121,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {401: "invalid-token", 404: "NO_DATA", 405: "METHOD_NOT_ALLOWED"}
-        return error_response(exc.status_code, {"message": codes.get(exc.status_code, str(exc.detail))})
+        return error_response(
+            exc.status_code, {"message": codes.get(exc.status_code, str(exc.detail))}
+        )
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:

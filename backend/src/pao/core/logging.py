@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO, cast
 
 import structlog
 
 from pao.core.settings import Settings
+
+
+class _CurrentStderr:
+    """Whatever ``sys.stderr`` is at write time: loggers are cached on first use, and a test
+    runner (pytest, click's CliRunner) swaps and closes the stream it captured."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
 
 
 def configure_logging(settings: Settings) -> None:
@@ -23,7 +35,7 @@ def configure_logging(settings: Settings) -> None:
     )
     structlog.configure(
         processors=[*shared, *tail],
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")

@@ -41,7 +41,9 @@ def hash_password(password: str) -> str:
 def verify_password(password_hash: str | None, password: str) -> bool:
     """Constant-work check: an absent hash still costs one argon2 verification."""
     try:
-        return _hasher().verify(password_hash or _dummy_hash(), password) and password_hash is not None
+        return (
+            _hasher().verify(password_hash or _dummy_hash(), password) and password_hash is not None
+        )
     except (VerificationError, InvalidHashError):
         return False
 

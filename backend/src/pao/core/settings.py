@@ -11,10 +11,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
+PAYMENT_SECRETS = (
+    "bank_webhook_secret",
+    "gateway_ww_secret",
+    "gateway_paytimz_secret",
+    "gateway_payonex_secret",
+)
 
 
 class Settings(BaseSettings):
@@ -42,6 +48,47 @@ class Settings(BaseSettings):
     argon2_parallelism: int = 1
     db_pool_size: int = Field(default=10, ge=1)
     log_json: bool | None = None
+    # Background jobs (payouts, reconcilers) run in every process; tests call them directly.
+    run_jobs: bool = True
+    # Game providers (pao.games): API endpoint (None → this app's /sandbox/games/api), API key
+    # (required when the sandbox is off), and how long a call may take before its outcome is
+    # treated as unknown (transfers) or the last known balance is shown (balance refresh).
+    game_provider_url: str | None = None
+    game_provider_key: str | None = None
+    game_provider_timeout_seconds: float = Field(default=8.0, gt=0)
+    game_balance_timeout_seconds: float = Field(default=3.0, gt=0)
+    # QR deposits (pao.payments.qr): the bank's incoming-transfer notification is signed with
+    # hex(hmac_sha256(bank_webhook_secret, raw body)); each gateway signs its callbacks with
+    # its own secret. Sandbox-only defaults are filled in below; a non-sandbox app refuses to
+    # start without them (require_payment_secrets, called by create_app).
+    bank_webhook_secret: str = ""
+    gateway_ww_secret: str = ""
+    gateway_paytimz_secret: str = ""
+    gateway_payonex_secret: str = ""
+    # Gateways' and TrueMoney's base URLs; None → this app's sandbox (/sandbox/...).
+    gateway_base_url: str | None = None
+    truemoney_url: str | None = None
+    # The bank's slip-verification and payout APIs (pao.payments.slips / .payouts);
+    # None → this app's sandbox bank (/sandbox/bank/api/...). Payout calls taking longer than
+    # the timeout are treated as an unknown outcome and settled by the reconciler.
+    slip_verify_url: str | None = None
+    payout_url: str | None = None
+    payout_timeout_seconds: float = Field(default=10.0, gt=0)
+
+    @model_validator(mode="after")
+    def _sandbox_payment_secrets(self) -> Settings:
+        # Well-known values, acceptable only because the sandbox moves no real money.
+        if self.sandbox:
+            for name in PAYMENT_SECRETS:
+                if not getattr(self, name):
+                    setattr(self, name, f"sandbox-{name.replace('_', '-')}")
+        return self
+
+    def require_payment_secrets(self) -> None:
+        missing = [name for name in PAYMENT_SECRETS if not getattr(self, name)]
+        if missing:
+            names = ", ".join(f"PAO_{name.upper()}" for name in missing)
+            raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
 
     @property
     def resolved_database_url(self) -> str:

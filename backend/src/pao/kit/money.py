@@ -58,8 +58,12 @@ def _parse_wire_amount(value: Any) -> int:
     return minor
 
 
-_AMOUNT_SCHEMA = {"type": "number", "minimum": 0, "multipleOf": 0.01,
-                  "description": "Major units (baht or kip), at most 2 decimals."}
+_AMOUNT_SCHEMA = {
+    "type": "number",
+    "minimum": 0,
+    "multipleOf": 0.01,
+    "description": "Major units (baht or kip), at most 2 decimals.",
+}
 
 # A request field: the wire number, held as int minor units inside.
 WireAmount = Annotated[
@@ -73,6 +77,7 @@ WireAmount = Annotated[
 MajorAmount = Annotated[
     int,
     PlainSerializer(to_major, return_type=float),
-    WithJsonSchema({"type": "number", "description": "Major units (baht or kip)."},
-                   mode="serialization"),
+    WithJsonSchema(
+        {"type": "number", "description": "Major units (baht or kip)."}, mode="serialization"
+    ),
 ]

@@ -52,7 +52,10 @@ async def get_or_open_account(
     if account is not None:
         return account
     account = LedgerAccount(
-        kind=kind, owner=owner, currency=currency, balance=0,
+        kind=kind,
+        owner=owner,
+        currency=currency,
+        balance=0,
         may_go_negative=kind.may_go_negative,
     )
     try:
@@ -120,8 +123,12 @@ async def post_entry(
     for account_id, delta in deltas.items():
         locked[account_id].balance += delta
     session.add_all(
-        Posting(entry_id=entry.id, account_id=leg.account.id,
-                currency=leg.account.currency, amount=leg.amount)
+        Posting(
+            entry_id=entry.id,
+            account_id=leg.account.id,
+            currency=leg.account.currency,
+            amount=leg.amount,
+        )
         for leg in legs
     )
     await session.flush()
@@ -142,7 +149,10 @@ async def transfer(
     if amount <= 0:
         raise UnbalancedEntry("a transfer moves a positive amount")
     return await post_entry(
-        session, kind=kind, actor=actor, memo=memo,
+        session,
+        kind=kind,
+        actor=actor,
+        memo=memo,
         legs=[Leg(source, -amount), Leg(destination, amount)],
     )
 
@@ -156,20 +166,25 @@ async def reverse_entry(
     if already.first() is not None:
         raise AlreadyReversed(entry_id)
     postings = (
-        await session.execute(select(Posting).where(Posting.entry_id == entry_id))
-    ).scalars().all()
+        (await session.execute(select(Posting).where(Posting.entry_id == entry_id))).scalars().all()
+    )
     accounts = await _lock(session, [p.account_id for p in postings])
     original = await session.get(JournalEntry, entry_id)
     kind = f"reversal:{original.kind}" if original else "reversal"
     return await post_entry(
-        session, kind=kind[:40], actor=actor, memo=memo, reverses_id=entry_id,
+        session,
+        kind=kind[:40],
+        actor=actor,
+        memo=memo,
+        reverses_id=entry_id,
         legs=[Leg(accounts[p.account_id], -p.amount) for p in postings],
     )
 
 
 async def _suspense_for(session: AsyncSession, purpose: str, currency: Currency) -> LedgerAccount:
     kind = (
-        AccountKind.WITHDRAWALS_PENDING if purpose == "withdrawal"
+        AccountKind.WITHDRAWALS_PENDING
+        if purpose == "withdrawal"
         else AccountKind.GAME_TRANSFERS_PENDING
     )
     return await get_or_open_account(session, kind=kind, currency=currency)
@@ -187,12 +202,22 @@ async def place_hold(
     """Phase one: take ``amount`` out of ``account`` into suspense (MONEY_NOT_ENOUGH if short)."""
     suspense = await _suspense_for(session, purpose, Currency(account.currency))
     entry = await transfer(
-        session, source=account, destination=suspense, amount=amount,
-        kind=f"hold:{purpose}", actor=actor, memo=memo,
+        session,
+        source=account,
+        destination=suspense,
+        amount=amount,
+        kind=f"hold:{purpose}",
+        actor=actor,
+        memo=memo,
     )
     hold = Hold(
-        account_id=account.id, suspense_id=suspense.id, currency=account.currency,
-        amount=amount, status=HoldStatus.PENDING, purpose=purpose, hold_entry_id=entry.id,
+        account_id=account.id,
+        suspense_id=suspense.id,
+        currency=account.currency,
+        amount=amount,
+        status=HoldStatus.PENDING,
+        purpose=purpose,
+        hold_entry_id=entry.id,
     )
     session.add(hold)
     await session.flush()
@@ -201,7 +226,9 @@ async def place_hold(
 
 async def lock_hold(session: AsyncSession, hold_id: int) -> Hold:
     query = (
-        select(Hold).where(Hold.id == hold_id).with_for_update()
+        select(Hold)
+        .where(Hold.id == hold_id)
+        .with_for_update()
         .execution_options(populate_existing=True)
     )
     return (await session.execute(query)).scalar_one()
@@ -226,14 +253,24 @@ async def void_hold(session: AsyncSession, *, hold_id: int, actor: str, memo: st
 
 
 async def _resolve(
-    session: AsyncSession, hold: Hold, destination: LedgerAccount, *, actor: str, memo: str,
+    session: AsyncSession,
+    hold: Hold,
+    destination: LedgerAccount,
+    *,
+    actor: str,
+    memo: str,
     kind: str,
 ) -> Hold:
     suspense = await session.get(LedgerAccount, hold.suspense_id)
     assert suspense is not None
     entry = await transfer(
-        session, source=suspense, destination=destination, amount=hold.amount,
-        kind=f"{kind}:{hold.purpose}", actor=actor, memo=memo,
+        session,
+        source=suspense,
+        destination=destination,
+        amount=hold.amount,
+        kind=f"{kind}:{hold.purpose}",
+        actor=actor,
+        memo=memo,
     )
     hold.resolve_entry_id = entry.id
     hold.resolved_at = utcnow()

@@ -80,6 +80,10 @@ class SiteSettings(BaseModel):
     login_failures_per_ip: int = Field(default=30, alias="loginFailuresPerIp", ge=1)
     login_window_seconds: int = Field(default=15 * 60, alias="loginWindowSeconds", ge=1)
     timezone: TimeZoneName = "Asia/Bangkok"
+    # QR deposits (pao.payments.qr): minutes a QR stays payable; PAYTIMZ's minimum (minor
+    # units) when the operator overrides the gateway's own 10 baht.
+    qr_expire_minutes: int = Field(default=15, alias="qrExpireMinutes", ge=1, le=24 * 60)
+    paytimz_minimum: Money | None = Field(default=None, alias="paytimzMinimum")
 
     model_config = {"populate_by_name": True}
 

@@ -14,7 +14,8 @@ after a commit that changed the flag; tests may call it directly.
 
 from __future__ import annotations
 
-import time
+import asyncio
+from time import monotonic
 
 import structlog
 from pydantic import TypeAdapter, ValidationError
@@ -60,18 +61,29 @@ class TerminationMiddleware:
         self.app = app
         # (monotonic time read, generation read under, value)
         self._cached: tuple[float, int, bool] | None = None
+        # When the cache goes stale under load, one request reads; the others wait for it.
+        self._refresh = asyncio.Lock()
+
+    def _fresh(self) -> bool | None:
+        cached = self._cached
+        if cached is None or cached[1] != _generation or monotonic() - cached[0] >= CACHE_SECONDS:
+            return None
+        return cached[2]
 
     async def _terminated(self, scope: Scope) -> bool:
-        now = time.monotonic()
-        cached = self._cached
-        if cached is not None and cached[1] == _generation and now - cached[0] < CACHE_SECONDS:
-            return cached[2]
-        generation = _generation
-        factory: async_sessionmaker[AsyncSession] = scope["app"].state.sessionmaker
-        async with factory() as session:
-            terminated = flag_value(await get_value(session, TERMINATED_KEY))
-        self._cached = (now, generation, terminated)
-        return terminated
+        fresh = self._fresh()
+        if fresh is not None:
+            return fresh
+        async with self._refresh:
+            fresh = self._fresh()
+            if fresh is not None:
+                return fresh
+            read_at, generation = monotonic(), _generation
+            factory: async_sessionmaker[AsyncSession] = scope["app"].state.sessionmaker
+            async with factory() as session:
+                terminated = flag_value(await get_value(session, TERMINATED_KEY))
+            self._cached = (read_at, generation, terminated)
+            return terminated
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (

@@ -1,0 +1,81 @@
+"""The ``pao`` command: ``serve``, ``migrate``, ``demo`` and the operator commands ``ops …``.
+
+Every database command runs in one transaction on the database of the ``PAO_*`` settings,
+commits on success, and on a refusal prints one ``error:`` line and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from sqlalchemy import make_url
+
+from pao.core.logging import configure_logging
+from pao.core.settings import get_settings
+from pao.ops import deposits, members, site, withdrawals
+from pao.ops.base import run
+
+app = typer.Typer(
+    help="Pao: the member wallet service.",
+    no_args_is_help=True,
+    # Locals may hold secrets (database URLs, tokens); never print them in a traceback.
+    pretty_exceptions_show_locals=False,
+)
+
+
+@app.callback()
+def _setup() -> None:
+    # Logs go to stderr, so stdout carries only the command's own answer.
+    configure_logging(get_settings())
+
+
+ops = typer.Typer(help="Operator commands (recorded as ops:<your OS user>).", no_args_is_help=True)
+app.add_typer(ops, name="ops")
+ops.command("deposit")(deposits.deposit)
+ops.add_typer(withdrawals.app, name="withdrawals")
+ops.add_typer(members.app, name="member")
+ops.add_typer(site.site_app, name="site")
+ops.add_typer(site.settings_app, name="settings")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Default: PAO_HOST.")] = None,
+    port: Annotated[int | None, typer.Option(help="Default: PAO_PORT.")] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+) -> None:
+    """Serve the API, the sandbox (when on) and the built web app."""
+    import uvicorn
+
+    settings = get_settings()
+    bind_host, bind_port = host or settings.host, port or settings.port
+    typer.echo(f"Pao on http://{bind_host}:{bind_port}")
+    uvicorn.run(
+        "pao.main:create_app", factory=True, host=bind_host, port=bind_port, workers=workers
+    )
+
+
+@app.command()
+def migrate() -> None:
+    """Bring the database schema up to date."""
+    from pao.core.migrate import upgrade
+
+    settings = get_settings()
+    asyncio.run(upgrade(settings))
+    url = make_url(settings.resolved_database_url).render_as_string(hide_password=True)
+    typer.echo(f"database up to date: {url}")
+
+
+@app.command()
+def demo() -> None:
+    """Load the demo data (idempotent: a second run changes nothing)."""
+    from pao.demo import seed_demo
+
+    for line in run(seed_demo):
+        typer.echo(line)
+
+
+def main() -> None:
+    app()

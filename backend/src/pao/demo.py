@@ -1,0 +1,76 @@
+"""``pao demo``: demo data for a fresh install, idempotent.
+
+Fills the site content (texts, lookups) and opens two members with money in their wallets,
+credited through the operator's manual-credit path like any real credit. A member that
+already exists is left alone (creating and crediting happen in one transaction, so an existing
+demo member was credited), hence a second run changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.identity.models import Member
+from pao.kit.money import Currency
+from pao.ops.base import format_money
+from pao.wallet.service import credit_manually
+
+ACTOR = "demo"
+
+
+@dataclass(frozen=True)
+class DemoMember:
+    phone: str
+    password: str
+    name: str
+    bank_code: str
+    bank_account_name: str
+    bank_account_no: str
+    credit: int  # minor units
+
+
+DEMO_MEMBERS = (
+    DemoMember(
+        "0812345678", "demo1234", "Somchai Demo", "KBANK", "SOMCHAI DEMO", "1234567890", 1_000_00
+    ),
+    DemoMember("0898765432", "demo1234", "Malee Demo", "SCB", "MALEE DEMO", "9876543210", 250_00),
+)
+
+
+async def seed_demo(session: AsyncSession) -> list[str]:
+    """Seed everything; returns what was done, one line each."""
+    from pao.identity.service import create_member
+    from pao.site.demo_content import seed_site_content
+
+    await seed_site_content(session, actor=ACTOR)
+    lines = ["site content seeded"]
+    for demo in DEMO_MEMBERS:
+        existing = (
+            await session.execute(select(Member).where(Member.phone == demo.phone))
+        ).scalar_one_or_none()
+        if existing is not None:
+            lines.append(f"member {demo.phone} already exists; left as it is")
+            continue
+        member = await create_member(
+            session,
+            phone=demo.phone,
+            name=demo.name,
+            password=demo.password,
+            bank_code=demo.bank_code,
+            bank_account_name=demo.bank_account_name,
+            bank_account_no=demo.bank_account_no,
+            currency=Currency.THB,
+        )
+        await credit_manually(
+            session, member=member, amount=demo.credit, note="demo data", actor=ACTOR
+        )
+        lines.append(
+            f"member {demo.phone} / {demo.password} created with "
+            f"{format_money(demo.credit, Currency.THB)}"
+        )
+    first = DEMO_MEMBERS[0]
+    lines.append(f"demo login: {first.phone} / {first.password}")
+    return lines

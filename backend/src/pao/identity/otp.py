@@ -1,0 +1,202 @@
+"""One-time passwords for registration (spec §7): send, verify, and use once.
+
+Rules:
+
+* the code is 6 digits from :mod:`secrets`, stored as HMAC-SHA256 keyed by the client's
+  ``otpToken``; the token itself is stored as its SHA-256 only;
+* a code is valid for 5 minutes; 5 wrong codes burn it (``OTP_BLOCK``), the count being
+  committed with the refusal;
+* a phone gets at most one SMS per 60 s (``REQUEST_LIMIT_1MIN``) and, per rolling 24 h, at
+  most ``otpDailyCapPerPhone`` SMS per phone and ``otpDailyCapPerIp`` per client IP
+  (``OTP_BLOCK``). The throttles count rows of ``otp_requests``, so they hold across restarts
+  and processes;
+* a verified OTP stays usable for registration for :data:`VERIFIED_TTL`, and a registration
+  consumes it. While one is usable, sending again answers ``OTP_VERIFIED`` without an SMS.
+
+On PostgreSQL concurrent sends for one phone are serialised by a transaction-scoped advisory
+lock (SQLite serialises every writer anyway), so two racing sends cannot both pass the 60 s
+check.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.core.security import hmac_digest, new_token, token_digest
+from pao.identity.exceptions import (
+    OtpBlock,
+    OtpCodeInvalid,
+    OtpExpired,
+    OtpNotExist,
+    OtpTokenInvalid,
+    RequestLimit1Min,
+)
+from pao.identity.models import OTP_TRANSITIONS, OtpRequest, OtpStatus
+from pao.identity.sms import SmsSender
+from pao.kit.clock import utcnow
+from pao.kit.states import transition
+
+OTP_TTL = timedelta(minutes=5)
+# How long a verified phone may take to finish the registration wizard.
+VERIFIED_TTL = timedelta(minutes=30)
+RESEND_INTERVAL = timedelta(seconds=60)
+DAILY_WINDOW = timedelta(hours=24)
+MAX_WRONG_ATTEMPTS = 5
+CODE_DIGITS = 6
+# No 0/O, 1/I: the ref is read off a phone screen.
+REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+REF_LENGTH = 4
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+
+
+@dataclass(frozen=True)
+class SentOtp:
+    ref: str
+    token: str | None  # None when the phone was already verified (nothing new was sent)
+    code: Literal["OK", "OTP_VERIFIED"]
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def new_ref() -> str:
+    return "".join(secrets.choice(REF_ALPHABET) for _ in range(REF_LENGTH))
+
+
+def otp_text(*, sender: str, code: str, ref: str) -> str:
+    minutes = int(OTP_TTL.total_seconds() // 60)
+    return f"{sender} OTP {code} (ref {ref}). Valid {minutes} minutes."
+
+
+def _code_hmac(token: str, code: str) -> str:
+    return hmac_digest(token, code)
+
+
+async def _lock_phone(session: AsyncSession, phone: str) -> None:
+    if session.get_bind().dialect.name == "postgresql":
+        await session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"otp:{phone}"}
+        )
+
+
+async def _count_since(session: AsyncSession, where: ColumnElement[Any], since: datetime) -> int:
+    query = select(func.count()).select_from(OtpRequest).where(where, OtpRequest.created_at > since)
+    return int((await session.execute(query)).scalar_one())
+
+
+async def find_verified(
+    session: AsyncSession, *, phone: str, token: str | None = None
+) -> OtpRequest | None:
+    """The phone's newest verified, not yet used OTP (the one given by ``token`` if set)."""
+    query = select(OtpRequest).where(
+        OtpRequest.phone == phone,
+        OtpRequest.status == OtpStatus.VERIFIED,
+        OtpRequest.verified_at > utcnow() - VERIFIED_TTL,
+    )
+    if token is not None:
+        query = query.where(OtpRequest.token_digest == token_digest(token))
+    query = query.order_by(OtpRequest.verified_at.desc()).limit(1)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def send_otp(
+    session: AsyncSession,
+    *,
+    phone: str,
+    ip: str,
+    sms: SmsSender,
+    sender_name: str,
+    daily_cap_per_phone: int,
+    daily_cap_per_ip: int,
+) -> SentOtp:
+    """Send a new code to ``phone`` (already validated) unless a throttle refuses."""
+    await _lock_phone(session, phone)
+    verified = await find_verified(session, phone=phone)
+    if verified is not None:
+        return SentOtp(ref=verified.ref, token=None, code="OTP_VERIFIED")
+    now = utcnow()
+    if await _count_since(session, OtpRequest.phone == phone, now - DAILY_WINDOW) >= (
+        daily_cap_per_phone
+    ):
+        raise OtpBlock()
+    if await _count_since(session, OtpRequest.ip == ip, now - DAILY_WINDOW) >= daily_cap_per_ip:
+        raise OtpBlock()
+    if await _count_since(session, OtpRequest.phone == phone, now - RESEND_INTERVAL) > 0:
+        raise RequestLimit1Min()
+    token, code, ref = new_token(), new_code(), new_ref()
+    session.add(
+        OtpRequest(
+            phone=phone,
+            ip=ip,
+            ref=ref,
+            token_digest=token_digest(token),
+            code_hmac=_code_hmac(token, code),
+            status=OtpStatus.PENDING,
+            wrong_attempts=0,
+            created_at=now,
+            expires_at=now + OTP_TTL,
+        )
+    )
+    await session.flush()
+    # Sent last: if the gateway fails, the request rolls back and nothing was counted.
+    await sms.send(phone=phone, text=otp_text(sender=sender_name, code=code, ref=ref))
+    return SentOtp(ref=ref, token=token, code="OK")
+
+
+async def verify_otp(
+    session: AsyncSession, *, token: str, code: str
+) -> Literal["OK", "OTP_VERIFIED"]:
+    """Check ``code`` against the OTP behind ``token``; ``OTP_VERIFIED`` on a repeat."""
+    if not TOKEN_SHAPE.fullmatch(token):
+        raise OtpTokenInvalid()
+    # Row lock: two racing wrong guesses must both be counted.
+    query = (
+        select(OtpRequest).where(OtpRequest.token_digest == token_digest(token)).with_for_update()
+    )
+    otp = (await session.execute(query)).scalar_one_or_none()
+    if otp is None or otp.status == OtpStatus.CONSUMED:
+        raise OtpNotExist()
+    if otp.status == OtpStatus.BURNED:
+        raise OtpBlock()
+    now = utcnow()
+    matches = hmac.compare_digest(otp.code_hmac, _code_hmac(token, code))
+    if otp.status == OtpStatus.VERIFIED:
+        # A retried verify (lost answer) succeeds again while the verification is usable.
+        if not matches:
+            raise OtpCodeInvalid(keeps_changes=False)
+        if otp.verified_at is None or otp.verified_at <= now - VERIFIED_TTL:
+            raise OtpExpired()
+        return "OTP_VERIFIED"
+    if otp.expires_at <= now:
+        raise OtpExpired()
+    if not matches:
+        otp.wrong_attempts += 1
+        if otp.wrong_attempts >= MAX_WRONG_ATTEMPTS:
+            await transition(
+                session,
+                otp,
+                OtpStatus.BURNED,
+                OTP_TRANSITIONS,
+                actor="otp-verify",
+                reason="too many wrong codes",
+            )
+            raise OtpBlock(keeps_changes=True)
+        raise OtpCodeInvalid()
+    await transition(session, otp, OtpStatus.VERIFIED, OTP_TRANSITIONS, actor="otp-verify")
+    otp.verified_at = now
+    return "OK"
+
+
+async def consume(session: AsyncSession, *, otp: OtpRequest) -> None:
+    """Mark a verified OTP as used by a registration (single use)."""
+    await transition(session, otp, OtpStatus.CONSUMED, OTP_TRANSITIONS, actor="registration")
+    otp.consumed_at = utcnow()

@@ -1,0 +1,158 @@
+"""Wire shapes of pao.identity, named as in spec §3 and §7.
+
+Required text fields are required by the schema (absent → 422 ``KEY_MISSING``); the service
+also refuses them empty after trimming. Lengths are capped here so that nothing unbounded
+reaches argon2 or the database (too long → 422 ``KEY_INVALID``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pao.identity.models import Member
+from pao.site.banks import find_bank
+
+PASSWORD_MAX = 128
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class RegisterRequest(_In):
+    name: str = Field(max_length=100)
+    username: str = Field(max_length=32, description="The phone number.")
+    password: str = Field(max_length=PASSWORD_MAX)
+    source_code: str | None = Field(default=None, alias="sourceCode", max_length=40)
+    invite_code: str | None = Field(
+        default=None, alias="inviteCode", max_length=24, description="'PR' + inviter id."
+    )
+    bank_code: str = Field(alias="bankCode", max_length=10)
+    bank_account_name: str = Field(alias="bankAccountName", max_length=100)
+    bank_account_no: str = Field(alias="bankAccountNo", max_length=30)
+    currency: Literal["LAK", "BAHT"] | None = Field(
+        default=None, description="Lao mode only (default LAK); ignored otherwise."
+    )
+    otp_token: str | None = Field(
+        default=None,
+        alias="otpToken",
+        max_length=128,
+        description="The verified OTP's token, when registration OTP is on.",
+    )
+
+
+class CodeResponse(BaseModel):
+    code: str = "OK"
+
+
+class OtpSendRequest(_In):
+    phone_number: str = Field(alias="phoneNumber", max_length=32)
+
+
+class OtpSendResponse(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    otp_ref: str = Field(alias="otpRef")
+    otp_token: str | None = Field(
+        alias="otpToken", description="Null when the phone is already verified."
+    )
+    code: Literal["OK", "OTP_VERIFIED"]
+
+
+class OtpVerifyRequest(_In):
+    otp_token: str = Field(alias="otpToken", max_length=128)
+    otp_code: str = Field(alias="otpCode", max_length=12)
+
+
+class OtpVerifyResponse(BaseModel):
+    code: Literal["OK", "OTP_VERIFIED"] = Field(
+        description="OTP_VERIFIED when this token was verified before (a retried call)."
+    )
+
+
+class LoginRequest(_In):
+    username: str = Field(max_length=32)
+    password: str = Field(max_length=PASSWORD_MAX)
+
+
+class LoginResponse(BaseModel):
+    token: str
+
+
+class BankOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    name_th: str = Field(alias="nameTH")
+    name_en: str = Field(alias="nameEN")
+
+
+class BankAccountOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    bank: BankOut | None
+    bank_account_name: str = Field(alias="bankAccountName")
+    bank_account_no: str = Field(alias="bankAccountNo")
+    bank_code: str = Field(alias="bankCode")
+
+
+class ProfileOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    id: str = Field(alias="_id")
+    username: str
+    name: str
+    created_at: datetime = Field(alias="createdAt")
+
+
+class ProfileResponse(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    profile: ProfileOut
+    bank_account: BankAccountOut = Field(alias="bankAccount")
+
+
+class ProfileUpdateRequest(_In):
+    name: str = Field(max_length=100)
+    bank_code: str = Field(alias="bankCode", max_length=10)
+    bank_account_name: str = Field(alias="bankAccountName", max_length=100)
+    bank_account_no: str = Field(alias="bankAccountNo", max_length=30)
+
+
+class BankAccountNameUpdateRequest(_In):
+    bank_code: str = Field(alias="bankCode", max_length=10)
+    bank_account_name: str = Field(alias="bankAccountName", max_length=100)
+
+
+class ChangePasswordRequest(_In):
+    old_password: str = Field(alias="oldPassword", max_length=PASSWORD_MAX)
+    new_password: str = Field(alias="newPassword", max_length=PASSWORD_MAX)
+
+
+class AgreementResponse(BaseModel):
+    accepted: bool
+
+
+def bank_account_of(member: Member) -> BankAccountOut:
+    """The member's bank account as the wire shows it (profile, wallet)."""
+    bank = find_bank(member.bank_code)
+    return BankAccountOut(
+        bank=BankOut(name_th=bank.name_th, name_en=bank.name_en) if bank else None,
+        bank_account_name=member.bank_account_name,
+        bank_account_no=member.bank_account_no,
+        bank_code=member.bank_code,
+    )
+
+
+def profile_of(member: Member) -> ProfileResponse:
+    return ProfileResponse(
+        profile=ProfileOut(
+            id=str(member.id),
+            username=member.phone,
+            name=member.name,
+            created_at=member.created_at,
+        ),
+        bank_account=bank_account_of(member),
+    )

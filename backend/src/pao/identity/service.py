@@ -1,0 +1,453 @@
+"""Identity rules: registration, login, profile, bank account, password, agreement.
+
+Registration checks, in this order (the first failure answers):
+
+1. required fields present and not blank                      → 422 KEY_MISSING
+2. phone: digits only, exactly 10 (8–13 in Lao mode)          → PHONE_NUMBER_REQUIRE_10_DIGIT
+3. password at least 6 characters                             → INVALID_USER_INFO
+4. bank code known; account number digits only, 10–15 (Thai
+   banks) or 10–18 (Lao banks); '-' and spaces are ignored     → INVALID_BANK
+5. account name only English letters and spaces for KTB, TMB,
+   BBL (after trimming, collapsing spaces, upper-casing)       → BANK_ACCOUNT_NAME_ENG
+6. inviter code 'PR' + id of an existing member, if given     → INVALID_USER_INFO
+7. phone not registered                                        → 409 EXISTING_USER
+8. bank account not registered                                 → 409 EXISTING_BANK
+9. when the operator's ``registerOTP`` is on, a verified OTP
+   for the phone (the given ``otpToken``'s, if sent)           → UNVERIFIED_OTP
+
+Password hashing runs in a worker thread: argon2 is deliberately slow and would otherwise
+stall every other request on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.core.ratelimit import RateLimiter
+from pao.core.security import hash_password, needs_rehash, verify_password
+from pao.identity import otp as otp_service
+from pao.identity import sessions
+from pao.identity.exceptions import (
+    BankAccountNameEng,
+    ExistingBank,
+    ExistingUser,
+    InactiveUser,
+    InvalidBank,
+    InvalidUserInfo,
+    KeyMissing,
+    PhoneNumberRequire10Digit,
+    RequestLimit,
+    UnverifiedOtp,
+    WrongCredential,
+    WrongPassword,
+)
+from pao.identity.models import Member, MemberStatus, OtpRequest
+from pao.identity.schemas import RegisterRequest
+from pao.identity.sms import SmsSender
+from pao.kit.clock import utcnow
+from pao.kit.money import Currency
+from pao.ledger.service import player_wallet
+from pao.site.banks import Bank, find_bank
+from pao.site.settings import SiteSettings
+
+PASSWORD_MIN = 6
+PHONE_DIGITS = (10, 10)
+LAO_PHONE_DIGITS = (8, 13)
+ACCOUNT_NO_DIGITS = {"TH": (10, 15), "LA": (10, 18)}
+ENGLISH_NAME = re.compile(r"[A-Z]+(?: [A-Z]+)*")
+INVITE_CODE = re.compile(r"PR([1-9][0-9]{0,17})", re.IGNORECASE)
+LAO_CURRENCIES = {"LAK": Currency.LAK, "BAHT": Currency.THB}
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+def _required(value: str | None, field: str) -> str:
+    value = (value or "").strip()
+    if not value:
+        raise KeyMissing(field=field)
+    return value
+
+
+def check_phone(raw: str, *, lao_mode: bool) -> str:
+    phone = raw.strip()
+    low, high = LAO_PHONE_DIGITS if lao_mode else PHONE_DIGITS
+    if not (phone.isascii() and phone.isdigit() and low <= len(phone) <= high):
+        raise PhoneNumberRequire10Digit()
+    return phone
+
+
+def check_password(password: str) -> None:
+    if len(password) < PASSWORD_MIN:
+        raise InvalidUserInfo()
+
+
+def normalize_account_name(raw: str) -> str:
+    """Trimmed, inner runs of spaces collapsed, upper-cased (as the client types it)."""
+    return " ".join(raw.split()).upper()
+
+
+def is_english_name(name: str) -> bool:
+    return ENGLISH_NAME.fullmatch(normalize_account_name(name)) is not None
+
+
+@dataclass(frozen=True)
+class BankAccount:
+    bank: Bank
+    account_name: str
+    account_no: str
+
+
+def check_bank_account(*, bank_code: str, account_name: str, account_no: str) -> BankAccount:
+    bank = find_bank(_required(bank_code, "bankCode"))
+    name = normalize_account_name(_required(account_name, "bankAccountName"))
+    number = re.sub(r"[\s-]", "", _required(account_no, "bankAccountNo"))
+    if bank is None:
+        raise InvalidBank()
+    low, high = ACCOUNT_NO_DIGITS.get(bank.country, ACCOUNT_NO_DIGITS["TH"])
+    if not (number.isascii() and number.isdigit() and low <= len(number) <= high):
+        raise InvalidBank()
+    if bank.english_name_only and not is_english_name(name):
+        raise BankAccountNameEng()
+    return BankAccount(bank=bank, account_name=name, account_no=number)
+
+
+async def resolve_inviter(session: AsyncSession, code: str | None) -> int | None:
+    """``PR`` + member id → that member's id; blank → None; anything else INVALID_USER_INFO."""
+    code = (code or "").strip()
+    if not code:
+        return None
+    match = INVITE_CODE.fullmatch(code)
+    if match is None:
+        raise InvalidUserInfo()
+    inviter = await session.get(Member, int(match.group(1)))
+    if inviter is None:
+        raise InvalidUserInfo()
+    return inviter.id
+
+
+async def ensure_phone_free(session: AsyncSession, *, phone: str) -> None:
+    query = select(Member.id).where(Member.phone == phone)
+    if (await session.execute(query)).first() is not None:
+        raise ExistingUser()
+
+
+async def ensure_bank_free(
+    session: AsyncSession, *, bank_code: str, account_no: str, except_member_id: int | None = None
+) -> None:
+    query = select(Member.id).where(
+        Member.bank_code == bank_code, Member.bank_account_no == account_no
+    )
+    if except_member_id is not None:
+        query = query.where(Member.id != except_member_id)
+    if (await session.execute(query)).first() is not None:
+        raise ExistingBank()
+
+
+# ----------------------------------------------------------------------- registration
+
+
+@dataclass(frozen=True)
+class ValidRegistration:
+    phone: str
+    name: str
+    password: str
+    account: BankAccount
+    currency: Currency
+    source_code: str | None
+    inviter_id: int | None
+    otp: OtpRequest | None
+
+
+async def validate_registration(
+    session: AsyncSession, *, form: RegisterRequest, lao_mode: bool, register_otp: bool
+) -> ValidRegistration:
+    """Every registration rule (see the module docstring); writes nothing."""
+    name = _required(form.name, "name")
+    raw_phone = _required(form.username, "username")
+    password = form.password
+    if not password:
+        raise KeyMissing(field="password")
+    _required(form.bank_code, "bankCode")
+    _required(form.bank_account_name, "bankAccountName")
+    _required(form.bank_account_no, "bankAccountNo")
+    phone = check_phone(raw_phone, lao_mode=lao_mode)
+    check_password(password)
+    account = check_bank_account(
+        bank_code=form.bank_code,
+        account_name=form.bank_account_name,
+        account_no=form.bank_account_no,
+    )
+    currency = LAO_CURRENCIES[form.currency or "LAK"] if lao_mode else Currency.THB
+    inviter_id = await resolve_inviter(session, form.invite_code)
+    await ensure_phone_free(session, phone=phone)
+    await ensure_bank_free(session, bank_code=account.bank.code, account_no=account.account_no)
+    verified: OtpRequest | None = None
+    if register_otp:
+        token = (form.otp_token or "").strip() or None
+        verified = await otp_service.find_verified(session, phone=phone, token=token)
+        if verified is None:
+            raise UnverifiedOtp()
+    source_code = (form.source_code or "").strip() or None
+    return ValidRegistration(
+        phone=phone,
+        name=name,
+        password=password,
+        account=account,
+        currency=currency,
+        source_code=source_code,
+        inviter_id=inviter_id,
+        otp=verified,
+    )
+
+
+async def register(
+    session: AsyncSession, *, form: RegisterRequest, lao_mode: bool, register_otp: bool
+) -> Member:
+    """Validate, create the member with its wallet, and use up the verified OTP."""
+    valid = await validate_registration(
+        session, form=form, lao_mode=lao_mode, register_otp=register_otp
+    )
+    member = await create_member(
+        session,
+        phone=valid.phone,
+        name=valid.name,
+        password=valid.password,
+        bank_code=valid.account.bank.code,
+        bank_account_name=valid.account.account_name,
+        bank_account_no=valid.account.account_no,
+        currency=valid.currency,
+        source_code=valid.source_code,
+        inviter_id=valid.inviter_id,
+    )
+    if valid.otp is not None:
+        await otp_service.consume(session, otp=valid.otp)
+    return member
+
+
+async def create_member(
+    session: AsyncSession,
+    *,
+    phone: str,
+    name: str,
+    password: str,
+    bank_code: str,
+    bank_account_name: str,
+    bank_account_no: str,
+    currency: Currency = Currency.THB,
+    source_code: str | None = None,
+    inviter_id: int | None = None,
+) -> Member:
+    """Insert a member (password hashed) and open its player wallet; no rule checks.
+
+    Raises EXISTING_USER / EXISTING_BANK when the phone or bank account is taken, including
+    by a concurrent transaction (the unique indexes decide; the loser's savepoint rolls back).
+    """
+    password_hash = await asyncio.to_thread(hash_password, password)
+    member = Member(
+        phone=phone,
+        name=name,
+        password_hash=password_hash,
+        status=MemberStatus.ACTIVE,
+        currency=currency,
+        bank_code=bank_code,
+        bank_account_name=bank_account_name,
+        bank_account_no=bank_account_no,
+        source_code=source_code,
+        inviter_id=inviter_id,
+        coin=0,
+        created_at=utcnow(),
+    )
+    try:
+        async with session.begin_nested():
+            session.add(member)
+            await session.flush()
+    except IntegrityError:
+        await ensure_phone_free(session, phone=phone)
+        await ensure_bank_free(session, bank_code=bank_code, account_no=bank_account_no)
+        raise
+    await player_wallet(session, member_id=member.id, currency=currency)
+    return member
+
+
+# ------------------------------------------------------------------------------ login
+
+
+def _failure_keys(phone: str, ip: str) -> tuple[str, str]:
+    return f"login:phone:{phone}", f"login:ip:{ip}"
+
+
+async def login(
+    session: AsyncSession,
+    *,
+    limiter: RateLimiter,
+    site: SiteSettings,
+    phone: str,
+    password: str,
+    ip: str,
+    user_agent: str | None,
+    ttl_hours: int,
+) -> str:
+    """Check the credentials and open a session; returns the bearer token.
+
+    Failures are counted per phone and per IP over ``loginWindowSeconds``; once either count
+    reaches its limit, every attempt (even a right one) answers REQUEST_LIMIT until the window
+    ends. A success clears the phone's count.
+    """
+    phone = phone.strip()
+    phone_key, ip_key = _failure_keys(phone, ip)
+    if (
+        await limiter.get(phone_key) >= site.login_failures_per_phone
+        or await limiter.get(ip_key) >= site.login_failures_per_ip
+    ):
+        raise RequestLimit()
+    member = (
+        await session.execute(select(Member).where(Member.phone == phone))
+    ).scalar_one_or_none()
+    # An unknown phone still costs one argon2 verification (same timing).
+    stored_hash = member.password_hash if member is not None else None
+    password_ok = await asyncio.to_thread(verify_password, stored_hash, password)
+    if member is None or not password_ok:
+        await limiter.incr(phone_key, site.login_window_seconds)
+        await limiter.incr(ip_key, site.login_window_seconds)
+        raise WrongCredential()
+    if member.status != MemberStatus.ACTIVE:
+        raise InactiveUser()
+    await limiter.reset(phone_key)
+    if needs_rehash(member.password_hash):
+        member.password_hash = await asyncio.to_thread(hash_password, password)
+    return await sessions.open_session(
+        session, member_id=member.id, ttl_hours=ttl_hours, ip=ip, user_agent=user_agent
+    )
+
+
+# --------------------------------------------------------------------- the member's own
+
+
+async def update_profile(
+    session: AsyncSession,
+    *,
+    member: Member,
+    name: str,
+    bank_code: str,
+    bank_account_name: str,
+    bank_account_no: str,
+) -> Member:
+    """Change name and bank account, with the registration rules for both."""
+    name = _required(name, "name")
+    account = check_bank_account(
+        bank_code=bank_code, account_name=bank_account_name, account_no=bank_account_no
+    )
+    await ensure_bank_free(
+        session,
+        bank_code=account.bank.code,
+        account_no=account.account_no,
+        except_member_id=member.id,
+    )
+    try:
+        async with session.begin_nested():
+            member.name = name
+            member.bank_code = account.bank.code
+            member.bank_account_name = account.account_name
+            member.bank_account_no = account.account_no
+            await session.flush()
+    except IntegrityError:  # taken by a concurrent transaction meanwhile
+        raise ExistingBank() from None
+    return member
+
+
+async def update_bank_account_name(
+    session: AsyncSession, *, member: Member, bank_code: str, bank_account_name: str
+) -> Member:
+    """Fix a Thai-script account name on a KTB/TMB/BBL account (spec §2, Profile).
+
+    Only when the member's bank requires English names, ``bankCode`` is that bank and the
+    current name is not English yet (INVALID_BANK otherwise); the new name must be English
+    (BANK_ACCOUNT_NAME_ENG).
+    """
+    code = _required(bank_code, "bankCode").upper()
+    name = normalize_account_name(_required(bank_account_name, "bankAccountName"))
+    bank = find_bank(member.bank_code)
+    if (
+        bank is None
+        or not bank.english_name_only
+        or code != bank.code
+        or is_english_name(member.bank_account_name)
+    ):
+        raise InvalidBank()
+    if not is_english_name(name):
+        raise BankAccountNameEng()
+    member.bank_account_name = name
+    await session.flush()
+    return member
+
+
+async def change_password(
+    session: AsyncSession,
+    *,
+    member: Member,
+    limiter: RateLimiter,
+    site: SiteSettings,
+    old_password: str,
+    new_password: str,
+) -> None:
+    """Set a new password and revoke every session of the member, the current one included.
+
+    Wrong old passwords are throttled like login failures, so a stolen token cannot be used
+    to guess the password.
+    """
+    key = f"changepwd:member:{member.id}"
+    if await limiter.get(key) >= site.login_failures_per_phone:
+        raise RequestLimit()
+    if not old_password:
+        raise KeyMissing(field="oldPassword")
+    if not new_password:
+        raise KeyMissing(field="newPassword")
+    if not await asyncio.to_thread(verify_password, member.password_hash, old_password):
+        await limiter.incr(key, site.login_window_seconds)
+        raise WrongPassword()
+    check_password(new_password)
+    await limiter.reset(key)
+    member.password_hash = await asyncio.to_thread(hash_password, new_password)
+    await sessions.revoke_all(session, member_id=member.id)
+    await session.flush()
+
+
+async def accept_agreement(session: AsyncSession, *, member: Member) -> None:
+    if member.agreement_accepted_at is None:
+        member.agreement_accepted_at = utcnow()
+    await session.flush()
+
+
+# ------------------------------------------------------------------------------- OTP
+
+
+async def send_registration_otp(
+    session: AsyncSession,
+    *,
+    phone_number: str,
+    ip: str,
+    lao_mode: bool,
+    site: SiteSettings,
+    sms: SmsSender,
+    sender_name: str,
+) -> otp_service.SentOtp:
+    """Send an OTP to a phone that may register (valid format, not taken)."""
+    phone = check_phone(_required(phone_number, "phoneNumber"), lao_mode=lao_mode)
+    # No SMS to a phone that can never register: it would only spam the member.
+    await ensure_phone_free(session, phone=phone)
+    return await otp_service.send_otp(
+        session,
+        phone=phone,
+        ip=ip,
+        sms=sms,
+        sender_name=sender_name,
+        daily_cap_per_phone=site.otp_daily_cap_per_phone,
+        daily_cap_per_ip=site.otp_daily_cap_per_ip,
+    )

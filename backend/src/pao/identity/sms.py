@@ -1,0 +1,57 @@
+"""The SMS adapter: how OTP texts leave Pao.
+
+:class:`SmsSender` is the port; :class:`HttpSmsSender` posts ``{phone, text, sender}`` as JSON
+to ``settings.sms_url`` or, when that is unset, to this app's own sandbox outbox
+(``{base_url}/sandbox/sms``), so development and tests run the real HTTP code path.
+Any transport error or non-2xx answer becomes ``OTP_SEND_FAIL`` (502).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Protocol
+
+import httpx
+import structlog
+from fastapi import Depends, Request
+
+from pao.core.settings import Settings
+from pao.identity.exceptions import OtpSendFail
+
+log = structlog.get_logger(__name__)
+
+
+class SmsSender(Protocol):
+    async def send(self, *, phone: str, text: str) -> None: ...
+
+
+def sms_endpoint(settings: Settings) -> str:
+    return settings.sms_url or f"{settings.base_url}/sandbox/sms"
+
+
+class HttpSmsSender:
+    def __init__(self, http: httpx.AsyncClient, *, url: str, sender: str) -> None:
+        self._http = http
+        self._url = url
+        self._sender = sender
+
+    async def send(self, *, phone: str, text: str) -> None:
+        payload = {"phone": phone, "text": text, "sender": self._sender}
+        try:
+            response = await self._http.post(self._url, json=payload)
+        except httpx.HTTPError as exc:
+            log.warning("sms send failed", url=self._url, error=type(exc).__name__)
+            raise OtpSendFail() from exc
+        if not response.is_success:
+            log.warning("sms gateway refused", url=self._url, status=response.status_code)
+            raise OtpSendFail()
+
+
+def get_sms_sender(request: Request) -> SmsSender:
+    """The app's sender; tests may override this dependency with a fake."""
+    settings: Settings = request.app.state.settings
+    return HttpSmsSender(
+        request.app.state.http, url=sms_endpoint(settings), sender=settings.sms_sender
+    )
+
+
+SmsSenderDep = Annotated[SmsSender, Depends(get_sms_sender)]

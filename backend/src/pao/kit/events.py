@@ -1,0 +1,74 @@
+"""In-transaction domain events, so that domains react to each other without importing
+each other (payments does not know that promotions awards wheel coins for a deposit).
+
+``publish`` runs every subscriber *in the publisher's transaction*: a deposit and the coins it
+earns commit together or not at all. Subscribers must be quick and must not call third
+parties. Domains register their handlers at import time (see ``pao.models``, which imports
+every domain).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.kit.money import Currency
+
+
+@dataclass(frozen=True)
+class DepositCredited:
+    """Money arrived in a player's wallet from outside (slip, QR, gateway, TrueMoney, ops)."""
+
+    member_id: int
+    amount: int
+    currency: Currency
+    channel: str  # "slip" | "qr" | "gateway" | "truemoney" | "manual"
+    reference: str
+
+
+@dataclass(frozen=True)
+class WithdrawalPaid:
+    member_id: int
+    amount: int
+    currency: Currency
+    withdrawal_id: int
+
+
+@dataclass(frozen=True)
+class GameTransferSettled:
+    """Money moved between the wallet and a game account (direction "in" = to the game)."""
+
+    member_id: int
+    amount: int
+    currency: Currency
+    game_code: str
+    direction: str
+
+
+E = TypeVar("E")
+Handler = Callable[[AsyncSession, Any], Awaitable[None]]
+_subscribers: dict[type, list[Handler]] = defaultdict(list)
+
+
+def subscribe(
+    event_type: type[E],
+) -> Callable[
+    [Callable[[AsyncSession, E], Awaitable[None]]], Callable[[AsyncSession, E], Awaitable[None]]
+]:
+    def register(
+        handler: Callable[[AsyncSession, E], Awaitable[None]],
+    ) -> Callable[[AsyncSession, E], Awaitable[None]]:
+        if handler not in _subscribers[event_type]:
+            _subscribers[event_type].append(handler)
+        return handler
+
+    return register
+
+
+async def publish(session: AsyncSession, event: object) -> None:
+    for handler in list(_subscribers[type(event)]):
+        await handler(session, event)

@@ -1,0 +1,1 @@
+"""Payments: deposit lookup, bank slips, QR (PromptPay, Lao QR), gateways, TrueMoney, payouts."""

@@ -1,0 +1,1 @@
+"""Promotions: bonuses, promotion codes, wagering, invite, refund, prize wheel, coupons."""

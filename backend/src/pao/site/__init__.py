@@ -1,0 +1,1 @@
+"""Site: operator settings, lookups, content, flags and termination."""

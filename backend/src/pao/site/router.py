@@ -1,0 +1,248 @@
+"""HTTP routes of pao.site: the lookups of spec §7 (``GET /api/lookup/…``), no login needed.
+
+Every answer is built from the operator settings in the database (:mod:`pao.site.settings`).
+``GET /api/lookup/active`` is the one /api call a terminated site still answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+
+from pao.core.openapi import VALIDATION, errors
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.site import service
+from pao.site.content import Locale, default_locale, resolve_locale
+from pao.site.schemas import (
+    ActiveOut,
+    BankOut,
+    ChatWidgetOut,
+    ContactOut,
+    HowtoVideoOut,
+    InfoOut,
+    NoticeOut,
+    RegisterOtpOut,
+    SlipOut,
+    SourceOut,
+    WithdrawLimitsOut,
+)
+from pao.site.settings import SiteSettings, load_site_settings
+
+router = APIRouter(route_class=UnitOfWorkRoute)
+
+TAGS: list[str | Enum] = ["lookup"]
+GONE = errors(_410="gone")
+LOCALISED_ERRORS = {**GONE, **VALIDATION}
+
+LOCALE_DOC = (
+    "\n\nThe text is answered in one locale: the `lang` query parameter (th, la or en) if "
+    "given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else "
+    "the default locale (th, or la in Lao mode). A text not translated into the chosen locale "
+    "falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID."
+)
+
+
+@dataclass(frozen=True)
+class Language:
+    locale: Locale
+    fallback: Locale
+
+
+def _lao_mode(request: Request) -> bool:
+    return bool(request.app.state.settings.lao_mode)
+
+
+async def _site_settings(session: SessionDep) -> SiteSettings:
+    return await load_site_settings(session)
+
+
+def _language(
+    request: Request,
+    response: Response,
+    lang: Annotated[Locale | None, Query(description="Locale of the texts: th, la or en.")] = None,
+    accept_language: Annotated[
+        str | None, Header(description="Used when `lang` is absent.")
+    ] = None,
+) -> Language:
+    # Caches must not hand one language's answer to a client that asked for another.
+    response.headers["Vary"] = "Accept-Language"
+    lao_mode = _lao_mode(request)
+    locale = resolve_locale(lang=lang, accept_language=accept_language, lao_mode=lao_mode)
+    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
+
+
+Settings = Annotated[SiteSettings, Depends(_site_settings)]
+Lang = Annotated[Language, Depends(_language)]
+
+
+@router.get(
+    "/api/lookup/banks",
+    operation_id="lookupBanks",
+    tags=TAGS,
+    response_model=list[BankOut],
+    responses=GONE,
+    summary="Banks a member can register with",
+    description="Thai and Lao banks; in Lao mode the Lao banks come first.",
+)
+async def banks(request: Request) -> list[BankOut]:
+    return service.lookup_banks(lao_mode=_lao_mode(request))
+
+
+@router.get(
+    "/api/lookup/sources",
+    operation_id="lookupSources",
+    tags=TAGS,
+    response_model=list[SourceOut],
+    responses=LOCALISED_ERRORS,
+    summary="Marketing sources offered on registration",
+    description="The operator's list of 'how did you hear of us' answers." + LOCALE_DOC,
+)
+async def sources(settings: Settings, language: Lang) -> list[SourceOut]:
+    return service.lookup_sources(settings, locale=language.locale, fallback=language.fallback)
+
+
+@router.get(
+    "/api/lookup/info",
+    operation_id="lookupInfo",
+    tags=TAGS,
+    response_model=InfoOut,
+    responses=GONE,
+    summary="Operator name and website",
+)
+async def info(settings: Settings) -> InfoOut:
+    return service.lookup_info(settings)
+
+
+@router.get(
+    "/api/lookup/contact",
+    operation_id="lookupContact",
+    tags=TAGS,
+    response_model=ContactOut,
+    responses=LOCALISED_ERRORS,
+    summary="Contact page content",
+    description="Contact text (sanitised HTML) and the LINE link, id and QR image." + LOCALE_DOC,
+)
+async def contact(settings: Settings, language: Lang) -> ContactOut:
+    return service.lookup_contact(settings, locale=language.locale, fallback=language.fallback)
+
+
+@router.get(
+    "/api/lookup/conditions",
+    operation_id="lookupConditions",
+    tags=TAGS,
+    response_model=list[str],
+    responses=LOCALISED_ERRORS,
+    summary="Terms shown in the conditions popup",
+    description="A list of sanitised HTML fragments." + LOCALE_DOC,
+)
+async def conditions(settings: Settings, language: Lang) -> list[str]:
+    return service.lookup_conditions(settings, locale=language.locale, fallback=language.fallback)
+
+
+@router.get(
+    "/api/lookup/agreements",
+    operation_id="lookupAgreements",
+    tags=TAGS,
+    response_model=list[str],
+    responses=LOCALISED_ERRORS,
+    summary="Agreement the member accepts",
+    description="A list of plain-text blocks (render as text, not HTML)." + LOCALE_DOC,
+)
+async def agreements(settings: Settings, language: Lang) -> list[str]:
+    return service.lookup_agreements(settings, locale=language.locale, fallback=language.fallback)
+
+
+@router.get(
+    "/api/lookup/notice",
+    operation_id="lookupNotice",
+    tags=TAGS,
+    response_model=NoticeOut,
+    responses=LOCALISED_ERRORS,
+    summary="Bonus notice template",
+    description="Sanitised HTML; the client replaces '%percentFail%' with the bonus's "
+    "percentFail." + LOCALE_DOC,
+)
+async def notice(settings: Settings, language: Lang) -> NoticeOut:
+    return service.lookup_notice(settings, locale=language.locale, fallback=language.fallback)
+
+
+@router.get(
+    "/api/lookup/withdraw",
+    operation_id="lookupWithdraw",
+    tags=TAGS,
+    response_model=WithdrawLimitsOut,
+    responses=GONE,
+    summary="Withdrawal limits",
+    description="Smallest and largest withdrawal, in major units (baht or kip).",
+)
+async def withdraw(settings: Settings) -> WithdrawLimitsOut:
+    return service.lookup_withdraw(settings)
+
+
+@router.get(
+    "/api/lookup/slip",
+    operation_id="lookupSlip",
+    tags=TAGS,
+    response_model=SlipOut,
+    responses=GONE,
+    summary="Slip upload rules",
+    description="Minimum slip deposit (major units); the daily window (closedFrom to closedTo, "
+    "HH:MM in the operator's time zone, may wrap midnight) during which slip upload is "
+    "closed; and how many minutes after the transfer a slip may still be uploaded.",
+)
+async def slip(settings: Settings) -> SlipOut:
+    return service.lookup_slip(settings)
+
+
+@router.get(
+    "/api/lookup/active",
+    operation_id="lookupActive",
+    tags=TAGS,
+    response_model=ActiveOut,
+    summary="Whether the site is terminated",
+    description="Always answers, also when the site is terminated (then every other /api "
+    "call answers 410 gone).",
+)
+async def active(settings: Settings) -> ActiveOut:
+    return service.lookup_active(settings)
+
+
+@router.get(
+    "/api/lookup/registerOTP",
+    operation_id="lookupRegisterOtp",
+    tags=TAGS,
+    response_model=RegisterOtpOut,
+    responses=GONE,
+    summary="Whether registration requires an OTP-verified phone",
+)
+async def register_otp(settings: Settings) -> RegisterOtpOut:
+    return service.lookup_register_otp(settings)
+
+
+@router.get(
+    "/api/lookup/enableChatWidget",
+    operation_id="lookupEnableChatWidget",
+    tags=TAGS,
+    response_model=ChatWidgetOut,
+    responses=GONE,
+    summary="Whether the live chat widget is shown",
+)
+async def enable_chat_widget(settings: Settings) -> ChatWidgetOut:
+    return service.lookup_chat_widget(settings)
+
+
+@router.get(
+    "/api/lookup/howto",
+    operation_id="lookupHowto",
+    tags=TAGS,
+    response_model=list[HowtoVideoOut],
+    responses=GONE,
+    summary="How-to videos",
+    description="The five videos of the how-to page in display order (wallet, enter_game, "
+    "check_balance, receive_bonus, end_bonus); url is null when not configured.",
+)
+async def howto(settings: Settings) -> list[HowtoVideoOut]:
+    return service.lookup_howto(settings)

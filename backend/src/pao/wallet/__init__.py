@@ -1,0 +1,1 @@
+"""Wallet: summary, withdrawals, statements."""

@@ -1,0 +1,54 @@
+"""Wallet refusals, one class per code.
+
+The spec's catalogue (§8) has no code for the withdraw limits, so ``WITHDRAW_MINIMUM`` and
+``WITHDRAW_MAXIMUM`` are added (the client knows the bounds from ``/api/lookup/withdraw``).
+``MONEY_NOT_ENOUGH`` comes from the ledger (:class:`pao.ledger.exceptions.InsufficientFunds`).
+The operator-side errors (not found, already decided) are never answered over HTTP today; the
+``pao ops`` commands print them.
+"""
+
+from __future__ import annotations
+
+from pao.core.errors import BadRequest, Conflict, NotFound
+
+
+class AmountNotPositive(BadRequest):
+    """Zero: the catalogue's "amount must exceed 0"."""
+
+    code = "TRANSFER_MINIMUM"
+
+
+class WithdrawBelowMinimum(BadRequest):
+    code = "WITHDRAW_MINIMUM"
+
+
+class WithdrawAboveMaximum(BadRequest):
+    code = "WITHDRAW_MAXIMUM"
+
+
+class NoBankAccount(BadRequest):
+    code = "NO_BANK"
+
+
+class BonusRemaining(BadRequest):
+    """A bonus with unmet wagering blocks withdrawals (raised by the promotions domain)."""
+
+    code = "BONUS_REMAINING"
+
+
+class MemberNotFound(NotFound):
+    code = "NO_USER"
+
+
+class WithdrawalNotFound(NotFound):
+    code = "NO_DATA"
+
+
+class WithdrawalStatusConflict(Conflict):
+    """The withdrawal is no longer in the status the decision needs (already decided)."""
+
+    code = "WITHDRAWAL_ALREADY_DECIDED"
+
+
+class StatementNotFound(NotFound):
+    code = "NO_DATA"

@@ -1,0 +1,157 @@
+"""HTTP routes of pao.wallet: the wallet summary, withdraw requests and the statement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.identity.deps import CurrentMember
+from pao.identity.models import Member
+from pao.identity.schemas import bank_account_of
+from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.money import Currency
+from pao.kit.pagination import PageRequest
+from pao.wallet import service
+from pao.wallet.models import Statement
+from pao.wallet.schemas import (
+    InviteSummary,
+    StatementLine,
+    StatementNote,
+    StatementsResponse,
+    WalletAmount,
+    WalletProfile,
+    WalletResponse,
+    WithdrawRequest,
+    WithdrawResponse,
+)
+from pao.wallet.statements import list_statements
+from pao.wallet.withdrawals import request_withdrawal
+
+router = APIRouter(route_class=UnitOfWorkRoute)
+
+WITHDRAW_ERRORS = {
+    **AUTH_ERRORS,
+    **errors(
+        _400="TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH"
+        " | BONUS_REMAINING | NO_BANK",
+        _409="IDEMPOTENCY_KEY_REUSED",
+        _422="KEY_MISSING | KEY_INVALID",
+    ),
+}
+
+
+@router.get(
+    "/api/wallet",
+    operation_id="getWallet",
+    tags=["wallet"],
+    response_model=WalletResponse,
+    responses=AUTH_ERRORS,
+)
+async def get_wallet(session: SessionDep, member: CurrentMember) -> WalletResponse:
+    currency = Currency(member.currency)
+    balance = await service.wallet_balance(session, member_id=member.id, currency=currency)
+    invite = await service.invite_summary(session, member_id=member.id)
+    return WalletResponse(
+        profile=WalletProfile(
+            name=member.name, username=member.phone, coin=member.coin, id=str(member.id)
+        ),
+        bank_account=bank_account_of(member),
+        wallet=WalletAmount(amount=balance),
+        invite=InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail),
+        # Game accounts arrive with the games issue.
+        slots=[],
+    )
+
+
+async def _withdraw(
+    session: SessionDep, member: Member, body: WithdrawRequest, key: str | None
+) -> Any:
+    async def action() -> WithdrawResponse:
+        withdrawal = await request_withdrawal(session, member=member, amount=body.amount)
+        return WithdrawResponse(code="OK", status=withdrawal.status, withdrawal_id=withdrawal.id)
+
+    # /withdraw and /withdrawAll are one intent: a key reused across them replays.
+    return await run_idempotent(
+        session,
+        owner=f"member:{member.id}",
+        key=key,
+        operation="wallet.withdraw",
+        payload={"amount": body.amount},
+        action=action,
+    )
+
+
+@router.post(
+    "/api/wallet/withdraw",
+    operation_id="withdraw",
+    tags=["wallet"],
+    response_model=WithdrawResponse,
+    responses=WITHDRAW_ERRORS,
+)
+async def withdraw(
+    body: WithdrawRequest,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> Any:
+    """Hold ``amount`` out of the wallet for a payout to the member's bank account."""
+    return await _withdraw(session, member, body, idempotency_key)
+
+
+@router.post(
+    "/api/wallet/withdrawAll",
+    operation_id="withdrawAll",
+    tags=["wallet"],
+    response_model=WithdrawResponse,
+    responses=WITHDRAW_ERRORS,
+)
+async def withdraw_all(
+    body: WithdrawRequest,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> Any:
+    """The same as ``/api/wallet/withdraw`` (the withdraw modal calls this one)."""
+    return await _withdraw(session, member, body, idempotency_key)
+
+
+def _line(statement: Statement) -> StatementLine:
+    extra = statement.extra or {}
+    notes = {
+        key: StatementNote(description=str(value.get("description", "")))
+        for key, value in extra.items()
+        if isinstance(value, dict)
+    }
+    return StatementLine(
+        id=str(statement.id),
+        statement_type=statement.statement_type,
+        status=statement.status,
+        from_=statement.from_label,
+        to=statement.to_label,
+        amount=statement.amount,
+        created_at=statement.created_at,
+        bonus=notes.get("bonus"),
+        promotion=notes.get("promotion"),
+        invite=notes.get("invite"),
+        refund=notes.get("refund"),
+        luckydraw=notes.get("luckydraw"),
+    )
+
+
+@router.post(
+    "/api/statement",
+    operation_id="listStatements",
+    tags=["statement"],
+    response_model=StatementsResponse,
+    response_model_exclude_none=True,
+    responses={**AUTH_ERRORS, **errors(_422="KEY_MISSING | KEY_INVALID")},
+)
+async def statements(
+    body: PageRequest, session: SessionDep, member: CurrentMember
+) -> StatementsResponse:
+    """The member's own statement lines, newest first, one page at a time."""
+    total, rows = await list_statements(session, member_id=member.id, page=body)
+    return StatementsResponse(total=total, statements=[_line(row) for row in rows])

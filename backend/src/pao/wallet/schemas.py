@@ -1,0 +1,92 @@
+"""Wire shapes of the wallet calls (spec §3 and §7), with the contract's field names."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pao.identity.schemas import BankAccountOut
+from pao.kit.money import MajorAmount, WireAmount
+from pao.wallet.models import StatementStatus, StatementType, WithdrawalStatus
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class WalletProfile(_Wire):
+    name: str
+    username: str = Field(description="The member's phone number.")
+    coin: int = Field(description="Prize-wheel coins.")
+    id: str = Field(alias="_id")
+
+
+class WalletAmount(_Wire):
+    amount: MajorAmount = Field(description="The wallet balance, holds excluded.")
+
+
+class InviteSummary(_Wire):
+    amount: MajorAmount = Field(description="Invite bonus waiting to be collected.")
+    success: int = Field(description="Invitees whose invite counted.")
+    fail: int = Field(description="Invitees whose invite did not count.")
+
+
+class Slot(_Wire):
+    """A game account of the member (filled in by the games issue)."""
+
+    code: str
+    name: str
+    category: Literal["slot", "sport", "lotto"]
+    is_active: bool = Field(alias="isActive")
+    amount: MajorAmount
+    ft_wallet_slot: float = Field(alias="ftWalletSlot")
+    logo: str
+    background: str
+    web: str | None = Field(description="Login URL, or null.")
+    android: str | None
+    ios: str | None
+
+
+class WalletResponse(_Wire):
+    profile: WalletProfile
+    # The same shape as the profile's (one schema in the contract).
+    bank_account: BankAccountOut = Field(alias="bankAccount")
+    wallet: WalletAmount
+    invite: InviteSummary
+    slots: list[Slot]
+
+
+class WithdrawRequest(_Wire):
+    amount: WireAmount
+
+
+class WithdrawResponse(_Wire):
+    code: Literal["OK"]
+    status: WithdrawalStatus
+    withdrawal_id: int = Field(alias="withdrawalId")
+
+
+class StatementNote(_Wire):
+    description: str
+
+
+class StatementLine(_Wire):
+    id: str = Field(alias="_id")
+    statement_type: StatementType = Field(alias="statementType")
+    status: StatementStatus
+    from_: str = Field(alias="from")
+    to: str
+    amount: MajorAmount
+    created_at: datetime = Field(alias="createdAt")
+    bonus: StatementNote | None = None
+    promotion: StatementNote | None = None
+    invite: StatementNote | None = None
+    refund: StatementNote | None = None
+    luckydraw: StatementNote | None = None
+
+
+class StatementsResponse(_Wire):
+    total: int
+    statements: list[StatementLine]

@@ -1,0 +1,127 @@
+"""Wallet rules: the member's balance and invite summary, and operator manual credits.
+
+Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
+:mod:`pao.wallet.statements`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.core.errors import BadRequest
+from pao.identity.models import Member
+from pao.kit.events import DepositCredited, publish
+from pao.kit.money import Currency
+from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount
+from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.wallet.exceptions import AmountNotPositive, MemberNotFound
+from pao.wallet.models import Statement, StatementStatus, StatementType
+from pao.wallet.statements import WALLET_LABEL, record_statement
+
+# Statement labels of a manual credit and its reference type.
+MANUAL_LABEL = "MANUAL"
+MANUAL_DEPOSIT_REF = "manual_deposit"
+
+
+@dataclass(frozen=True)
+class InviteSummary:
+    """``amount``: invite bonus waiting to be collected; ``success`` / ``fail``: invitees whose
+    invite bonus was earned / not earned. Until the promotions issue pays invite bonuses,
+    ``amount`` and ``fail`` are 0 and ``success`` counts the members this member invited."""
+
+    amount: int
+    success: int
+    fail: int
+
+
+async def wallet_balance(session: AsyncSession, *, member_id: int, currency: Currency) -> int:
+    """The player wallet's balance in minor units, without opening the account (a GET must
+    not write); held withdrawals are already out of it."""
+    balance = (
+        await session.execute(
+            select(LedgerAccount.balance).where(
+                LedgerAccount.kind == AccountKind.PLAYER_WALLET,
+                LedgerAccount.owner == str(member_id),
+                LedgerAccount.currency == currency,
+            )
+        )
+    ).scalar_one_or_none()
+    return int(balance or 0)
+
+
+async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
+    invitees = (
+        await session.execute(
+            select(func.count()).select_from(Member).where(Member.inviter_id == member_id)
+        )
+    ).scalar_one()
+    return InviteSummary(amount=0, success=int(invitees), fail=0)
+
+
+async def find_member_by_phone(session: AsyncSession, *, phone: str) -> Member:
+    member = (
+        await session.execute(select(Member).where(Member.phone == phone.strip()))
+    ).scalar_one_or_none()
+    if member is None:
+        raise MemberNotFound(phone=phone)
+    return member
+
+
+@dataclass(frozen=True)
+class ManualCredit:
+    entry: JournalEntry
+    statement: Statement
+
+
+async def credit_manually(
+    session: AsyncSession, *, member: Member, amount: int, note: str, actor: str
+) -> ManualCredit:
+    """Credit ``amount`` (minor units) from MANUAL_ADJUSTMENTS to the member's wallet.
+
+    ``actor`` says who (``ops:<os user>``), ``note`` why; both are kept on the journal entry.
+    The member sees a SUCCESS deposit line."""
+    note = note.strip()
+    if not note:
+        raise BadRequest("KEY_MISSING", field="note")
+    if amount <= 0:
+        raise AmountNotPositive()
+    currency = Currency(member.currency)
+    source = await get_or_open_account(
+        session, kind=AccountKind.MANUAL_ADJUSTMENTS, currency=currency
+    )
+    wallet = await player_wallet(session, member_id=member.id, currency=currency)
+    entry = await transfer(
+        session,
+        source=source,
+        destination=wallet,
+        amount=amount,
+        kind="manual_deposit",
+        actor=actor[:80],
+        memo=note[:500],
+    )
+    statement = await record_statement(
+        session,
+        member_id=member.id,
+        statement_type=StatementType.DEPOSIT,
+        status=StatementStatus.SUCCESS,
+        amount=amount,
+        currency=currency,
+        from_label=MANUAL_LABEL,
+        to_label=WALLET_LABEL,
+        ref_type=MANUAL_DEPOSIT_REF,
+        ref_id=entry.id,
+    )
+    await publish(
+        session,
+        DepositCredited(
+            member_id=member.id,
+            amount=amount,
+            currency=currency,
+            channel="manual",
+            reference=f"manual:{entry.id}",
+        ),
+    )
+    return ManualCredit(entry=entry, statement=statement)

@@ -1,0 +1,146 @@
+"""Statement lines: what each domain tells the member about a movement of their money.
+
+Domains call :func:`record_statement` in the same transaction as the ledger movement, and
+:func:`set_statement_status` when a pending outcome becomes known, so the history a member
+sees commits (or rolls back) together with the money. ``(ref_type, ref_id)`` identifies the
+reported thing (``"withdrawal"``/id, ``"manual_deposit"``/journal entry id, …); use a distinct
+``ref_type`` for each distinct event of the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.kit.money import Currency
+from pao.kit.pagination import PageRequest
+from pao.kit.states import transition
+from pao.wallet.exceptions import StatementNotFound
+from pao.wallet.models import Statement, StatementStatus, StatementType
+
+# The label of the member's wallet in ``from`` / ``to`` (game accounts use their game code).
+WALLET_LABEL = "WALLET"
+
+STATEMENT_TRANSITIONS: dict[StatementStatus, frozenset[StatementStatus]] = {
+    StatementStatus.PENDING: frozenset({StatementStatus.SUCCESS, StatementStatus.FAILED}),
+    StatementStatus.SUCCESS: frozenset(),
+    StatementStatus.FAILED: frozenset(),
+}
+
+
+class StatementNote(BaseModel):
+    description: str = Field(max_length=500)
+
+
+class StatementExtra(BaseModel):
+    """The optional detail of a line (spec §3: one of bonus, promotion, invite, refund,
+    luckydraw, each with a description)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bonus: StatementNote | None = None
+    promotion: StatementNote | None = None
+    invite: StatementNote | None = None
+    refund: StatementNote | None = None
+    luckydraw: StatementNote | None = None
+
+
+def _validated_extra(extra: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not extra:
+        return None
+    model = StatementExtra.model_validate(dict(extra))
+    dumped = model.model_dump(exclude_none=True)
+    if len(dumped) > 1:
+        raise ValueError("a statement carries at most one of bonus/promotion/invite/…")
+    return dumped or None
+
+
+async def record_statement(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    statement_type: StatementType,
+    status: StatementStatus,
+    amount: int,
+    currency: Currency,
+    from_label: str,
+    to_label: str,
+    ref_type: str,
+    ref_id: int | str,
+    extra: Mapping[str, Any] | None = None,
+) -> Statement:
+    """Add one line to ``member_id``'s history. ``amount`` is minor units, ≥ 0 (the client
+    derives the sign from the type)."""
+    if amount < 0:
+        raise ValueError("statement amounts are unsigned")
+    statement = Statement(
+        member_id=member_id,
+        statement_type=statement_type,
+        status=status,
+        amount=amount,
+        currency=currency,
+        from_label=from_label,
+        to_label=to_label,
+        ref_type=ref_type,
+        ref_id=str(ref_id),
+        extra=_validated_extra(extra),
+    )
+    session.add(statement)
+    await session.flush()
+    return statement
+
+
+async def set_statement_status(
+    session: AsyncSession,
+    *,
+    ref_type: str,
+    ref_id: int | str,
+    status: StatementStatus,
+    actor: str = "system",
+) -> Statement:
+    """Settle the line of ``(ref_type, ref_id)``: PENDING → SUCCESS | FAILED.
+
+    Setting the status it already has is a no-op (a repeated callback); any other change of
+    a settled line raises :class:`~pao.kit.states.IllegalTransition`."""
+    query = (
+        select(Statement)
+        .where(Statement.ref_type == ref_type, Statement.ref_id == str(ref_id))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    statement = (await session.execute(query)).scalar_one_or_none()
+    if statement is None:
+        raise StatementNotFound(ref_type=ref_type, ref_id=str(ref_id))
+    if statement.status != status:
+        await transition(session, statement, status, STATEMENT_TRANSITIONS, actor=actor)
+        await session.flush()
+    return statement
+
+
+async def list_statements(
+    session: AsyncSession, *, member_id: int, page: PageRequest
+) -> tuple[int, list[Statement]]:
+    """One page of ``member_id``'s lines, newest first, and the total count."""
+    total = (
+        await session.execute(
+            select(func.count()).select_from(Statement).where(Statement.member_id == member_id)
+        )
+    ).scalar_one()
+    rows = (
+        (
+            await session.execute(
+                select(Statement)
+                .where(Statement.member_id == member_id)
+                .order_by(Statement.created_at.desc(), Statement.id.desc())
+                .limit(page.limit)
+                .offset(page.offset)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    return int(total), list(rows)

@@ -1,0 +1,261 @@
+"""Withdrawals: the member asks, the money is held, the operator decides.
+
+Life of a withdrawal (every change goes through :data:`WITHDRAWAL_TRANSITIONS`)::
+
+    PENDING ──approve──► APPROVED ──paid──► PAID      hold posted to PAYOUT_CLEARING
+       │                     └──failed──► FAILED     hold voided: money back
+       └──reject──► REJECTED                          hold voided: money back
+
+Today ``approve`` means "the operator paid it by hand" and runs APPROVED → PAID at once;
+the payments issue's payout adapter will call :func:`mark_withdrawal_paid` /
+:func:`mark_withdrawal_failed` on an APPROVED withdrawal instead. Every decision locks the
+withdrawal row first and checks the transition before any money moves, so deciding twice
+(two operators, a retried command) is refused and never moves money twice; the ledger hold,
+which resolves exactly once, is the second guard.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.core.errors import BadRequest
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.kit.events import WithdrawalPaid, publish
+from pao.kit.money import Currency
+from pao.kit.states import IllegalTransition, transition
+from pao.ledger.models import AccountKind
+from pao.ledger.service import get_or_open_account, place_hold, player_wallet, post_hold, void_hold
+from pao.promotions.gates import check_withdrawal_allowed
+from pao.site.settings import load_site_settings
+from pao.wallet.exceptions import (
+    AmountNotPositive,
+    NoBankAccount,
+    WithdrawAboveMaximum,
+    WithdrawalNotFound,
+    WithdrawalStatusConflict,
+    WithdrawBelowMinimum,
+)
+from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
+from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
+
+WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
+    WithdrawalStatus.PENDING: frozenset({WithdrawalStatus.APPROVED, WithdrawalStatus.REJECTED}),
+    WithdrawalStatus.APPROVED: frozenset({WithdrawalStatus.PAID, WithdrawalStatus.FAILED}),
+    WithdrawalStatus.PAID: frozenset(),
+    WithdrawalStatus.REJECTED: frozenset(),
+    WithdrawalStatus.FAILED: frozenset(),
+}
+
+# The statement line of a withdrawal is ("withdrawal", withdrawal id).
+STATEMENT_REF = "withdrawal"
+
+
+async def request_withdrawal(session: AsyncSession, *, member: Member, amount: int) -> Withdrawal:
+    """Validate ``amount`` (minor units) and hold it out of the member's wallet."""
+    if amount <= 0:
+        raise AmountNotPositive()
+    limits = await load_site_settings(session)
+    if amount < limits.withdraw_min:
+        raise WithdrawBelowMinimum()
+    if amount > limits.withdraw_max:
+        raise WithdrawAboveMaximum()
+    if not member.bank_code or not member.bank_account_no:
+        raise NoBankAccount()
+    # The BONUS_REMAINING gate belongs to promotions; it runs before the hold is placed.
+    await check_withdrawal_allowed(session, member_id=member.id)
+    currency = Currency(member.currency)
+    wallet = await player_wallet(session, member_id=member.id, currency=currency)
+    hold = await place_hold(
+        session,
+        account=wallet,
+        amount=amount,
+        purpose="withdrawal",
+        actor=f"member:{member.id}",
+        memo=f"withdrawal to {member.bank_code} {member.bank_account_no}",
+    )
+    withdrawal = Withdrawal(
+        member_id=member.id,
+        amount=amount,
+        currency=currency,
+        status=WithdrawalStatus.PENDING,
+        hold_id=hold.id,
+        bank_code=member.bank_code,
+        bank_account_name=member.bank_account_name,
+        bank_account_no=member.bank_account_no,
+    )
+    session.add(withdrawal)
+    await session.flush()
+    await record_statement(
+        session,
+        member_id=member.id,
+        statement_type=StatementType.WITHDRAW,
+        status=StatementStatus.PENDING,
+        amount=amount,
+        currency=currency,
+        from_label=WALLET_LABEL,
+        to_label=member.bank_code,
+        ref_type=STATEMENT_REF,
+        ref_id=withdrawal.id,
+    )
+    return withdrawal
+
+
+async def lock_withdrawal(session: AsyncSession, withdrawal_id: int) -> Withdrawal:
+    """Load a withdrawal under ``FOR UPDATE`` (fresh from the database)."""
+    query = (
+        select(Withdrawal)
+        .where(Withdrawal.id == withdrawal_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    withdrawal = (await session.execute(query)).scalar_one_or_none()
+    if withdrawal is None:
+        raise WithdrawalNotFound(withdrawal_id=withdrawal_id)
+    return withdrawal
+
+
+async def _move(
+    session: AsyncSession,
+    withdrawal: Withdrawal,
+    new: WithdrawalStatus,
+    *,
+    actor: str,
+    reason: str | None,
+) -> None:
+    try:
+        await transition(
+            session, withdrawal, new, WITHDRAWAL_TRANSITIONS, actor=actor, reason=reason
+        )
+    except IllegalTransition:
+        raise WithdrawalStatusConflict(
+            withdrawal_id=withdrawal.id, status=str(withdrawal.status), wanted=str(new)
+        ) from None
+
+
+async def _pay(session: AsyncSession, withdrawal: Withdrawal, *, actor: str, memo: str) -> None:
+    await _move(session, withdrawal, WithdrawalStatus.PAID, actor=actor, reason=memo)
+    payout = await get_or_open_account(
+        session, kind=AccountKind.PAYOUT_CLEARING, currency=Currency(withdrawal.currency)
+    )
+    await post_hold(session, hold_id=withdrawal.hold_id, destination=payout, actor=actor, memo=memo)
+    await set_statement_status(
+        session,
+        ref_type=STATEMENT_REF,
+        ref_id=withdrawal.id,
+        status=StatementStatus.SUCCESS,
+        actor=actor,
+    )
+    await publish(
+        session,
+        WithdrawalPaid(
+            member_id=withdrawal.member_id,
+            amount=withdrawal.amount,
+            currency=Currency(withdrawal.currency),
+            withdrawal_id=withdrawal.id,
+        ),
+    )
+
+
+async def _refund(
+    session: AsyncSession,
+    withdrawal: Withdrawal,
+    new: WithdrawalStatus,
+    *,
+    actor: str,
+    reason: str,
+) -> None:
+    await _move(session, withdrawal, new, actor=actor, reason=reason)
+    withdrawal.reason = reason
+    await void_hold(
+        session,
+        hold_id=withdrawal.hold_id,
+        actor=actor,
+        memo=f"withdrawal {withdrawal.id} {new.lower()}: {reason}"[:500],
+    )
+    await set_statement_status(
+        session,
+        ref_type=STATEMENT_REF,
+        ref_id=withdrawal.id,
+        status=StatementStatus.FAILED,
+        actor=actor,
+    )
+
+
+def _required_reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise BadRequest("KEY_MISSING", field="reason")
+    return reason[:500]
+
+
+async def approve_withdrawal(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+) -> Withdrawal:
+    """PENDING → APPROVED → PAID: the operator paid it by hand; the hold is posted to payout
+    clearing and the statement line becomes SUCCESS."""
+    withdrawal = await lock_withdrawal(session, withdrawal_id)
+    memo = note.strip() if note and note.strip() else "paid manually by the operator"
+    await _move(session, withdrawal, WithdrawalStatus.APPROVED, actor=actor, reason=memo)
+    withdrawal.decided_at = utcnow()
+    withdrawal.decided_by = actor
+    await _pay(session, withdrawal, actor=actor, memo=memo[:500])
+    await session.flush()
+    return withdrawal
+
+
+async def reject_withdrawal(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, reason: str
+) -> Withdrawal:
+    """PENDING → REJECTED: the hold is voided (money back) and the line becomes FAILED."""
+    reason = _required_reason(reason)
+    withdrawal = await lock_withdrawal(session, withdrawal_id)
+    await _refund(session, withdrawal, WithdrawalStatus.REJECTED, actor=actor, reason=reason)
+    withdrawal.decided_at = utcnow()
+    withdrawal.decided_by = actor
+    await session.flush()
+    return withdrawal
+
+
+async def mark_withdrawal_paid(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, memo: str = "payout confirmed"
+) -> Withdrawal:
+    """APPROVED → PAID, for a payout confirmed after approval (payments issue)."""
+    withdrawal = await lock_withdrawal(session, withdrawal_id)
+    await _pay(session, withdrawal, actor=actor, memo=memo[:500])
+    await session.flush()
+    return withdrawal
+
+
+async def mark_withdrawal_failed(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, reason: str
+) -> Withdrawal:
+    """APPROVED → FAILED, for a payout that failed after approval: money back to the wallet."""
+    reason = _required_reason(reason)
+    withdrawal = await lock_withdrawal(session, withdrawal_id)
+    await _refund(session, withdrawal, WithdrawalStatus.FAILED, actor=actor, reason=reason)
+    await session.flush()
+    return withdrawal
+
+
+async def list_withdrawals(
+    session: AsyncSession,
+    *,
+    status: WithdrawalStatus | None = None,
+    member_id: int | None = None,
+    limit: int = 100,
+    newest_first: bool = False,
+) -> list[Withdrawal]:
+    """Oldest first by default: the order an operator works the queue in."""
+    order = (
+        (Withdrawal.created_at.desc(), Withdrawal.id.desc())
+        if newest_first
+        else (Withdrawal.created_at, Withdrawal.id)
+    )
+    query = select(Withdrawal).order_by(*order).limit(limit)
+    if status is not None:
+        query = query.where(Withdrawal.status == status)
+    if member_id is not None:
+        query = query.where(Withdrawal.member_id == member_id)
+    return list((await session.execute(query)).scalars().all())

@@ -1,0 +1,172 @@
+"""Operator settings in the database: ``set_setting`` parsing and refusals, the demo seed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.kit.clock import clock
+from pao.site.demo_content import DEMO_SETTINGS, seed_site_content
+from pao.site.exceptions import InvalidSettingValue, UnknownSetting
+from pao.site.models import SiteSetting
+from pao.site.service import reopen_site, set_setting, setting_keys, terminate_site
+from pao.site.settings import SiteSettings, load_site_settings, set_value
+
+
+async def rows(session: AsyncSession) -> dict[str, tuple[Any, Any, str]]:
+    result = await session.execute(select(SiteSetting))
+    return {r.key: (r.value, r.updated_at, r.updated_by) for r in result.scalars()}
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "stored", "attribute", "loaded"),
+    [
+        ("withdrawMin", "150", 150_00, "withdraw_min", 150_00),
+        ("withdraw_max", "75000.25", 75_000_25, "withdraw_max", 75_000_25),
+        ("registerOTP", "no", False, "register_otp", False),
+        ("enableChatWidget", "TRUE", True, "enable_chat_widget", True),
+        ("slipClosedFrom", "22:30", "22:30", "slip_closed_from", "22:30"),
+        ("siteName", "Pao Club", "Pao Club", "site_name", "Pao Club"),
+        ("lineQR", "https://cdn.example/qr.png", "https://cdn.example/qr.png", "line_qr",
+         "https://cdn.example/qr.png"),
+        ("lineQR", "null", None, "line_qr", None),
+        ("timezone", "Asia/Vientiane", "Asia/Vientiane", "timezone", "Asia/Vientiane"),
+    ],
+)  # fmt: skip
+async def test_set_setting_parses_and_stores(
+    session: AsyncSession, key: str, raw: str, stored: Any, attribute: str, loaded: Any
+) -> None:
+    assert await set_setting(session, key=key, raw_value=raw, actor="ops:alice") == stored
+    await session.commit()
+    settings = await load_site_settings(session)
+    assert getattr(settings, attribute) == loaded
+    canonical = SiteSettings.model_fields[attribute].alias or attribute
+    assert (await rows(session))[canonical][0] == stored
+    assert (await rows(session))[canonical][2] == "ops:alice"
+
+
+async def test_set_setting_json_values_are_normalised(session: AsyncSession) -> None:
+    sources = (
+        '[{"code": "facebook", "description": {"th": "เฟซบุ๊ก", "en": "Facebook"}},'
+        ' {"code": "walk-in", "description": {"la": "ຍ່າງເຂົ້າມາ"}}]'
+    )
+    stored = await set_setting(session, key="sources", raw_value=sources, actor="ops")
+    assert stored == [
+        {"code": "facebook", "description": {"th": "เฟซบุ๊ก", "la": "", "en": "Facebook"}},
+        {"code": "walk-in", "description": {"th": "", "la": "ຍ່າງເຂົ້າມາ", "en": ""}},
+    ]
+    notice = await set_setting(
+        session,
+        key="notice",
+        raw_value='{"th": "<p>ต่ำกว่า %percentFail%%<img src=x onerror=alert(1)></p>"}',
+        actor="ops",
+    )
+    assert notice == {"th": "<p>ต่ำกว่า %percentFail%%<img></p>", "la": "", "en": ""}
+
+
+async def test_field_name_replaces_a_stray_row_under_the_field_name(
+    session: AsyncSession,
+) -> None:
+    await set_value(session, "withdraw_min", 1, actor="sql")
+    await set_setting(session, key="withdraw_min", raw_value="200", actor="ops")
+    await session.commit()
+    stored = await rows(session)
+    assert "withdraw_min" not in stored
+    assert stored["withdrawMin"][0] == 200_00
+    assert (await load_site_settings(session)).withdraw_min == 200_00
+
+
+async def test_unknown_key_is_refused_clearly(session: AsyncSession) -> None:
+    with pytest.raises(UnknownSetting) as caught:
+        await set_setting(session, key="withdrawMinimum", raw_value="1", actor="ops")
+    assert isinstance(caught.value, ValueError)
+    message = str(caught.value)
+    assert "unknown setting 'withdrawMinimum'" in message
+    assert "withdrawMin" in message
+    assert await rows(session) == {}
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "fragment"),
+    [
+        ("terminated", "perhaps", "expected true or false"),
+        ("withdrawMin", "10.555", "major units"),
+        ("withdrawMin", "-1", "major units"),
+        ("withdrawMin", "60000", "must not exceed withdrawMax"),
+        ("withdrawMax", "50", "must not exceed withdrawMax"),
+        ("slipUploadWithinMinutes", "0", "greater than or equal to 1"),
+        ("slipClosedTo", "25:00", "HH:MM"),
+        ("lineQR", "javascript:alert(1)", "http(s) URL"),
+        ("lineLink", "data:text/html,hi", "http(s) URL"),
+        ("howtoWallet", "file:///etc/passwd", "http(s) URL"),
+        ("timezone", "Nowhere/City", "unknown time zone"),
+        ("conditions", "not json", "expected JSON"),
+        ("conditions", '{"th": "x"}', "list"),
+        ("notice", '{"th": "x", "fr": "y"}', "fr"),
+        ("sources", '[{"code": "bad code!", "description": {}}]', "pattern"),
+        ("siteName", "", "at least 1 character"),
+    ],
+)
+async def test_invalid_values_are_refused_and_nothing_is_stored(
+    session: AsyncSession, key: str, raw: str, fragment: str
+) -> None:
+    with pytest.raises(InvalidSettingValue) as caught:
+        await set_setting(session, key=key, raw_value=raw, actor="ops")
+    assert isinstance(caught.value, ValueError)
+    assert fragment in str(caught.value)
+    assert str(caught.value).startswith("invalid value for ")
+    assert await rows(session) == {}
+
+
+def test_setting_keys_are_the_stored_spellings() -> None:
+    keys = setting_keys()
+    assert {"terminated", "withdrawMin", "registerOTP", "contactText", "howtoEndBonus"} <= set(keys)
+    assert "withdraw_min" not in keys
+
+
+async def test_terminate_and_reopen_record_who(session: AsyncSession) -> None:
+    await terminate_site(session, actor="ops:alice")
+    await session.commit()
+    assert (await load_site_settings(session)).terminated is True
+    assert (await rows(session))["terminated"][2] == "ops:alice"
+    await reopen_site(session, actor="ops:bob")
+    await session.commit()
+    assert (await load_site_settings(session)).terminated is False
+    assert (await rows(session))["terminated"][2] == "ops:bob"
+
+
+async def test_seed_fills_every_setting_once(session: AsyncSession) -> None:
+    await seed_site_content(session)
+    await session.commit()
+    first = await rows(session)
+    assert set(first) == set(DEMO_SETTINGS)
+    assert all(updated_by == "demo" for _v, _t, updated_by in first.values())
+    settings = await load_site_settings(session)
+    assert len(settings.sources) == 5
+    assert 3 <= len(settings.conditions) <= 5
+    for text in [settings.contact_text, settings.notice, *settings.conditions,
+                 *settings.agreements, *(s.description for s in settings.sources)]:  # fmt: skip
+        assert all(text.model_dump().values()), text
+    assert all("%percentFail%" in text for text in settings.notice.model_dump().values())
+
+    clock.advance(timedelta(hours=1))
+    await seed_site_content(session, actor="someone-else")
+    await session.commit()
+    assert await rows(session) == first
+    count = await session.scalar(select(func.count()).select_from(SiteSetting))
+    assert count == len(DEMO_SETTINGS)
+
+
+async def test_seed_keeps_operator_changes(session: AsyncSession) -> None:
+    await set_setting(session, key="withdrawMin", raw_value="300", actor="ops")
+    await session.commit()
+    await seed_site_content(session)
+    await session.commit()
+    assert (await load_site_settings(session)).withdraw_min == 300_00
+    stored = await rows(session)
+    assert stored["withdrawMin"][2] == "ops"
+    assert set(stored) == set(DEMO_SETTINGS)
