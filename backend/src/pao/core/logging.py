@@ -31,7 +31,12 @@ def configure_logging(settings: Settings) -> None:
     tail: list[structlog.types.Processor] = (
         [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
         if settings.json_logs
-        else [structlog.dev.ConsoleRenderer(colors=False)]
+        # Plain tracebacks: rich ones print local variables, which may hold secrets.
+        else [
+            structlog.dev.ConsoleRenderer(
+                colors=False, exception_formatter=structlog.dev.plain_traceback
+            )
+        ]
     )
     structlog.configure(
         processors=[*shared, *tail],
