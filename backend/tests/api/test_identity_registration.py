@@ -103,6 +103,33 @@ async def test_validate_accepts_without_creating(client: httpx.AsyncClient, app:
     assert await member_count(app) == 0
 
 
+BANK_FIELDS = ("bankCode", "bankAccountName", "bankAccountNo")
+
+
+@pytest.mark.usefixtures("otp_off")
+async def test_validate_checks_step_three_before_bank_data(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """The wizard validates name/phone/password/inviter before the member enters bank data."""
+    step_three = {
+        k: v for k, v in registration_payload(phone=new_phone()).items() if k not in BANK_FIELDS
+    }
+    response = await client.post("/api/account/validate", json=step_three)
+    assert response.status_code == 200, response.text
+    taken = await register(client)
+    response = await client.post("/api/account/validate", json={**step_three, "username": taken})
+    assert response.json()["message"] == "EXISTING_USER"
+    response = await client.post(
+        "/api/account/validate", json={**step_three, "inviteCode": "PR999999"}
+    )
+    assert response.json()["message"] == "INVALID_USER_INFO"
+    # Registering for real still needs every bank field.
+    response = await client.post("/api/account", json=step_three)
+    assert response.status_code == 422
+    assert response.json() == {"message": "KEY_MISSING", "field": "bankCode"}
+    assert await member_count(app) == 1
+
+
 @pytest.mark.usefixtures("otp_off")
 @pytest.mark.parametrize(
     "field", ["name", "username", "password", "bankCode", "bankAccountName", "bankAccountNo"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from alembic import command
@@ -21,6 +22,8 @@ def alembic_config() -> Config:
 
 
 async def upgrade(settings: Settings, revision: str = "head") -> None:
+    # Alembic narrates every plugin it loads at INFO; the CLI reports the outcome itself.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     engine = create_engine(settings)
 
     def run(connection: Connection) -> None:

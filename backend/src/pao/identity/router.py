@@ -70,12 +70,20 @@ def _client_ip(request: Request) -> str:
     response_model=CodeResponse,
     responses=REGISTRATION_ERRORS,
     summary="Check a registration without creating anything",
+    description="With no bank fields at all (the wizard's step 3) only the name, phone, "
+    "password, inviter and OTP rules run; otherwise every registration rule does.",
 )
 async def validate_account(
     body: RegisterRequest, request: Request, session: SessionDep
 ) -> CodeResponse:
     site = await load_site_settings(session)
-    await service.validate_registration(
+    bank_fields = (body.bank_code, body.bank_account_name, body.bank_account_no)
+    check = (
+        service.validate_profile_step
+        if not any((field or "").strip() for field in bank_fields)
+        else service.validate_registration
+    )
+    await check(
         session, form=body, lao_mode=_settings(request).lao_mode, register_otp=site.register_otp
     )
     return CodeResponse()

@@ -30,9 +30,10 @@ class RegisterRequest(_In):
     invite_code: str | None = Field(
         default=None, alias="inviteCode", max_length=24, description="'PR' + inviter id."
     )
-    bank_code: str = Field(alias="bankCode", max_length=10)
-    bank_account_name: str = Field(alias="bankAccountName", max_length=100)
-    bank_account_no: str = Field(alias="bankAccountNo", max_length=30)
+    # Empty at the wizard's step 3; required (KEY_MISSING) when registering.
+    bank_code: str = Field(default="", alias="bankCode", max_length=10)
+    bank_account_name: str = Field(default="", alias="bankAccountName", max_length=100)
+    bank_account_no: str = Field(default="", alias="bankAccountNo", max_length=30)
     currency: Literal["LAK", "BAHT"] | None = Field(
         default=None, description="Lao mode only (default LAK); ignored otherwise."
     )

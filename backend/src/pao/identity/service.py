@@ -165,6 +165,30 @@ class ValidRegistration:
     otp: OtpRequest | None
 
 
+async def validate_profile_step(
+    session: AsyncSession, *, form: RegisterRequest, lao_mode: bool, register_otp: bool
+) -> None:
+    """The rules of the wizard's step 3 (name, phone, password, inviter, OTP), before the
+    member has entered bank data; writes nothing."""
+    _required(form.name, "name")
+    phone = check_phone(_required(form.username, "username"), lao_mode=lao_mode)
+    if not form.password:
+        raise KeyMissing(field="password")
+    check_password(form.password)
+    await resolve_inviter(session, form.invite_code)
+    await ensure_phone_free(session, phone=phone)
+    if register_otp:
+        await _verified_otp(session, form=form, phone=phone)
+
+
+async def _verified_otp(session: AsyncSession, *, form: RegisterRequest, phone: str) -> OtpRequest:
+    token = (form.otp_token or "").strip() or None
+    verified = await otp_service.find_verified(session, phone=phone, token=token)
+    if verified is None:
+        raise UnverifiedOtp()
+    return verified
+
+
 async def validate_registration(
     session: AsyncSession, *, form: RegisterRequest, lao_mode: bool, register_otp: bool
 ) -> ValidRegistration:
@@ -188,12 +212,7 @@ async def validate_registration(
     inviter_id = await resolve_inviter(session, form.invite_code)
     await ensure_phone_free(session, phone=phone)
     await ensure_bank_free(session, bank_code=account.bank.code, account_no=account.account_no)
-    verified: OtpRequest | None = None
-    if register_otp:
-        token = (form.otp_token or "").strip() or None
-        verified = await otp_service.find_verified(session, phone=phone, token=token)
-        if verified is None:
-            raise UnverifiedOtp()
+    verified = await _verified_otp(session, form=form, phone=phone) if register_otp else None
     source_code = (form.source_code or "").strip() or None
     return ValidRegistration(
         phone=phone,
