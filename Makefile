@@ -2,6 +2,8 @@
 #   make run    install what changed, build the app, migrate, load demo data, serve :8000
 #   make test   lint, types, contract check, backend tests (SQLite + PostgreSQL when
 #               PAO_TEST_DATABASE_URL is set), frontend checks and browser tests
+#   make bench  benchmarks against same-run baselines (local PostgreSQL + Redis, ~15 min);
+#               writes docs/benchmarks.md. Never part of `make test`.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -14,11 +16,12 @@ PAO := $(BIN)/pao
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 HAS_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test check contract backend-test frontend-check frontend-e2e bench clean
+.PHONY: help run test check contract backend-test frontend-check frontend-e2e bench bench-tools clean
 
 help:
 	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
 	@echo "make test  - every check and test (what CI runs)"
+	@echo "make bench - benchmarks against same-run baselines; writes docs/benchmarks.md"
 
 # --- installs (stamp files: a second run reinstalls nothing that did not change) ---------
 $(VENV)/.installed: backend/pyproject.toml backend/uv.lock
@@ -73,5 +76,26 @@ else
 test: check backend-test
 endif
 
+# --- benchmarks (not part of `make test`; see bench/README.md) ---------------------------
+# PAO_BENCH_PG_URL / PAO_BENCH_REDIS_URL choose the bench database (dropped and re-created by
+# every run) and Redis db; BENCH_ARGS is passed on (e.g. BENCH_ARGS="--only wallet,read").
+$(VENV)/.bench-installed: $(VENV)/.installed
+	$(UV) sync --frozen --inexact --project backend --group bench
+	@touch $@
+
+bench/node_modules/.installed: bench/package.json bench/package-lock.json
+	cd bench && npm ci --no-audit --no-fund
+	@touch $@
+
+bench-tools:
+	@command -v wrk >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+	@# Debian ships pgbench with the server package (postgresql-15), not the client.
+	@command -v pgbench >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; }
+
+bench: $(VENV)/.bench-installed bench/node_modules/.installed frontend/node_modules/.installed bench-tools chromium
+	ulimit -n $$(ulimit -Hn) && $(BIN)/python -m bench $(BENCH_ARGS)
+
 clean:
-	rm -rf $(VENV) frontend/node_modules frontend/dist var
+	rm -rf $(VENV) frontend/node_modules frontend/dist var bench/node_modules

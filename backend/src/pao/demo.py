@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.settings import get_settings
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ops.base import format_money
+from pao.payments.accounts import seed_receiving_accounts
 from pao.wallet.service import credit_manually
 
 ACTOR = "demo"
@@ -47,6 +49,13 @@ async def seed_demo(session: AsyncSession) -> list[str]:
 
     await seed_site_content(session, actor=ACTOR)
     lines = ["site content seeded"]
+    lines += await seed_receiving_accounts(session, lao_mode=get_settings().lao_mode)
+    from pao.promotions.demo import seed_promotions
+
+    lines += await seed_promotions(session)
+    from pao.games.catalogue import seed_games
+
+    lines.append(f"games: {await seed_games(session)} added")
     for demo in DEMO_MEMBERS:
         existing = (
             await session.execute(select(Member).where(Member.phone == demo.phone))

@@ -14,19 +14,26 @@ import httpx
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from sqlalchemy import text
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
+import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
 from pao.core.db import create_engine, create_sessionmaker
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.settings import Settings, get_settings
+from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.storage import LocalFileStore
+from pao.payments.slips.install import install_slips_and_payouts
+from pao.payments.wiring import install_qr_payments
+from pao.promotions.router import router as promotions_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
+from pao.support.wiring import install as install_chat
 from pao.wallet.router import router as wallet_router
 
 
@@ -53,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 runner.start()
             yield
             await runner.stop()
+            await app.state.chat.close()
         await app.state.rate_limiter.close()
         await app.state.engine.dispose()
         if settings.sandbox:
@@ -88,8 +96,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse({"status": "unavailable"}, status_code=503)
         return JSONResponse({"status": "ok", "version": __version__})
 
-    for router in (identity_router, site_router, wallet_router):
+    for router in (identity_router, site_router, wallet_router, promotions_router):
         app.include_router(router)
+    install_qr_payments(app)
+    install_slips_and_payouts(app)
+    # Game accounts, transfers (saga + reconciler job) and auto-login.
+    games_register(app)
+
+    # The chat: its API routes and the socket.io server mounted at /socket.io.
+    install_chat(app, settings)
 
     if settings.sandbox:
         from pao.sandbox.router import router as sandbox_router
@@ -107,7 +122,13 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
         return
     assets = static_dir / "assets"
     if assets.is_dir():
-        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+        # Compressed: on a phone over slow 4G the JS bytes decide when /login paints
+        # (docs/benchmarks.md: LCP). Only the built assets; API answers stay uncompressed.
+        app.mount(
+            "/assets",
+            GZipMiddleware(StaticFiles(directory=assets), minimum_size=1024),
+            name="assets",
+        )
 
     # response_model=None: a union of Response classes is not a pydantic response model.
     @app.get("/{path:path}", include_in_schema=False, response_model=None)

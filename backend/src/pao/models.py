@@ -1,18 +1,34 @@
 """Imports every table module so that ``Base.metadata`` is complete (Alembic, tests)."""
 
+from pao.games import models as games_models
 from pao.identity import models as identity_models
 from pao.kit import idempotency, states
 from pao.ledger import models as ledger_models
 from pao.payments import accounts as payment_accounts
+from pao.payments.payouts import models as payout_models
+from pao.payments.qr import models as qr_models
+from pao.payments.slips import models as slip_models
+from pao.payments.truemoney import models as truemoney_models
+from pao.promotions import models as promotions_models
+from pao.promotions import subscribers as promotions_subscribers
 from pao.site import models as site_models
+from pao.support import models as support_models
 from pao.wallet import models as wallet_models
 
 __all__ = [
+    "games_models",
     "idempotency",
     "identity_models",
     "ledger_models",
     "payment_accounts",
+    "payout_models",
+    "promotions_models",
+    "promotions_subscribers",
+    "qr_models",
     "site_models",
+    "slip_models",
     "states",
+    "support_models",
+    "truemoney_models",
     "wallet_models",
 ]

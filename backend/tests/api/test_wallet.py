@@ -41,7 +41,8 @@ async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession) ->
 
     assert response.status_code == 200, response.text
     assert response.json() == {
-        "profile": {"name": "Somchai Test", "username": phone, "coin": 0, "_id": str(member_id)},
+        # 1,234.50 THB deposited: one wheel coin per full 100 THB (docs/domain/promotions.md).
+        "profile": {"name": "Somchai Test", "username": phone, "coin": 12, "_id": str(member_id)},
         "bankAccount": {
             "bank": {"nameTH": "ธนาคารกสิกรไทย", "nameEN": "Kasikornbank"},
             "bankAccountName": "SOMCHAI TEST",
@@ -49,7 +50,8 @@ async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession) ->
             "bankCode": "KBANK",
         },
         "wallet": {"amount": 1234.5},
-        "invite": {"amount": 0.0, "success": 2, "fail": 0},
+        # Two invitees, neither has deposited yet: nothing earned (promotions.md, invite).
+        "invite": {"amount": 0.0, "success": 0, "fail": 2},
         "slots": [],
     }
 

@@ -241,7 +241,7 @@ def test_withdrawal_queue(cli_db: Settings) -> None:
     assert "300.00 THB" in lines[0]
     assert "(0822222222)" in lines[0]
 
-    approved = cli("ops", "withdrawals", "approve", str(first), "--note", "KBANK ref 9")
+    approved = cli("ops", "withdrawals", "approve", str(first), "--manual", "--note", "KBANK ref 9")
     assert approved.exit_code == 0, approved.output
     assert approved.stdout.startswith(f"paid: #{first}  PAID")
     assert "decided by ops:alice" in approved.stdout

@@ -65,8 +65,8 @@ def create_engine(settings: Settings) -> AsyncEngine:
     return create_async_engine(
         url,
         pool_size=settings.db_pool_size,
-        max_overflow=settings.db_pool_size,
-        pool_pre_ping=True,
+        max_overflow=settings.db_max_overflow,
+        pool_pre_ping=settings.db_pool_pre_ping,
     )
 
 

@@ -42,11 +42,19 @@ class Settings(BaseSettings):
     sms_sender: str = "Pao"
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     session_ttl_hours: int = 24 * 14
+    # Support chat: socket.io room names are this prefix + member id (or guest id).
+    chat_prefix: str = Field(default="pao-chat-", pattern=r"^[A-Za-z0-9:_-]{1,40}$")
     # argon2id cost: OWASP's second recommended profile (19 MiB, t=2) by default.
     argon2_time_cost: int = 2
     argon2_memory_kib: int = 19 * 1024
     argon2_parallelism: int = 1
     db_pool_size: int = Field(default=10, ge=1)
+    # Connections opened beyond the pool for a burst (closed again when returned).
+    db_max_overflow: int = Field(default=10, ge=0)
+    # Test each pooled connection before use. Off: on asyncpg a ping is three round trips
+    # (BEGIN, a query, ROLLBACK) on every request (docs/benchmarks.md). Without it, a connection
+    # broken by a database restart fails one request, and SQLAlchemy then drops the whole pool.
+    db_pool_pre_ping: bool = False
     log_json: bool | None = None
     # Background jobs (payouts, reconcilers) run in every process; tests call them directly.
     run_jobs: bool = True

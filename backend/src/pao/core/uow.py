@@ -43,7 +43,9 @@ class UnitOfWorkRoute(APIRoute):
         return with_transaction
 
 
-def get_session(request: Request) -> AsyncSession:
+async def get_session(request: Request) -> AsyncSession:
+    # async on purpose: FastAPI runs a plain ``def`` dependency in its thread pool, and that
+    # hop on every request cost GIL hand-offs under load (docs/benchmarks.md).
     session: AsyncSession = request.state.session
     return session
 

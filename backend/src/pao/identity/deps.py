@@ -24,13 +24,20 @@ async def current_login(
 ) -> LoginSession:
     if credentials is None or not credentials.credentials:
         raise Unauthorized()
-    query = select(LoginSession).where(
-        LoginSession.token_digest == token_digest(credentials.credentials)
+    # The member comes in the same query (one round trip less on every authenticated call):
+    # it lands in the session's identity map, where current_member's session.get finds it.
+    query = (
+        select(LoginSession, Member)
+        .join(Member, Member.id == LoginSession.member_id)
+        .where(LoginSession.token_digest == token_digest(credentials.credentials))
     )
-    login = (await session.execute(query)).scalar_one_or_none()
+    row = (await session.execute(query)).first()
+    login = row[0] if row is not None else None
     if login is None or login.revoked_at is not None or login.expires_at <= utcnow():
         raise Unauthorized()
     request.state.login = login
+    # The identity map holds objects weakly: keep the member alive until current_member runs.
+    request.state.login_member = row[1] if row is not None else None
     return login
 
 

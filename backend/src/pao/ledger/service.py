@@ -261,6 +261,12 @@ async def _resolve(
     memo: str,
     kind: str,
 ) -> Hold:
+    # Lock the hold's origin too, with the accounts the entry moves, in one ascending-id
+    # statement. Updating the hold row a second time in this transaction makes PostgreSQL
+    # re-check its foreign keys (KEY SHARE on the origin account); without this lock that
+    # check would wait on a concurrent place_hold of the same player, which waits on the
+    # suspense account this transaction holds: a deadlock.
+    await _lock(session, [hold.account_id, hold.suspense_id, destination.id])
     suspense = await session.get(LedgerAccount, hold.suspense_id)
     assert suspense is not None
     entry = await transfer(

@@ -1,19 +1,30 @@
 """``pao ops withdrawals list|approve|reject``: the operator's withdrawal queue.
 
-``approve`` means "I paid it by hand": the hold is posted to payout clearing and the member's
-statement line becomes SUCCESS. ``reject`` voids the hold (money back) with a reason.
+``approve`` sends the payout through the bank's payout adapter (pao.payments.payouts): the
+withdrawal becomes APPROVED, then PAID when the bank confirms (now, or later through the
+reconciler job when the answer is unknown), or FAILED with the money back if the bank refuses.
+``approve --manual`` means "I paid it by hand": the hold is posted to payout clearing at once
+and the member's statement line becomes SUCCESS. ``reject`` voids the hold (money back) with
+a reason.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
+import httpx
 import typer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.db import create_engine, create_sessionmaker
+from pao.core.settings import get_settings
 from pao.identity.models import Member
 from pao.ops.base import OpsError, format_money, operator, run
+from pao.payments.payouts.adapter import PayoutBank
+from pao.payments.payouts.models import PayoutStatus
+from pao.payments.payouts.service import PayoutContext, process_payout, queue_payout
 from pao.wallet.exceptions import WithdrawalNotFound, WithdrawalStatusConflict
 from pao.wallet.models import Withdrawal, WithdrawalStatus
 from pao.wallet.withdrawals import approve_withdrawal as approve_service
@@ -76,6 +87,39 @@ async def approve(
     return f"paid: {describe_withdrawal(withdrawal)}"
 
 
+async def approve_for_payout(
+    session: AsyncSession, *, withdrawal_id: int, note: str | None, actor: str
+) -> tuple[int, str]:
+    """Step one of a bank payout: APPROVED + a payout row (committed by ``run``)."""
+    try:
+        payout = await queue_payout(session, withdrawal_id=withdrawal_id, actor=actor, note=note)
+    except (WithdrawalNotFound, WithdrawalStatusConflict) as exc:
+        raise _refusal(exc, withdrawal_id) from None
+    return payout.id, f"approved, sending payout #{payout.id} to the bank"
+
+
+async def send_payout(payout_id: int) -> str:
+    """Step two, after the approval committed: call the bank and record its answer."""
+    settings = get_settings()
+    engine = create_engine(settings)
+    try:
+        async with httpx.AsyncClient() as http:
+            ctx = PayoutContext(
+                sessionmaker=create_sessionmaker(engine), bank=PayoutBank(http, settings)
+            )
+            payout = await process_payout(ctx, payout_id=payout_id)
+    finally:
+        await engine.dispose()
+    if payout is None or payout.status == PayoutStatus.PENDING:
+        return (
+            f"payout #{payout_id}: outcome not known yet; it stays pending and the "
+            "reconciler job settles it (nothing is paid twice)"
+        )
+    if payout.status == PayoutStatus.SUCCEEDED:
+        return f"payout #{payout_id}: paid by the bank (ref {payout.bank_reference or '-'})"
+    return f"payout #{payout_id}: refused by the bank ({payout.last_error}); money returned"
+
+
 async def reject(session: AsyncSession, *, withdrawal_id: int, reason: str, actor: str) -> str:
     if not reason.strip():
         raise OpsError("a reason is required (--reason)")
@@ -105,10 +149,24 @@ def list_command(
 def approve_command(
     withdrawal_id: Annotated[int, typer.Argument(metavar="ID")],
     note: Annotated[str | None, typer.Option("--note", help="e.g. the bank reference.")] = None,
+    manual: Annotated[
+        bool, typer.Option("--manual", help="The money was paid by hand: mark it PAID now.")
+    ] = False,
 ) -> None:
-    """Mark a PENDING withdrawal as paid by hand (PENDING → APPROVED → PAID)."""
+    """Approve a PENDING withdrawal and pay it through the bank (APPROVED → PAID | FAILED);
+    with --manual, mark it as paid by hand (PENDING → APPROVED → PAID)."""
     actor = operator()
-    typer.echo(run(lambda s: approve(s, withdrawal_id=withdrawal_id, note=note, actor=actor)))
+    if manual:
+        typer.echo(run(lambda s: approve(s, withdrawal_id=withdrawal_id, note=note, actor=actor)))
+        return
+    payout_id, line = run(
+        lambda s: approve_for_payout(s, withdrawal_id=withdrawal_id, note=note, actor=actor)
+    )
+    typer.echo(line)
+    try:
+        typer.echo(asyncio.run(send_payout(payout_id)))
+    except Exception as exc:  # the approval stands; the reconciler job finishes the payout
+        typer.echo(f"payout #{payout_id}: not settled now ({exc}); the reconciler job will")
 
 
 @app.command("reject")

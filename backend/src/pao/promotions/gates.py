@@ -1,20 +1,38 @@
 """What an active bonus forbids. Wallet (withdrawals) and games (transfers) ask here before
-moving money; the promotions domain owns the rules (docs/domain/promotions.md).
+moving money; the promotions domain owns the rules (docs/domain/promotions.md):
 
-Until bonuses exist nothing is forbidden; the promotions issue fills these in and raises
-``BONUS_REMAINING``.
+* while a bonus is ACTIVE, no withdrawal: the member ends the bonus first
+  (``GET /api/bonus/clear``: turnover met, or balance under percentFail);
+* while a bonus is ACTIVE, money may go into games (that is how the turnover is played) but
+  not back to the wallet: ``destination`` ``"wallet"`` (any case) is refused.
+
+Both raise ``BONUS_REMAINING``.
 """
 
 from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+WALLET = "wallet"
+
 
 async def check_withdrawal_allowed(session: AsyncSession, *, member_id: int) -> None:
-    """Raise ``BONUS_REMAINING`` while the member's active bonus condition is unmet."""
+    """Raise ``BONUS_REMAINING`` while the member has an active bonus."""
+    from pao.promotions.common import active_bonus
+    from pao.promotions.exceptions import BonusRemaining
+
+    if await active_bonus(session, member_id=member_id) is not None:
+        raise BonusRemaining()
 
 
 async def check_transfer_allowed(
     session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
 ) -> None:
-    """Raise ``BONUS_REMAINING`` when the active bonus forbids this wallet/game transfer."""
+    """Raise ``BONUS_REMAINING`` for a transfer into the wallet while a bonus is active."""
+    from pao.promotions.common import active_bonus
+    from pao.promotions.exceptions import BonusRemaining
+
+    if destination.strip().lower() != WALLET:
+        return
+    if await active_bonus(session, member_id=member_id) is not None:
+        raise BonusRemaining()

@@ -9,7 +9,7 @@ stored and again when loaded.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import structlog
@@ -17,8 +17,16 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.site.content import LocalizedHtml, LocalizedText, SafeUrl, SourceList, TimeOfDay
+from pao.site.content import (
+    Html,
+    LocalizedHtml,
+    LocalizedText,
+    SafeUrl,
+    SourceList,
+    TimeOfDay,
+)
 from pao.site.models import SiteSetting
+from pao.support.bot_tree import BotTree, default_bot_tree
 
 log = structlog.get_logger(__name__)
 
@@ -41,13 +49,26 @@ def _check_timezone(value: str) -> str:
 TimeZoneName = Annotated[str, AfterValidator(_check_timezone)]
 
 
+class PromoBanner(BaseModel):
+    """A banner of the invite / refund / bonus carousels: an image and sanitised HTML."""
+
+    image: SafeUrl
+    html: Html = ""
+
+
 class SiteSettings(BaseModel):
     terminated: bool = False
     register_otp: bool = Field(default=True, alias="registerOTP")
     enable_chat_widget: bool = Field(default=False, alias="enableChatWidget")
+    # Support chat FAQ bot (pao.support.bot): answers while no agent is online.
+    chat_bot_enabled: bool = Field(default=False, alias="chatBotEnabled")
+    chat_bot_tree: BotTree = Field(default_factory=default_bot_tree, alias="chatBotTree")
     # Withdrawals, minor units.
     withdraw_min: Money = Field(default=100_00, alias="withdrawMin")
     withdraw_max: Money = Field(default=50_000_00, alias="withdrawMax")
+    # Withdrawals up to this amount are approved and paid by the payout job without an
+    # operator (pao.payments.payouts); 0 = every withdrawal waits for `pao ops withdrawals`.
+    withdraw_auto_approve_max: Money = Field(default=0, alias="withdrawAutoApproveMax")
     # Site content (pao.site lookups). Texts are per locale; *Html fields are sanitised.
     site_name: str = Field(default="Pao", alias="siteName", min_length=1, max_length=80)
     website: SafeUrl = ""
@@ -80,6 +101,26 @@ class SiteSettings(BaseModel):
     login_failures_per_ip: int = Field(default=30, alias="loginFailuresPerIp", ge=1)
     login_window_seconds: int = Field(default=15 * 60, alias="loginWindowSeconds", ge=1)
     timezone: TimeZoneName = "Asia/Bangkok"
+    # Games: launch inside the app (an iframe) instead of a new tab, and the operator's own
+    # UFABET host (replaces the UFABET card's web link when set).
+    game_launch_iframe: bool = Field(default=False, alias="gameLaunchIframe")
+    ufa_host: SafeUrl = Field(default="", alias="ufaHost")
+    # Promotions (docs/domain/promotions.md). Rates are basis points: 100 = 1 %.
+    bonus_deposit_window_hours: int = Field(default=24, alias="bonusDepositWindowHours", ge=1)
+    invite_enabled: bool = Field(default=True, alias="inviteEnabled")
+    invite_rate_bp: int = Field(default=500, alias="inviteRateBp", ge=0, le=10_000)
+    invite_min_deposit: Money = Field(default=100_00, alias="inviteMinDeposit")
+    invite_max_per_invitee: Money = Field(default=500_00, alias="inviteMaxPerInvitee")
+    invite_banners: list[PromoBanner] = Field(default_factory=list, alias="inviteBanners")
+    refund_enabled: bool = Field(default=True, alias="refundEnabled")
+    refund_period: Literal["day", "week"] = Field(default="week", alias="refundPeriod")
+    refund_rate_bp: int = Field(default=500, alias="refundRateBp", ge=0, le=10_000)
+    refund_minimum: Money = Field(default=1_00, alias="refundMinimum")
+    refund_max_per_period: Money = Field(default=5_000_00, alias="refundMaxPerPeriod")
+    refund_banners: list[PromoBanner] = Field(default_factory=list, alias="refundBanners")
+    spin_enabled: bool = Field(default=True, alias="spinEnabled")
+    spin_deposit_per_coin: Money = Field(default=100_00, alias="spinDepositPerCoin")
+    coupon_valid_days: int = Field(default=7, alias="couponValidDays", ge=1)
     # QR deposits (pao.payments.qr): minutes a QR stays payable; PAYTIMZ's minimum (minor
     # units) when the operator overrides the gateway's own 10 baht.
     qr_expire_minutes: int = Field(default=15, alias="qrExpireMinutes", ge=1, le=24 * 60)

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.games.service import member_slots
 from pao.identity.deps import CurrentMember
 from pao.identity.models import Member
 from pao.identity.schemas import bank_account_of
@@ -61,8 +62,7 @@ async def get_wallet(session: SessionDep, member: CurrentMember) -> WalletRespon
         bank_account=bank_account_of(member),
         wallet=WalletAmount(amount=balance),
         invite=InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail),
-        # Game accounts arrive with the games issue.
-        slots=[],
+        slots=await member_slots(session, member_id=member.id),
     )
 
 

@@ -47,6 +47,12 @@ class Slot(_Wire):
     web: str | None = Field(description="Login URL, or null.")
     android: str | None
     ios: str | None
+    stale: bool = Field(
+        default=False, description="True when the provider did not answer the last refresh."
+    )
+    updated_at: datetime | None = Field(
+        default=None, alias="updatedAt", description="When the provider last told the amount."
+    )
 
 
 class WalletResponse(_Wire):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -28,9 +28,9 @@ MANUAL_DEPOSIT_REF = "manual_deposit"
 
 @dataclass(frozen=True)
 class InviteSummary:
-    """``amount``: invite bonus waiting to be collected; ``success`` / ``fail``: invitees whose
-    invite bonus was earned / not earned. Until the promotions issue pays invite bonuses,
-    ``amount`` and ``fail`` are 0 and ``success`` counts the members this member invited."""
+    """``amount``: invite income waiting to be collected; ``success`` / ``fail``: invitees who
+    earned the inviter income / who have not (yet) made a qualifying deposit
+    (docs/domain/promotions.md)."""
 
     amount: int
     success: int
@@ -53,12 +53,12 @@ async def wallet_balance(session: AsyncSession, *, member_id: int, currency: Cur
 
 
 async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
-    invitees = (
-        await session.execute(
-            select(func.count()).select_from(Member).where(Member.inviter_id == member_id)
-        )
-    ).scalar_one()
-    return InviteSummary(amount=0, success=int(invitees), fail=0)
+    # Invite income is the promotions domain's (imported here, not at the top: promotions
+    # builds on the wallet).
+    from pao.promotions.invite import summary
+
+    invite = await summary(session, member_id=member_id)
+    return InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail)
 
 
 async def find_member_by_phone(session: AsyncSession, *, phone: str) -> Member:

@@ -205,6 +205,20 @@ async def approve_withdrawal(
     return withdrawal
 
 
+async def approve_for_payout(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+) -> Withdrawal:
+    """PENDING → APPROVED only: the payout adapter (pao.payments.payouts) pays it next and
+    calls :func:`mark_withdrawal_paid` / :func:`mark_withdrawal_failed` on the outcome."""
+    withdrawal = await lock_withdrawal(session, withdrawal_id)
+    memo = note.strip() if note and note.strip() else "approved for payout"
+    await _move(session, withdrawal, WithdrawalStatus.APPROVED, actor=actor, reason=memo[:500])
+    withdrawal.decided_at = utcnow()
+    withdrawal.decided_by = actor
+    await session.flush()
+    return withdrawal
+
+
 async def reject_withdrawal(
     session: AsyncSession, *, withdrawal_id: int, actor: str, reason: str
 ) -> Withdrawal:

@@ -1,0 +1,1 @@
+"""Game accounts at providers, money transfers between the wallet and games, launching."""

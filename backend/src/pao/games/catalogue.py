@@ -1,0 +1,76 @@
+"""The demo game catalogue: the sixteen launch codes of spec §9, their categories, display
+factors and original artwork (see :mod:`pao.games.art`). All are backed by the sandbox
+provider. :func:`seed_games` is idempotent (``pao demo`` calls it on every run).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.games.models import Game, GameCategory
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    code: str
+    name: str
+    category: GameCategory
+    ft_wallet_slot: float
+    hue: int  # the artwork's base hue
+
+
+S, SP, L = GameCategory.SLOT, GameCategory.SPORT, GameCategory.LOTTO
+DEMO_GAMES = (
+    DemoGame("JOKER", "Joker", S, 1.0, 280),
+    DemoGame("SUPERSLOT", "Super Slot", S, 1.0, 20),
+    DemoGame("PG", "PG", S, 1.0, 200),
+    DemoGame("SLOTXO", "Slot XO", S, 1.0, 330),
+    DemoGame("AREASLOT", "Area Slot", S, 10.0, 150),
+    DemoGame("SLOTRACHA", "Slot Racha", S, 1.0, 45),
+    DemoGame("PGSLOT", "PG Slot", S, 1.0, 180),
+    DemoGame("JOKER2", "Joker 2", S, 1.0, 260),
+    DemoGame("SEXYGAME", "Sexy Game", SP, 1.0, 345),
+    DemoGame("BETFLIX", "Betflix", SP, 1.0, 0),
+    DemoGame("ASKMEBET", "Askmebet", SP, 1.0, 120),
+    DemoGame("UFABET", "UFABET", SP, 1.0, 50),
+    DemoGame("IMI", "IMI", SP, 1.0, 220),
+    DemoGame("HUAYHD", "Huay HD", L, 1.0, 100),
+    DemoGame("USUN", "USUN", L, 1.0, 30),
+    DemoGame("CIRCUS", "Circus", L, 0.5, 300),
+)
+
+
+def art_path(code: str, kind: str) -> str:
+    """Where the SPA serves a game's artwork (frontend/public/games/…)."""
+    return f"/games/{code.lower()}-{kind}.svg"
+
+
+async def seed_games(session: AsyncSession) -> int:
+    """Register the demo games that are missing; returns how many were added. Existing rows
+    (an operator may have edited them) are left alone."""
+    added = 0
+    for order, demo in enumerate(DEMO_GAMES):
+        if await session.get(Game, demo.code) is not None:
+            continue
+        session.add(
+            Game(
+                code=demo.code,
+                name=demo.name,
+                category=demo.category,
+                provider="sandbox",
+                ft_wallet_slot=demo.ft_wallet_slot,
+                logo=art_path(demo.code, "logo"),
+                background=art_path(demo.code, "bg"),
+                # The provider's own login page, where the credentials can be typed in.
+                web=f"/sandbox/games/login/{demo.code}",
+                android=None,
+                ios=None,
+                sort_order=order,
+                enabled=True,
+            )
+        )
+        added += 1
+    await session.flush()
+    return added

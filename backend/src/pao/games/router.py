@@ -1,0 +1,188 @@
+"""HTTP routes of pao.games: game accounts, balances, transfers, launch settings, auto-login.
+
+The saga routes (activate, reset password, refresh, transfers) call providers, so they end
+the request's own transaction first (it only read the member) and open their own short
+transactions around the provider call (see :mod:`pao.games.transfers`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.games import service, transfers
+from pao.games.autologin import router as autologin_router
+from pao.games.schemas import (
+    CredentialsOut,
+    LaunchSettingsOut,
+    RefreshSlotsOut,
+    TransferAllRequest,
+    TransferRequest,
+    TransferResponse,
+)
+from pao.identity.deps import CurrentMember
+from pao.kit.idempotency import IdempotencyKeyHeader
+from pao.site.settings import load_site_settings
+from pao.wallet.schemas import Slot
+
+router = APIRouter(route_class=UnitOfWorkRoute)
+router.include_router(autologin_router)
+
+NOT_FOUND = "NO_GAME | SLOT_NO_ACCOUNT | NOT_AREASLOT | NOT_UFABET"
+TRANSFER_ERRORS = {
+    **AUTH_ERRORS,
+    **errors(
+        _400="TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL"
+        " | BONUS_REMAINING",
+        _404="NO_GAME",
+        _409="IDEMPOTENCY_KEY_REUSED",
+        _422="KEY_MISSING | KEY_INVALID",
+    ),
+}
+
+
+async def _end_read(session: SessionDep) -> None:
+    """The request's transaction only read the member; end it before any provider call (on
+    SQLite every transaction holds the write lock)."""
+    await session.commit()
+
+
+@router.get(
+    "/api/wallet/activate/{code}",
+    operation_id="activateGameAccount",
+    tags=["games"],
+    response_model=Slot,
+    responses={
+        **AUTH_ERRORS,
+        **errors(_400="SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL", _404="NO_GAME"),
+    },
+)
+async def activate(code: str, request: Request, session: SessionDep, member: CurrentMember) -> Slot:
+    """Open the member's account on game ``code`` at its provider."""
+    await _end_read(session)
+    return await service.activate(request.app, member_id=member.id, game_code=code.upper())
+
+
+@router.get(
+    "/api/wallet/account/{code}",
+    operation_id="getGameAccount",
+    tags=["games"],
+    response_model=CredentialsOut,
+    responses={**AUTH_ERRORS, **errors(_404=NOT_FOUND)},
+)
+async def account(code: str, session: SessionDep, member: CurrentMember) -> CredentialsOut:
+    """The credentials of the caller's own account on game ``code``."""
+    creds = await service.credentials(session, member_id=member.id, game_code=code.upper())
+    return CredentialsOut(username=creds.username, password=creds.password)
+
+
+@router.get(
+    "/api/wallet/resetpassword/{code}",
+    operation_id="resetGamePassword",
+    tags=["games"],
+    response_model=CredentialsOut,
+    responses={**AUTH_ERRORS, **errors(_400="SLOT_RESET_PASSWORD_FAIL", _404=NOT_FOUND)},
+)
+async def reset_password(
+    code: str, request: Request, session: SessionDep, member: CurrentMember
+) -> CredentialsOut:
+    """Have the provider issue a new password for the caller's account; returns the new
+    credentials."""
+    await _end_read(session)
+    creds = await service.reset_password(request.app, member_id=member.id, game_code=code.upper())
+    return CredentialsOut(username=creds.username, password=creds.password)
+
+
+@router.get(
+    "/api/wallet/refresh/slot",
+    operation_id="refreshGameBalances",
+    tags=["games"],
+    response_model=RefreshSlotsOut,
+    responses=AUTH_ERRORS,
+)
+async def refresh_slots(
+    request: Request, session: SessionDep, member: CurrentMember
+) -> RefreshSlotsOut:
+    """Ask every provider for the member's balances, concurrently, each with a time-out."""
+    await _end_read(session)
+    return RefreshSlotsOut(slots=await service.refresh_balances(request.app, member_id=member.id))
+
+
+@router.post(
+    "/api/wallet/transfer",
+    operation_id="transfer",
+    tags=["games"],
+    response_model=TransferResponse,
+    responses=TRANSFER_ERRORS,
+)
+async def transfer(
+    body: TransferRequest,
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> Any:
+    """Move ``amount`` from ``from`` to ``to`` (WALLET or a game code; game → game goes
+    through the wallet). PENDING means the provider's answer is not known yet: the money is
+    held safely and the transfer settles by itself."""
+    await _end_read(session)
+    return await transfers.request_transfer(
+        request.app,
+        member=member,
+        source=body.from_,
+        destination=body.to,
+        amount=body.amount,
+        key=idempotency_key,
+    )
+
+
+@router.post(
+    "/api/wallet/transferAll",
+    operation_id="transferAll",
+    tags=["games"],
+    response_model=TransferResponse,
+    responses=TRANSFER_ERRORS,
+)
+async def transfer_all(
+    body: TransferAllRequest,
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> Any:
+    """Move the whole wallet to game ``to``, or with ``to`` = WALLET bring every game
+    account's balance back to the wallet."""
+    await _end_read(session)
+    return await transfers.request_transfer_all(
+        request.app, member=member, destination=body.to, key=idempotency_key
+    )
+
+
+@router.get(
+    "/api/games/settings",
+    operation_id="getGameLaunchSettings",
+    tags=["games"],
+    response_model=LaunchSettingsOut,
+    responses=AUTH_ERRORS,
+)
+async def launch_settings(session: SessionDep, member: CurrentMember) -> LaunchSettingsOut:
+    """How the app launches games: inside the app (iframe) or in a new tab."""
+    settings = await load_site_settings(session)
+    return LaunchSettingsOut(
+        launch_in_iframe=settings.game_launch_iframe, ufa_host=settings.ufa_host
+    )
+
+
+def register(app: Any) -> None:
+    """Wire pao.games into the app: its routes and the transfer reconciler job."""
+    from pao.games.providers import provider_api_key
+    from pao.games.reconciler import JOB
+
+    settings = app.state.settings
+    if settings.game_provider_url and not settings.sandbox:
+        provider_api_key(settings)  # refuses to start without the key
+    app.include_router(router)
+    app.state.jobs.append(JOB)

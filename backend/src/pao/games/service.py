@@ -1,0 +1,225 @@
+"""Game accounts: the catalogue, opening an account at a provider, credentials, balances.
+
+Provider calls never run inside a database transaction (SQLite serialises writers, and a slow
+provider must not hold row locks): the callers here read what they need, end the
+transaction, call the provider, then write in a new transaction opened from
+``app.state.sessionmaker``. Functions that take ``app`` do that themselves; functions that
+take ``session`` only touch the database and never commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.games.exceptions import (
+    NoGame,
+    NoGameAccount,
+    NotAreaslot,
+    NotUfabet,
+    ResetPasswordFailed,
+    SlotActivateFailed,
+    SlotAlreadyActive,
+)
+from pao.games.models import Game, GameAccount
+from pao.games.providers import provider_for
+from pao.games.providers.base import Credentials, ProviderError
+from pao.kit.clock import utcnow
+from pao.site.settings import load_site_settings
+from pao.wallet.schemas import Slot
+
+log = structlog.get_logger(__name__)
+
+# Some games have their own "not found" code in the catalogue (spec §8).
+_NO_ACCOUNT_ERRORS: dict[str, type[NoGameAccount] | type[NotAreaslot] | type[NotUfabet]] = {
+    "AREASLOT": NotAreaslot,
+    "UFABET": NotUfabet,
+}
+
+
+def no_account_error(code: str) -> Exception:
+    return _NO_ACCOUNT_ERRORS.get(code, NoGameAccount)()
+
+
+def _sessionmaker(app: Any) -> async_sessionmaker[AsyncSession]:
+    factory: async_sessionmaker[AsyncSession] = app.state.sessionmaker
+    return factory
+
+
+async def list_games(session: AsyncSession) -> Sequence[Game]:
+    query = select(Game).where(Game.enabled.is_(True)).order_by(Game.sort_order, Game.code)
+    return (await session.execute(query)).scalars().all()
+
+
+async def get_game(session: AsyncSession, code: str) -> Game:
+    game = await session.get(Game, code)
+    if game is None or not game.enabled:
+        raise NoGame()
+    return game
+
+
+async def find_account(
+    session: AsyncSession, *, member_id: int, game_code: str
+) -> GameAccount | None:
+    query = select(GameAccount).where(
+        GameAccount.member_id == member_id, GameAccount.game_code == game_code
+    )
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def own_account(session: AsyncSession, *, member_id: int, game_code: str) -> GameAccount:
+    """The member's account for ``game_code``; NO_GAME for an unknown game, else the
+    catalogue's not-found code of that game."""
+    await get_game(session, game_code)
+    account = await find_account(session, member_id=member_id, game_code=game_code)
+    if account is None:
+        raise no_account_error(game_code)
+    return account
+
+
+def slot_of(
+    game: Game, account: GameAccount | None, *, ufa_host: str = "", stale: bool = False
+) -> Slot:
+    web = game.web
+    if game.code == "UFABET" and ufa_host:
+        web = ufa_host
+    return Slot(
+        code=game.code,
+        name=game.name,
+        category=game.category.value if hasattr(game.category, "value") else game.category,
+        is_active=account is not None,
+        amount=(account.last_balance or 0) if account else 0,
+        ft_wallet_slot=game.ft_wallet_slot,
+        logo=game.logo,
+        background=game.background,
+        web=web,
+        android=game.android,
+        ios=game.ios,
+        stale=stale,
+        updated_at=account.balance_at if account else None,
+    )
+
+
+async def member_slots(session: AsyncSession, *, member_id: int) -> list[Slot]:
+    """Every enabled game with the member's account on it (amounts as last known; no
+    provider is asked — that is ``refresh_balances``)."""
+    games = await list_games(session)
+    accounts = {
+        a.game_code: a
+        for a in (
+            await session.execute(select(GameAccount).where(GameAccount.member_id == member_id))
+        ).scalars()
+    }
+    settings = await load_site_settings(session)
+    return [slot_of(g, accounts.get(g.code), ufa_host=settings.ufa_host) for g in games]
+
+
+async def activate(app: Any, *, member_id: int, game_code: str) -> Slot:
+    """Open the member's account at the game's provider (SLOT_ALREADY_ACTIVE if it exists,
+    SLOT_ACTIVATE_FAIL if the provider cannot)."""
+    async with _sessionmaker(app)() as session, session.begin():
+        game = await get_game(session, game_code)
+        if await find_account(session, member_id=member_id, game_code=game_code):
+            raise SlotAlreadyActive()
+    try:
+        # The provider keys accounts by our member reference, so a retry after a lost answer
+        # gets the same account back instead of a second one.
+        credentials = await provider_for(app, game_code=game_code).create_account(
+            member_ref=f"pao-{member_id}"
+        )
+    except ProviderError as exc:
+        log.warning("game account not opened", game=game_code, reason=exc.reason)
+        raise SlotActivateFailed() from exc
+    try:
+        async with _sessionmaker(app)() as session, session.begin():
+            account = GameAccount(
+                member_id=member_id,
+                game_code=game_code,
+                username=credentials.username,
+                password=credentials.password,
+                last_balance=0,
+                balance_at=utcnow(),
+            )
+            session.add(account)
+            await session.flush()
+            settings = await load_site_settings(session)
+            return slot_of(game, account, ufa_host=settings.ufa_host)
+    except IntegrityError:  # two activations at once: the other one won
+        raise SlotAlreadyActive() from None
+
+
+async def credentials(session: AsyncSession, *, member_id: int, game_code: str) -> Credentials:
+    account = await own_account(session, member_id=member_id, game_code=game_code)
+    return Credentials(username=account.username, password=account.password)
+
+
+async def reset_password(app: Any, *, member_id: int, game_code: str) -> Credentials:
+    async with _sessionmaker(app)() as session, session.begin():
+        account = await own_account(session, member_id=member_id, game_code=game_code)
+        username = account.username
+    try:
+        password = await provider_for(app, game_code=game_code).reset_password(username=username)
+    except ProviderError as exc:
+        raise ResetPasswordFailed() from exc
+    async with _sessionmaker(app)() as session, session.begin():
+        account = await own_account(session, member_id=member_id, game_code=game_code)
+        account.password = password
+    return Credentials(username=username, password=password)
+
+
+async def _ask_balance(app: Any, code: str, username: str, seconds: float) -> int | None:
+    try:
+        async with asyncio.timeout(seconds):
+            return await provider_for(app, game_code=code, timeout=seconds).balance(
+                username=username
+            )
+    except (ProviderError, TimeoutError) as exc:
+        log.info("game balance unavailable", game=code, reason=str(exc))
+        return None
+
+
+async def refresh_balances(app: Any, *, member_id: int) -> list[Slot]:
+    """Ask every provider where the member has an account, concurrently, each within
+    ``game_balance_timeout_seconds``; one that does not answer keeps its last known amount
+    and is marked ``stale``."""
+    async with _sessionmaker(app)() as session, session.begin():
+        accounts = [
+            (a.game_code, a.username)
+            for a in (
+                await session.execute(select(GameAccount).where(GameAccount.member_id == member_id))
+            ).scalars()
+        ]
+    timeout = app.state.settings.game_balance_timeout_seconds
+    answers = await asyncio.gather(
+        *(_ask_balance(app, code, username, timeout) for code, username in accounts)
+    )
+    fresh = {code: amount for (code, _), amount in zip(accounts, answers, strict=True)}
+    async with _sessionmaker(app)() as session, session.begin():
+        now = utcnow()
+        games = await list_games(session)
+        rows = {
+            a.game_code: a
+            for a in (
+                await session.execute(select(GameAccount).where(GameAccount.member_id == member_id))
+            ).scalars()
+        }
+        for code, amount in fresh.items():
+            if amount is not None and code in rows:
+                rows[code].last_balance = amount
+                rows[code].balance_at = now
+        settings = await load_site_settings(session)
+        return [
+            slot_of(
+                g,
+                rows.get(g.code),
+                ufa_host=settings.ufa_host,
+                stale=g.code in fresh and fresh[g.code] is None,
+            )
+            for g in games
+        ]

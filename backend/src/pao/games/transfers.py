@@ -1,0 +1,644 @@
+"""Transfers between the wallet and game accounts: a saga on the ledger's two-phase holds
+(money rule 4). Recipes: docs/domain/ledger.md.
+
+Wallet → game (``direction = in``)::
+
+    tx 1  hold (player_wallet → game_transfers_pending) + GameTransfer PENDING + statement
+          line PENDING + the Idempotency-Key record; COMMIT
+    call  provider.deposit(transfer_id)              — outside any transaction
+    tx 2  confirmed → post the hold to provider_float[code]; SUCCESS
+          refused   → void the hold (money back);     FAILED  → TRANSFER_FAIL
+          unknown   → keep the hold; PENDING          → the reconciler asks the provider
+
+Game → wallet (``direction = out``)::
+
+    tx 1  GameTransfer PENDING + statement line; COMMIT   (no money moves yet)
+    call  provider.withdraw(transfer_id)
+    tx 2  confirmed → provider_float[code] → player_wallet; SUCCESS
+          refused   → FAILED (nothing moved; MONEY_NOT_ENOUGH when the game balance is short)
+          unknown   → PENDING → the reconciler
+
+Game → game goes through the wallet: leg one is an ``out`` transfer that names the game of
+leg two (``then_to``); the transaction that settles leg one as SUCCESS also starts leg two
+(its hold and row), so the money is never in limbo between the legs. If leg two is refused,
+the money stays in the wallet (TRANSFER_FAIL: funds returned to the wallet).
+
+A crash at any point loses nothing and pays nothing twice: every state between the two
+transactions is a committed PENDING row; the reconciler (:mod:`pao.games.reconciler`) asks the
+provider for the transfer id's status, re-sends the same transfer id if the provider never
+saw it (the provider treats it as an idempotency key), and settles under a row lock — a
+transfer settles exactly once, whoever gets there first.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.games.exceptions import NoGame, SameAccount, TransferFailed, TransferMinimum
+from pao.games.models import (
+    GAME_TRANSFER_TRANSITIONS,
+    Game,
+    GameAccount,
+    GameTransfer,
+    GameTransferStatus,
+    TransferDirection,
+)
+from pao.games.providers import provider_for
+from pao.games.providers.base import (
+    ProviderError,
+    ProviderRefused,
+    ProviderUnavailable,
+    RemoteTransfer,
+    RemoteTransferState,
+)
+from pao.games.schemas import TransferOut, TransferResponse
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.kit.events import GameTransferSettled, publish
+from pao.kit.idempotency import run_idempotent
+from pao.kit.money import MINOR_PER_MAJOR, Currency
+from pao.kit.states import transition
+from pao.ledger.exceptions import InsufficientFunds
+from pao.ledger.models import AccountKind
+from pao.ledger.service import (
+    get_or_open_account,
+    place_hold,
+    player_wallet,
+    post_hold,
+    void_hold,
+)
+from pao.ledger.service import transfer as ledger_transfer
+from pao.promotions.gates import check_transfer_allowed
+from pao.wallet.models import StatementStatus, StatementType
+from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
+
+log = structlog.get_logger(__name__)
+
+WALLET = WALLET_LABEL
+# Spec §5 and §9: a transfer moves at least 1 baht.
+TRANSFER_MINIMUM = 1 * MINOR_PER_MAJOR
+STATEMENT_REF = "game_transfer"
+# The reconciler leaves a fresh transfer alone for this long, so it does not race the request
+# that is still talking to the provider; then it retries with a growing back-off.
+RECONCILE_GRACE = timedelta(seconds=30)
+RECONCILE_BACKOFF_MAX = timedelta(minutes=10)
+ACTOR = "games"
+
+
+def _sessionmaker(app: Any) -> async_sessionmaker[AsyncSession]:
+    factory: async_sessionmaker[AsyncSession] = app.state.sessionmaker
+    return factory
+
+
+def _is_wallet(label: str) -> bool:
+    return label.upper() == WALLET
+
+
+async def _account(session: AsyncSession, *, member_id: int, code: str) -> GameAccount:
+    """The member's account on an enabled game, or NO_GAME."""
+    game = await session.get(Game, code)
+    account = (
+        await session.execute(
+            select(GameAccount).where(
+                GameAccount.member_id == member_id, GameAccount.game_code == code
+            )
+        )
+    ).scalar_one_or_none()
+    if game is None or not game.enabled or account is None:
+        raise NoGame()
+    return account
+
+
+def _new_transfer_id() -> str:
+    return uuid.uuid4().hex
+
+
+async def _statement(session: AsyncSession, transfer: GameTransfer) -> None:
+    await record_statement(
+        session,
+        member_id=transfer.member_id,
+        statement_type=StatementType.TRANSFER,
+        status=StatementStatus.PENDING,
+        amount=transfer.amount,
+        currency=Currency(transfer.currency),
+        from_label=transfer.from_label,
+        to_label=transfer.to_label,
+        ref_type=STATEMENT_REF,
+        ref_id=transfer.id,
+    )
+
+
+async def begin_in(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    currency: Currency,
+    code: str,
+    amount: int,
+    parent_id: int | None = None,
+) -> GameTransfer:
+    """Transaction 1 of wallet → game: hold the money and record the intent."""
+    await _account(session, member_id=member_id, code=code)
+    wallet = await player_wallet(session, member_id=member_id, currency=currency)
+    hold = await place_hold(
+        session,
+        account=wallet,
+        amount=amount,
+        purpose="game",
+        actor=f"member:{member_id}",
+        memo=f"transfer to {code}",
+    )
+    transfer = GameTransfer(
+        transfer_id=_new_transfer_id(),
+        member_id=member_id,
+        game_code=code,
+        direction=TransferDirection.IN,
+        amount=amount,
+        currency=currency,
+        status=GameTransferStatus.PENDING,
+        hold_id=hold.id,
+        parent_id=parent_id,
+        from_label=WALLET,
+        to_label=code,
+        next_check_at=utcnow() + RECONCILE_GRACE,
+    )
+    session.add(transfer)
+    await session.flush()
+    await _statement(session, transfer)
+    return transfer
+
+
+async def begin_out(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    currency: Currency,
+    code: str,
+    amount: int,
+    then_to: str | None = None,
+) -> GameTransfer:
+    """Transaction 1 of game → wallet: record the intent (no money moves before the
+    provider confirms)."""
+    await _account(session, member_id=member_id, code=code)
+    if then_to is not None:
+        await _account(session, member_id=member_id, code=then_to)
+    transfer = GameTransfer(
+        transfer_id=_new_transfer_id(),
+        member_id=member_id,
+        game_code=code,
+        direction=TransferDirection.OUT,
+        amount=amount,
+        currency=currency,
+        status=GameTransferStatus.PENDING,
+        then_to=then_to,
+        from_label=code,
+        to_label=WALLET,
+        next_check_at=utcnow() + RECONCILE_GRACE,
+    )
+    session.add(transfer)
+    await session.flush()
+    await _statement(session, transfer)
+    return transfer
+
+
+async def lock_transfer(session: AsyncSession, pk: int) -> GameTransfer:
+    query = (
+        select(GameTransfer)
+        .where(GameTransfer.id == pk)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.execute(query)).scalar_one()
+
+
+async def _remember_balance(
+    session: AsyncSession, transfer: GameTransfer, balance: int | None
+) -> None:
+    if balance is None:
+        return
+    account = (
+        await session.execute(
+            select(GameAccount).where(
+                GameAccount.member_id == transfer.member_id,
+                GameAccount.game_code == transfer.game_code,
+            )
+        )
+    ).scalar_one_or_none()
+    if account is not None:
+        account.last_balance = balance
+        account.balance_at = utcnow()
+
+
+async def _succeed(
+    session: AsyncSession, transfer: GameTransfer, remote: RemoteTransfer
+) -> int | None:
+    currency = Currency(transfer.currency)
+    float_account = await get_or_open_account(
+        session, kind=AccountKind.PROVIDER_FLOAT, currency=currency, owner=transfer.game_code
+    )
+    memo = f"game transfer {transfer.transfer_id}"
+    if transfer.direction == TransferDirection.IN:
+        assert transfer.hold_id is not None
+        await post_hold(
+            session, hold_id=transfer.hold_id, destination=float_account, actor=ACTOR, memo=memo
+        )
+    else:
+        wallet = await player_wallet(session, member_id=transfer.member_id, currency=currency)
+        await ledger_transfer(
+            session,
+            source=float_account,
+            destination=wallet,
+            amount=transfer.amount,
+            kind="game_withdraw",
+            actor=ACTOR,
+            memo=memo,
+        )
+    await transition(
+        session, transfer, GameTransferStatus.SUCCESS, GAME_TRANSFER_TRANSITIONS, actor=ACTOR
+    )
+    transfer.settled_at = utcnow()
+    await _remember_balance(session, transfer, remote.balance)
+    await set_statement_status(
+        session, ref_type=STATEMENT_REF, ref_id=transfer.id, status=StatementStatus.SUCCESS
+    )
+    await publish(
+        session,
+        GameTransferSettled(
+            member_id=transfer.member_id,
+            amount=transfer.amount,
+            currency=currency,
+            game_code=transfer.game_code,
+            direction=str(transfer.direction),
+        ),
+    )
+    if transfer.direction == TransferDirection.OUT and transfer.then_to:
+        # Game → game: leg two starts in the same transaction that put the money in the
+        # wallet, so the money is never between the legs without a record saying where next.
+        leg_two = await begin_in(
+            session,
+            member_id=transfer.member_id,
+            currency=currency,
+            code=transfer.then_to,
+            amount=transfer.amount,
+            parent_id=transfer.id,
+        )
+        leg_two.from_label = transfer.from_label
+        return leg_two.id
+    return None
+
+
+async def _fail(session: AsyncSession, transfer: GameTransfer, reason: str) -> None:
+    if transfer.direction == TransferDirection.IN:
+        assert transfer.hold_id is not None
+        await void_hold(
+            session,
+            hold_id=transfer.hold_id,
+            actor=ACTOR,
+            memo=f"game transfer {transfer.transfer_id} refused: {reason}"[:500],
+        )
+    await transition(
+        session,
+        transfer,
+        GameTransferStatus.FAILED,
+        GAME_TRANSFER_TRANSITIONS,
+        actor=ACTOR,
+        reason=reason[:500],
+    )
+    transfer.error = reason[:200]
+    transfer.settled_at = utcnow()
+    await set_statement_status(
+        session, ref_type=STATEMENT_REF, ref_id=transfer.id, status=StatementStatus.FAILED
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a provider call told us: ``remote`` (an answer), or ``refused`` (definite no),
+    or neither (unknown)."""
+
+    remote: RemoteTransfer | None = None
+    refused: str | None = None
+    unknown: str | None = None
+
+
+async def settle(session: AsyncSession, *, pk: int, outcome: Outcome) -> int | None:
+    """Transaction 2: apply a provider outcome to a PENDING transfer, under its row lock.
+
+    Returns the id of a transfer to drive next (leg two of game → game), if any. A transfer
+    that is no longer PENDING is left alone: someone else settled it first."""
+    transfer = await lock_transfer(session, pk)
+    if transfer.status != GameTransferStatus.PENDING:
+        return None
+    remote = outcome.remote
+    if remote is not None and remote.state == RemoteTransferState.SUCCESS:
+        return await _succeed(session, transfer, remote)
+    if remote is not None and remote.state == RemoteTransferState.FAILED:
+        await _fail(session, transfer, remote.reason or "FAILED")
+        await _remember_balance(session, transfer, remote.balance)
+        return None
+    if outcome.refused is not None:
+        await _fail(session, transfer, outcome.refused)
+        return None
+    # Unknown (time-out, 5xx, or a status query that found nothing yet): keep the hold and
+    # look again later, backing off.
+    transfer.attempts += 1
+    delay = min(RECONCILE_GRACE * (2 ** min(transfer.attempts, 8)), RECONCILE_BACKOFF_MAX)
+    transfer.next_check_at = utcnow() + delay
+    transfer.error = (outcome.unknown or "UNKNOWN")[:200]
+    return None
+
+
+async def call_provider(
+    app: Any, *, code: str, direction: str, username: str, amount: int, transfer_id: str
+) -> Outcome:
+    """Send the transfer (again) with our transfer id; classify the answer."""
+    provider = provider_for(app, game_code=code)
+    try:
+        if direction == TransferDirection.IN:
+            remote = await provider.deposit(
+                username=username, amount=amount, transfer_id=transfer_id
+            )
+        else:
+            remote = await provider.withdraw(
+                username=username, amount=amount, transfer_id=transfer_id
+            )
+    except ProviderRefused as exc:
+        return Outcome(refused=exc.reason)
+    except ProviderUnavailable as exc:
+        return Outcome(unknown=exc.reason)
+    except ProviderError as exc:  # pragma: no cover - the two above are the only kinds
+        return Outcome(unknown=exc.reason)
+    return Outcome(remote=remote)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    pk: int
+    code: str
+    direction: str
+    username: str
+    amount: int
+    transfer_id: str
+
+
+async def _plan(session: AsyncSession, pk: int) -> _Plan | None:
+    transfer = await session.get(GameTransfer, pk)
+    if transfer is None or transfer.status != GameTransferStatus.PENDING:
+        return None
+    account = (
+        await session.execute(
+            select(GameAccount).where(
+                GameAccount.member_id == transfer.member_id,
+                GameAccount.game_code == transfer.game_code,
+            )
+        )
+    ).scalar_one()
+    return _Plan(
+        pk=pk,
+        code=transfer.game_code,
+        direction=str(transfer.direction),
+        username=account.username,
+        amount=transfer.amount,
+        transfer_id=transfer.transfer_id,
+    )
+
+
+async def drive(app: Any, pk: int) -> list[int]:
+    """Call the provider for a PENDING transfer and settle it; follow leg two of game → game.
+    Returns every transfer id touched, in order."""
+    touched: list[int] = []
+    next_pk: int | None = pk
+    while next_pk is not None:
+        touched.append(next_pk)
+        async with _sessionmaker(app)() as session, session.begin():
+            plan = await _plan(session, next_pk)
+        if plan is None:
+            break
+        outcome = await call_provider(
+            app,
+            code=plan.code,
+            direction=plan.direction,
+            username=plan.username,
+            amount=plan.amount,
+            transfer_id=plan.transfer_id,
+        )
+        async with _sessionmaker(app)() as session, session.begin():
+            next_pk = await settle(session, pk=plan.pk, outcome=outcome)
+    return touched
+
+
+# ---------------------------------------------------------------------------------------------
+# The two request paths: POST /api/wallet/transfer and POST /api/wallet/transferAll.
+
+
+def _validate(source: str, destination: str, amount: int) -> tuple[str, str]:
+    source, destination = source.strip().upper(), destination.strip().upper()
+    if source == destination:
+        raise SameAccount()
+    if amount < TRANSFER_MINIMUM:
+        raise TransferMinimum()
+    return source, destination
+
+
+async def _begin(
+    session: AsyncSession, *, member: Member, source: str, destination: str, amount: int
+) -> GameTransfer:
+    currency = Currency(member.currency)
+    await check_transfer_allowed(
+        session, member_id=member.id, source=source, destination=destination, amount=amount
+    )
+    if _is_wallet(source):
+        return await begin_in(
+            session, member_id=member.id, currency=currency, code=destination, amount=amount
+        )
+    return await begin_out(
+        session,
+        member_id=member.id,
+        currency=currency,
+        code=source,
+        amount=amount,
+        then_to=None if _is_wallet(destination) else destination,
+    )
+
+
+class _Started(TransferResponse):
+    """What the Idempotency-Key record keeps: the transfers a request started."""
+
+
+async def _report(app: Any, pks: list[int]) -> TransferResponse:
+    """The answer of a transfer request from the state of its transfers (and their leg twos).
+
+    A refusal is an error (TRANSFER_FAIL, or MONEY_NOT_ENOUGH when a game balance was short);
+    for transferAll only when nothing at all went through."""
+    async with _sessionmaker(app)() as session, session.begin():
+        rows: list[GameTransfer] = []
+        for pk in pks:
+            row = await session.get(GameTransfer, pk)
+            assert row is not None
+            rows.append(row)
+            children = (
+                await session.execute(select(GameTransfer).where(GameTransfer.parent_id == pk))
+            ).scalars()
+            rows.extend(children)
+    statuses = {r.status for r in rows}
+    if statuses == {GameTransferStatus.FAILED} or (
+        len(pks) == 1 and GameTransferStatus.FAILED in statuses
+    ):
+        failed = [r for r in rows if r.status == GameTransferStatus.FAILED]
+        if (
+            len(rows) == 1
+            and failed[0].direction == TransferDirection.OUT
+            and failed[0].error == "INSUFFICIENT_BALANCE"
+        ):
+            raise InsufficientFunds()
+        raise TransferFailed()
+    return TransferResponse(
+        code="PENDING" if GameTransferStatus.PENDING in statuses else "OK",
+        transfers=[
+            TransferOut(
+                transfer_id=r.transfer_id,
+                from_=r.from_label,
+                to=r.to_label,
+                amount=r.amount,
+                status=r.status,
+            )
+            for r in rows
+        ],
+    )
+
+
+async def _start(
+    app: Any,
+    *,
+    member: Member,
+    key: str | None,
+    operation: str,
+    payload: dict[str, Any],
+    begin: Any,
+) -> list[int]:
+    """Transaction 1 under the Idempotency-Key; returns the ids of the transfers it started
+    (on a replay: those the first request started)."""
+
+    async def action() -> _Started:
+        rows: list[GameTransfer] = await begin(session)
+        return _Started(
+            code="PENDING",
+            transfers=[
+                TransferOut(
+                    transfer_id=str(r.id),
+                    from_=r.from_label,
+                    to=r.to_label,
+                    amount=r.amount,
+                    status=r.status,
+                )
+                for r in rows
+            ],
+        )
+
+    async with _sessionmaker(app)() as session, session.begin():
+        answer = await run_idempotent(
+            session,
+            owner=f"member:{member.id}",
+            key=key,
+            operation=operation,
+            payload=payload,
+            action=action,
+        )
+    return [int(t["transferId"]) for t in answer["transfers"]]
+
+
+async def request_transfer(
+    app: Any, *, member: Member, source: str, destination: str, amount: int, key: str | None
+) -> TransferResponse:
+    """``POST /api/wallet/transfer``: wallet → game, game → wallet, or game → game."""
+    source, destination = _validate(source, destination, amount)
+
+    async def begin(session: AsyncSession) -> list[GameTransfer]:
+        return [
+            await _begin(
+                session, member=member, source=source, destination=destination, amount=amount
+            )
+        ]
+
+    before = _Counter()
+    pks = await _start(
+        app,
+        member=member,
+        key=key,
+        operation="games.transfer",
+        payload={"from": source, "to": destination, "amount": amount},
+        begin=_counting(begin, before),
+    )
+    if before.created:
+        for pk in pks:
+            await drive(app, pk)
+    return await _report(app, pks)
+
+
+class _Counter:
+    created = False
+
+
+def _counting(begin: Any, counter: _Counter) -> Any:
+    async def wrapped(session: AsyncSession) -> list[GameTransfer]:
+        counter.created = True
+        rows: list[GameTransfer] = await begin(session)
+        return rows
+
+    return wrapped
+
+
+async def request_transfer_all(
+    app: Any, *, member: Member, destination: str, key: str | None
+) -> TransferResponse:
+    """``POST /api/wallet/transferAll``: the whole wallet to a game, or (``to`` = WALLET)
+    every game account's balance back to the wallet."""
+    destination = destination.strip().upper()
+    currency = Currency(member.currency)
+    balances: dict[str, int] = {}
+    if _is_wallet(destination):
+        from pao.games.service import refresh_balances
+
+        slots = await refresh_balances(app, member_id=member.id)
+        balances = {s.code: s.amount for s in slots if s.is_active and not s.stale}
+
+    async def begin(session: AsyncSession) -> list[GameTransfer]:
+        if not _is_wallet(destination):
+            wallet = await player_wallet(session, member_id=member.id, currency=currency)
+            amount = wallet.balance
+            if amount < TRANSFER_MINIMUM:
+                raise TransferMinimum()
+            return [
+                await _begin(
+                    session, member=member, source=WALLET, destination=destination, amount=amount
+                )
+            ]
+        rows = [
+            await _begin(session, member=member, source=code, destination=WALLET, amount=amount)
+            for code, amount in sorted(balances.items())
+            if amount >= TRANSFER_MINIMUM
+        ]
+        if not rows:
+            raise TransferMinimum()
+        return rows
+
+    counter = _Counter()
+    pks = await _start(
+        app,
+        member=member,
+        key=key,
+        operation="games.transferAll",
+        payload={"to": destination},
+        begin=_counting(begin, counter),
+    )
+    if counter.created:
+        for pk in pks:
+            await drive(app, pk)
+    return await _report(app, pks)

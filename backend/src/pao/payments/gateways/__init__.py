@@ -1,0 +1,1 @@
+"""Payment gateways (WW, PAYTIMZ, PAYONEX): one adapter each behind :class:`GatewayAdapter`."""

@@ -1,0 +1,1 @@
+"""Payouts: approved withdrawals paid to the member's registered bank account."""

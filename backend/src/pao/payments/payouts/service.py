@@ -1,0 +1,219 @@
+"""Paying approved withdrawals through the bank, once, whatever happens in between.
+
+Life of a payout (withdrawal statuses in brackets)::
+
+    approve ──► Payout PENDING [APPROVED] ──bank SUCCESS──► SUCCEEDED [PAID]   hold posted
+                      │                  └─bank FAILED───► FAILED    [FAILED] hold voided
+                      └─timeout / 5xx / bank PENDING: stays PENDING; the reconciler asks the
+                        bank (status by payout id; never heard of → send again, same id)
+
+Each step is its own short transaction; no transaction is open while the bank is called:
+
+1. *queue* (caller's transaction): the withdrawal PENDING → APPROVED and a Payout row;
+2. *claim* (transaction): lock the payout, skip it unless PENDING and due, count the attempt
+   and push ``next_attempt_at`` forward (a lease: another process leaves it alone);
+3. *call* the bank: create (first attempt) or status, then create again if unknown to it;
+4. *apply* (transaction): lock the payout again; SUCCESS → mark_withdrawal_paid, FAILED →
+   mark_withdrawal_failed (money back); anything else → stays PENDING for the reconciler.
+
+The bank deduplicates by payout id, so even two processes racing past the lease cannot pay
+twice, and step 4 applies an outcome only to a PENDING payout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import structlog
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.kit.clock import utcnow
+from pao.kit.states import transition
+from pao.payments.payouts.adapter import BankPayoutResult, BankPayoutState, PayoutBank
+from pao.payments.payouts.models import PAYOUT_TRANSITIONS, Payout, PayoutStatus
+from pao.site.settings import load_site_settings
+from pao.wallet.models import Withdrawal, WithdrawalStatus
+from pao.wallet.withdrawals import (
+    approve_for_payout,
+    mark_withdrawal_failed,
+    mark_withdrawal_paid,
+)
+
+log = structlog.get_logger(__name__)
+
+BATCH = 10
+ACTOR = "payouts"
+
+
+@dataclass(frozen=True)
+class PayoutContext:
+    sessionmaker: async_sessionmaker[AsyncSession]
+    bank: PayoutBank
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait before asking again: 30 s, 1 min, 2 min … at most 10 min."""
+    return timedelta(seconds=min(30 * 2 ** max(attempts - 1, 0), 600))
+
+
+async def queue_payout(
+    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+) -> Payout:
+    """Approve a PENDING withdrawal and create its payout (step 1; the caller commits, then
+    calls :func:`process_payout`)."""
+    withdrawal = await approve_for_payout(
+        session, withdrawal_id=withdrawal_id, actor=actor, note=note
+    )
+    payout = Payout(
+        withdrawal_id=withdrawal.id,
+        amount=withdrawal.amount,
+        currency=withdrawal.currency,
+        bank_code=withdrawal.bank_code,
+        account_no=withdrawal.bank_account_no,
+        account_name=withdrawal.bank_account_name,
+        status=PayoutStatus.PENDING,
+        attempts=0,
+        next_attempt_at=utcnow(),
+    )
+    session.add(payout)
+    await session.flush()
+    return payout
+
+
+async def _lock(session: AsyncSession, payout_id: int) -> Payout:
+    query = (
+        select(Payout)
+        .where(Payout.id == payout_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.execute(query)).scalar_one()
+
+
+async def _claim(ctx: PayoutContext, payout_id: int) -> Payout | None:
+    async with ctx.sessionmaker() as session, session.begin():
+        payout = await _lock(session, payout_id)
+        if payout.status != PayoutStatus.PENDING or payout.next_attempt_at > utcnow():
+            return None
+        payout.attempts += 1
+        payout.next_attempt_at = utcnow() + backoff(payout.attempts)
+        return payout
+
+
+async def _call_bank(ctx: PayoutContext, payout: Payout) -> BankPayoutResult:
+    if payout.attempts > 1:
+        known = await ctx.bank.status(payout_id=payout.bank_payout_id)
+        if known.state is not BankPayoutState.NOT_FOUND:
+            return known
+    return await ctx.bank.create(
+        payout_id=payout.bank_payout_id,
+        bank_code=payout.bank_code,
+        account_no=payout.account_no,
+        account_name=payout.account_name,
+        amount=payout.amount,
+        currency=payout.currency,
+    )
+
+
+async def apply_outcome(
+    session: AsyncSession, *, payout_id: int, result: BankPayoutResult
+) -> Payout:
+    """Step 4: settle a PENDING payout on a definite answer; anything else changes nothing
+    but the last error."""
+    payout = await _lock(session, payout_id)
+    if payout.status != PayoutStatus.PENDING:
+        return payout
+    if result.state is BankPayoutState.SUCCESS:
+        await transition(session, payout, PayoutStatus.SUCCEEDED, PAYOUT_TRANSITIONS, actor=ACTOR)
+        payout.bank_reference = result.reference
+        payout.settled_at = utcnow()
+        await mark_withdrawal_paid(
+            session,
+            withdrawal_id=payout.withdrawal_id,
+            actor=ACTOR,
+            memo=f"payout {payout.bank_payout_id} ref {result.reference or '-'}",
+        )
+    elif result.state is BankPayoutState.FAILED:
+        reason = f"payout failed: {result.reason or 'refused by the bank'}"
+        await transition(
+            session, payout, PayoutStatus.FAILED, PAYOUT_TRANSITIONS, actor=ACTOR, reason=reason
+        )
+        payout.last_error = reason[:200]
+        payout.settled_at = utcnow()
+        await mark_withdrawal_failed(
+            session, withdrawal_id=payout.withdrawal_id, actor=ACTOR, reason=reason
+        )
+    else:
+        payout.last_error = f"{result.state}: {result.reason or ''}"[:200]
+    await session.flush()
+    return payout
+
+
+async def process_payout(ctx: PayoutContext, *, payout_id: int) -> Payout | None:
+    """Steps 2–4 for one payout; None when it was not due (or already settled)."""
+    payout = await _claim(ctx, payout_id)
+    if payout is None:
+        return None
+    result = await _call_bank(ctx, payout)
+    log.info("payout answer", payout_id=payout.id, state=result.state, reason=result.reason)
+    async with ctx.sessionmaker() as session, session.begin():
+        return await apply_outcome(session, payout_id=payout_id, result=result)
+
+
+async def auto_approve(ctx: PayoutContext) -> int:
+    """The auto-approve job: PENDING withdrawals up to ``withdrawAutoApproveMax`` are approved
+    and paid without an operator. Returns how many it took."""
+    async with ctx.sessionmaker() as session, session.begin():
+        limit = (await load_site_settings(session)).withdraw_auto_approve_max
+        if limit <= 0:
+            return 0
+        ids = list(
+            (
+                await session.execute(
+                    select(Withdrawal.id)
+                    .where(
+                        Withdrawal.status == WithdrawalStatus.PENDING,
+                        Withdrawal.amount <= limit,
+                    )
+                    .order_by(Withdrawal.id)
+                    .limit(BATCH)
+                    .with_for_update(skip_locked=True)
+                )
+            ).scalars()
+        )
+        payouts = [
+            await queue_payout(
+                session, withdrawal_id=wid, actor="auto-approve", note="auto-approved"
+            )
+            for wid in ids
+        ]
+        payout_ids = [p.id for p in payouts]
+    for payout_id in payout_ids:
+        await process_payout(ctx, payout_id=payout_id)
+    return len(payout_ids)
+
+
+async def reconcile(ctx: PayoutContext) -> int:
+    """The reconciler job: ask the bank about payouts still PENDING once they are due."""
+    async with ctx.sessionmaker() as session, session.begin():
+        ids = list(
+            (
+                await session.execute(
+                    select(Payout.id)
+                    .where(
+                        Payout.status == PayoutStatus.PENDING,
+                        Payout.next_attempt_at <= utcnow(),
+                    )
+                    .order_by(Payout.next_attempt_at, Payout.id)
+                    .limit(BATCH)
+                    .with_for_update(skip_locked=True)
+                )
+            ).scalars()
+        )
+    handled = 0
+    for payout_id in ids:
+        if await process_payout(ctx, payout_id=payout_id) is not None:
+            handled += 1
+    return handled

@@ -1,0 +1,1 @@
+"""QR deposits: EMVCo payloads (PromptPay, Lao QR), KBANK and gateway QR deposits."""

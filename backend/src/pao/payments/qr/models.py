@@ -1,0 +1,130 @@
+"""Tables of QR deposits: the QR itself, the bank's transfer notifications, gateway payments.
+
+A :class:`QrDeposit` is one single-use QR offered to a member (KBANK PromptPay / Lao QR, or a
+gateway order). Money arrives as a :class:`BankNotification` (KBANK, deduplicated by the
+bank's ``transferId``) or a :class:`GatewayPayment` (deduplicated by the gateway's own
+transaction id); each of those credits the wallet at most once, whatever the QR's status.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from pao.core.db import Base, BigId, UtcDateTime
+from pao.kit.clock import utcnow
+from pao.kit.money import Currency
+
+
+class QrStatus(StrEnum):
+    """PENDING → PAID | EXPIRED | CANCELLED; EXPIRED | CANCELLED → PAID_LATE.
+
+    PAID_LATE records that money arrived for a QR we no longer offered: it is credited all
+    the same (money is never dropped)."""
+
+    PENDING = "PENDING"
+    PAID = "PAID"
+    EXPIRED = "EXPIRED"
+    CANCELLED = "CANCELLED"
+    PAID_LATE = "PAID_LATE"
+
+
+QR_TRANSITIONS: dict[QrStatus, frozenset[QrStatus]] = {
+    QrStatus.PENDING: frozenset({QrStatus.PAID, QrStatus.EXPIRED, QrStatus.CANCELLED}),
+    QrStatus.EXPIRED: frozenset({QrStatus.PAID_LATE}),
+    QrStatus.CANCELLED: frozenset({QrStatus.PAID_LATE}),
+    QrStatus.PAID: frozenset(),
+    QrStatus.PAID_LATE: frozenset(),
+}
+
+UNPAID = (QrStatus.PENDING, QrStatus.EXPIRED, QrStatus.CANCELLED)
+
+
+class QrDeposit(Base):
+    __tablename__ = "qr_deposits"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="positive"),
+        Index("ix_qr_deposits_member_channel", "member_id", "channel", "created_at"),
+        Index("ix_qr_deposits_account_amount", "account_id", "amount", "status"),
+        Index("ix_qr_deposits_status_expires", "status", "expires_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    # KBANK (or the AUTO bank of Lao mode) or a gateway code: the bankCode of the API path.
+    channel: Mapped[str] = mapped_column(String(20))
+    is_gateway: Mapped[bool] = mapped_column(Boolean, default=False)
+    account_id: Mapped[int] = mapped_column(ForeignKey("receiving_accounts.id"))
+    requested_amount: Mapped[int] = mapped_column(BigInteger)
+    # What the member must pay (minor units): KBANK may add satang so that it is unique.
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[Currency] = mapped_column(String(3))
+    status: Mapped[QrStatus] = mapped_column(String(12), default=QrStatus.PENDING)
+    payload: Mapped[str] = mapped_column(Text)
+    # Our reference of the order (sent to a gateway as its merchant reference).
+    order_ref: Mapped[str] = mapped_column(String(40), unique=True)
+    gateway_order_id: Mapped[str | None] = mapped_column(String(64))
+    # Superseded by a newer QR of the same member (see service.py): no longer shown, still paid.
+    stale: Mapped[bool] = mapped_column(Boolean, default=False)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    paid_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # The reconciler's last status query (gateways), so it backs off between queries.
+    checked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class PaymentOutcome(StrEnum):
+    CREDITED = "CREDITED"  # matched a PENDING QR
+    CREDITED_LATE = "CREDITED_LATE"  # matched an EXPIRED / CANCELLED QR: credited, recorded
+    CREDITED_EXTRA = "CREDITED_EXTRA"  # a second distinct transfer to an already paid QR
+    UNMATCHED = "UNMATCHED"  # no QR to match: kept for the operator (pao ops deposit)
+    IGNORED = "IGNORED"  # a gateway reported a second transaction for a paid order
+
+
+class BankNotification(Base):
+    """One incoming transfer the bank told us about (KBANK / Lao QR); ``transfer_id`` unique."""
+
+    __tablename__ = "bank_notifications"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    transfer_id: Mapped[str] = mapped_column(String(64), unique=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[Currency] = mapped_column(String(3))
+    receiver_proxy: Mapped[str] = mapped_column(String(40))
+    qr_payload: Mapped[str | None] = mapped_column(Text)
+    paid_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    qr_deposit_id: Mapped[int | None] = mapped_column(ForeignKey("qr_deposits.id"), index=True)
+    outcome: Mapped[PaymentOutcome] = mapped_column(String(16))
+    entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class GatewayPayment(Base):
+    """One payment a gateway reported (callback or status query); unique per gateway txn."""
+
+    __tablename__ = "gateway_payments"
+    __table_args__ = (UniqueConstraint("gateway", "txn_id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    gateway: Mapped[str] = mapped_column(String(20))
+    txn_id: Mapped[str] = mapped_column(String(64))
+    order_ref: Mapped[str] = mapped_column(String(40), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[Currency] = mapped_column(String(3))
+    source: Mapped[str] = mapped_column(String(12))  # "callback" | "reconciler"
+    qr_deposit_id: Mapped[int | None] = mapped_column(ForeignKey("qr_deposits.id"), index=True)
+    outcome: Mapped[PaymentOutcome] = mapped_column(String(16))
+    entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -1,0 +1,264 @@
+"""HTTP routes of QR deposits: the member's QR per channel, and the signed notifications of
+the bank (KBANK / Lao QR) and of the gateways."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from sqlalchemy import select
+
+from pao.core.errors import BadRequest, Unprocessable
+from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.settings import Settings
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.identity.deps import CurrentMember
+from pao.kit.clock import utcnow
+from pao.kit.idempotency import (
+    IdempotencyKeyHeader,
+    IdempotencyKeyReused,
+    IdempotencyRecord,
+    request_hash,
+    run_idempotent,
+)
+from pao.kit.money import Currency
+from pao.payments.accounts import ReceivingKind
+from pao.payments.gateways.base import GatewayError, InvalidSignature
+from pao.payments.gateways.registry import adapter_for
+from pao.payments.qr import service
+from pao.payments.qr.exceptions import BadSignature, QrFail, QrNotFound
+from pao.payments.qr.models import QrDeposit
+from pao.payments.qr.render import qr_svg
+from pao.payments.qr.schemas import BankNotifyIn, PaymentAck, QrCreate, QrState
+from pao.site.settings import load_site_settings
+
+router = APIRouter(route_class=UnitOfWorkRoute)
+TAGS: list[Any] = ["qrcode"]
+NO_QR = QrState(has_qrcode=False)
+
+
+def state_of(qr: QrDeposit | None) -> QrState:
+    if qr is None or not service.is_open(qr, utcnow()):
+        return NO_QR
+    return QrState(
+        qrcode_id=str(qr.id),
+        has_qrcode=True,
+        qrcode=qr_svg(qr.payload),
+        payload=qr.payload,
+        amount=qr.amount,
+        expire_in=int(qr.expires_at.timestamp() * 1000),
+    )
+
+
+@router.get(
+    "/api/qrcode/{bankCode}",
+    operation_id="getQrcode",
+    tags=TAGS,
+    response_model=QrState,
+    responses=AUTH_ERRORS,
+    summary="The member's current QR for a bank or gateway",
+)
+async def get_qrcode(bankCode: str, session: SessionDep, member: CurrentMember) -> QrState:
+    qr = await service.current_qr(session, member_id=member.id, channel=bankCode)
+    return state_of(qr)
+
+
+async def _replayed(
+    session: SessionDep, *, owner: str, key: str | None, operation: str, payload: Any
+) -> Any | None:
+    """The stored answer of an already completed request with this key, if any."""
+    if key is None:
+        return None
+    record = (
+        await session.execute(
+            select(IdempotencyRecord).where(
+                IdempotencyRecord.owner == owner, IdempotencyRecord.key == key
+            )
+        )
+    ).scalar_one_or_none()
+    if record is None or record.response is None:
+        return None
+    if record.request_hash != request_hash(operation, payload):
+        raise IdempotencyKeyReused()
+    return record.response
+
+
+@router.post(
+    "/api/qrcode/{bankCode}",
+    operation_id="createQrcode",
+    tags=TAGS,
+    response_model=QrState,
+    responses={
+        **AUTH_ERRORS,
+        **errors(
+            _400="QR_FAIL | TRANSFER_MINIMUM",
+            _409="IDEMPOTENCY_KEY_REUSED",
+            _422="KEY_MISSING | KEY_INVALID",
+        ),
+    },
+    summary="Create a single-use QR deposit",
+    description="KBANK (AUTO) gets a dynamic PromptPay QR (a Lao QR for a LAK account) whose "
+    "amount may carry extra satang (kip) so that it is unique: pay exactly `amount`. Gateways "
+    "(WW, PAYTIMZ, PAYONEX) get their order's QR. Minimums: KBANK 1, WW 100, PAYTIMZ 10 (site "
+    "setting paytimzMinimum), PAYONEX 100 → TRANSFER_MINIMUM with `minimum`. Other QRs of the "
+    "member become stale (no longer shown; still credited if paid).",
+)
+async def create_qrcode(
+    bankCode: str,
+    body: QrCreate,
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    site = await load_site_settings(session)
+    account = await service.qr_account(session, code=bankCode)
+    owner, operation = f"member:{member.id}", f"qrcode:{account.code}"
+    payload = {"amount": body.amount}
+
+    if account.kind != ReceivingKind.GATEWAY:
+
+        async def create_bank() -> QrState:
+            qr = await service.create_bank_qr(
+                session, member=member, account=account, amount=body.amount, site=site
+            )
+            return state_of(qr)
+
+        answer = await run_idempotent(
+            session, owner=owner, key=idempotency_key, operation=operation,
+            payload=payload, action=create_bank,
+        )  # fmt: skip
+        return JSONResponse(answer)
+
+    service.check_amount(account.code, body.amount, site)
+    replay = await _replayed(
+        session, owner=owner, key=idempotency_key, operation=operation, payload=payload
+    )
+    if replay is not None:
+        return JSONResponse(replay)
+    settings: Settings = request.app.state.settings
+    adapter = adapter_for(settings, account.code)
+    if adapter is None:
+        raise QrFail(reason="no adapter")
+    # The same intent (key) always names the same gateway order, so a retried or
+    # double-clicked create cannot open two orders at the gateway.
+    order_ref = (
+        "Q" + hashlib.sha256(f"{owner}:{operation}:{idempotency_key}".encode()).hexdigest()[:24]
+        if idempotency_key
+        else service.new_order_ref()
+    ).upper()
+    expires_at = utcnow() + timedelta(minutes=site.qr_expire_minutes)
+    # No transaction stays open across the gateway call (SQLite has one writer). A crash
+    # after the call leaves an order nobody saw; its payment, if any, is kept UNMATCHED.
+    await session.commit()
+    try:
+        order = await adapter.create_order(
+            request.app.state.http,
+            order_ref=order_ref,
+            amount=body.amount,
+            currency=Currency(member.currency),
+            expires_at=expires_at,
+            notify_url=f"{settings.base_url}/api/payments/gateways/{account.code}/callback",
+        )
+    except GatewayError as exc:
+        raise QrFail(reason=str(exc)[:200]) from None
+
+    async def store() -> QrState:
+        qr = await service.store_gateway_qr(
+            session, member=member, account=account, amount=body.amount,
+            order_ref=order_ref, order=order, expires_at=expires_at,
+        )  # fmt: skip
+        return state_of(qr)
+
+    answer = await run_idempotent(
+        session, owner=owner, key=idempotency_key, operation=operation,
+        payload=payload, action=store,
+    )  # fmt: skip
+    # Already JSON (major units): returned as is, not re-validated by the response model.
+    return JSONResponse(answer)
+
+
+@router.delete(
+    "/api/qrcode/{qrcodeId}",
+    operation_id="cancelQrcode",
+    tags=TAGS,
+    response_model=QrState,
+    responses={**AUTH_ERRORS, **errors(_404="NO_DATA", _409="QR_FAIL")},
+    summary="Cancel the member's QR (a late payment is still credited)",
+)
+async def cancel_qrcode(qrcodeId: str, session: SessionDep, member: CurrentMember) -> QrState:
+    if not qrcodeId.isdigit() or len(qrcodeId) > 18:
+        raise QrNotFound()
+    await service.cancel_qr(session, member=member, qr_id=int(qrcodeId))
+    return NO_QR
+
+
+@router.post(
+    "/api/payments/bank/notify",
+    operation_id="bankNotify",
+    tags=["payments"],
+    response_model=PaymentAck,
+    responses=errors(_401="UNAUTHORIZED", _422="KEY_MISSING | KEY_INVALID"),
+    summary="The bank's incoming-transfer notification (server to server)",
+    description="Body {transferId, amount (major units), currency, receiverProxy, qrPayload, "
+    "paidAt}; header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). "
+    "Deduplicated by transferId; credits the matched QR's member once.",
+)
+async def bank_notify(
+    request: Request,
+    session: SessionDep,
+    x_bank_signature: str = Header(default="", alias="X-Bank-Signature"),
+) -> PaymentAck:
+    raw = await request.body()
+    secret: str = request.app.state.settings.bank_webhook_secret
+    expected = hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(x_bank_signature.strip().lower().encode(), expected.encode()):
+        raise BadSignature()
+    try:
+        note = BankNotifyIn.model_validate_json(raw)
+    except ValidationError:
+        raise Unprocessable("KEY_INVALID") from None
+    if note.amount <= 0:
+        raise Unprocessable("KEY_INVALID", field="amount")
+    result = await service.handle_bank_notification(
+        session,
+        transfer_id=note.transfer_id,
+        amount=note.amount,
+        currency=note.currency,
+        receiver_proxy=note.receiver_proxy,
+        qr_payload=note.qr_payload,
+        paid_at=note.paid_at,
+    )
+    return PaymentAck(outcome=result.notification.outcome, duplicate=result.duplicate)
+
+
+@router.post(
+    "/api/payments/gateways/{code}/callback",
+    operation_id="gatewayCallback",
+    tags=["payments"],
+    response_model=PaymentAck,
+    responses=errors(_400="KEY_INVALID", _401="UNAUTHORIZED", _404="NO_DATA"),
+    summary="A gateway's signed payment callback (server to server)",
+    description="Each gateway's own format and signature (see pao.payments.gateways). "
+    "Deduplicated by the gateway's transaction id; credits the order's member once.",
+)
+async def gateway_callback(code: str, request: Request, session: SessionDep) -> PaymentAck:
+    adapter = adapter_for(request.app.state.settings, code)
+    if adapter is None:
+        raise QrNotFound()
+    raw = await request.body()
+    try:
+        payment = adapter.verify_callback(headers=dict(request.headers), body=raw)
+    except InvalidSignature:
+        raise BadSignature() from None
+    except GatewayError:
+        raise BadRequest("KEY_INVALID") from None
+    row, duplicate = await service.record_gateway_payment(
+        session, gateway=adapter.code, payment=payment, source="callback"
+    )
+    return PaymentAck(outcome=row.outcome, duplicate=duplicate)

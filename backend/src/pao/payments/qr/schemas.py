@@ -1,0 +1,54 @@
+"""Wire shapes of QR deposits (spec §3 "QR state", §7 QR calls) and of the bank's
+notification."""
+
+from __future__ import annotations
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from pao.kit.money import Currency, MajorAmount, WireAmount
+
+
+class QrCreate(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    amount: WireAmount
+
+
+class QrState(BaseModel):
+    """``hasQrcode`` false (and the rest null) when there is no QR to show."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    qrcode_id: str | None = Field(default=None, alias="qrcodeId")
+    has_qrcode: bool = Field(alias="hasQrcode")
+    qrcode: str | None = Field(default=None, description="The QR as SVG markup.")
+    payload: str | None = Field(
+        default=None, description="The QR's text (EMVCo payload), for copy and paste."
+    )
+    amount: MajorAmount | None = Field(
+        default=None, description="The exact amount to pay (may exceed the requested one)."
+    )
+    expire_in: int | None = Field(
+        default=None, alias="expireIn", description="Expiry as epoch milliseconds."
+    )
+
+
+class BankNotifyIn(BaseModel):
+    """The bank's incoming-transfer notification (signed: ``X-Bank-Signature``)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    transfer_id: str = Field(alias="transferId", min_length=1, max_length=64)
+    amount: WireAmount
+    currency: Currency
+    receiver_proxy: str = Field(alias="receiverProxy", min_length=1, max_length=40)
+    qr_payload: str | None = Field(default=None, alias="qrPayload", max_length=512)
+    paid_at: AwareDatetime = Field(alias="paidAt")
+
+
+class PaymentAck(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    code: str = "OK"
+    outcome: str
+    duplicate: bool

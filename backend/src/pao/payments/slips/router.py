@@ -1,0 +1,153 @@
+"""HTTP routes of slip deposits.
+
+``POST /api/wallet/slip`` answers **200** for every slip it accepted, credited or not:
+``{code: SUCCESS | SLIP_UPLOAD_FAIL | OK, status, reason?, slip}`` (the spec does not show
+this response; documented in docs/domain/slips-and-payouts.md). It answers an error
+``{message}`` only when it did not accept the upload at all: SLIP_NO_FILE,
+SLIP_INVALID_FILE, SLIP_UPLOAD_FAIL with ``reason: SLIP_UPLOAD_CLOSED`` (the daily closed
+window), IDEMPOTENCY_KEY_REUSED.
+
+The upload runs its own transactions (the bank is called in between; see
+:mod:`pao.payments.slips.service`), so the route first ends the request's own transaction,
+which only authenticated the member.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Request, UploadFile
+from fastapi.responses import Response
+
+from pao.core.errors import Unprocessable
+from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.identity.deps import CurrentMember
+from pao.kit.idempotency import IdempotencyKeyHeader
+from pao.kit.pagination import PageRequest
+from pao.payments.slips import service
+from pao.payments.slips.decoder import MAX_BYTES
+from pao.payments.slips.exceptions import SlipInvalidFile, SlipNoFile, SlipNotFound
+from pao.payments.slips.schemas import (
+    SlipsResponse,
+    SlipUploadResponse,
+    SlipUrlOut,
+    image_link,
+    slip_out,
+    upload_response,
+)
+from pao.payments.slips.verifier import SlipVerifier
+
+router = APIRouter(route_class=UnitOfWorkRoute)
+
+_MEDIA_TYPES = {"png": "image/png", "jpg": "image/jpeg"}
+
+
+def slip_context(request: Request) -> service.SlipContext:
+    state = request.app.state
+    return service.SlipContext(
+        sessionmaker=state.sessionmaker,
+        verifier=SlipVerifier(state.http, state.settings),
+        file_store=state.file_store,
+    )
+
+
+@router.post(
+    "/api/wallet/slip",
+    operation_id="uploadSlip",
+    tags=["wallet", "slip"],
+    response_model=SlipUploadResponse,
+    responses={
+        **AUTH_ERRORS,
+        **errors(
+            _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)",
+            _409="IDEMPOTENCY_KEY_REUSED",
+            _422="KEY_INVALID",
+        ),
+    },
+    summary="Upload a bank transfer slip (PNG or JPEG, at most 5 MB)",
+    description="The slip's mini QR is read, the transfer checked with the bank and the wallet "
+    "credited once. A checked slip answers 200 with code SUCCESS (credited), "
+    "SLIP_UPLOAD_FAIL with the reason code (UPLOADED_FILE_NOT_EXIST, "
+    "IMG_SIZE_UNABLE_TO_PROCESS, CANNOT_READ_CROPPED_IMAGE, DEST_ACC_INVALID, "
+    "SLIP_REFNO_DUPLICATED, UNSTABLE_REFNO_ON_SLIP, INVALID_SLIP, NOT_MATCH, EXPIRED_SLIP, "
+    "BELOW_MINIMUM_DEPOSIT, CURRENCY_MISMATCH, UNKNOW_ERROR), or OK (still in progress).",
+)
+async def upload(
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    file: Annotated[UploadFile | None, File(description="The slip image.")] = None,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> SlipUploadResponse:
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
+        raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
+    if file is None:
+        raise SlipNoFile()
+    data = await file.read(MAX_BYTES + 1)
+    if not data:
+        raise SlipNoFile()
+    if len(data) > MAX_BYTES:
+        raise SlipInvalidFile()
+    member_id = member.id
+    # End the request's transaction (it only read the member): the saga opens its own.
+    await session.commit()
+    slip = await service.upload_slip(
+        slip_context(request), member_id=member_id, data=data, idempotency_key=idempotency_key
+    )
+    return upload_response(slip)
+
+
+@router.post(
+    "/api/statement/slip",
+    operation_id="listSlips",
+    tags=["statement", "slip"],
+    response_model=SlipsResponse,
+    responses={**AUTH_ERRORS, **errors(_422="KEY_MISSING | KEY_INVALID")},
+)
+async def list_slips(
+    body: PageRequest, session: SessionDep, member: CurrentMember
+) -> SlipsResponse:
+    """The member's own slips, newest first."""
+    total, rows = await service.list_slips(session, member_id=member.id, page=body)
+    return SlipsResponse(slips=[slip_out(row) for row in rows], total=total)
+
+
+@router.get(
+    "/api/statement/slip/reference/{reference}",
+    operation_id="getSlipByReference",
+    tags=["statement", "slip"],
+    response_model=SlipUrlOut,
+    responses={**AUTH_ERRORS, **errors(_404="NO_DATA")},
+)
+async def slip_url(reference: str, session: SessionDep, member: CurrentMember) -> SlipUrlOut:
+    """Where the image of the member's slip with this reference is (another member's → 404)."""
+    slip = await service.slip_by_reference(session, member_id=member.id, reference=reference)
+    return SlipUrlOut(url=image_link(slip.id))
+
+
+@router.get(
+    "/api/statement/slip/image/{slip_id}",
+    operation_id="getSlipImage",
+    tags=["statement", "slip"],
+    response_class=Response,
+    responses={
+        200: {"content": {"image/png": {}, "image/jpeg": {}}, "description": "The image."},
+        **AUTH_ERRORS,
+        **errors(_404="NO_DATA"),
+    },
+)
+async def slip_image(
+    slip_id: int, request: Request, session: SessionDep, member: CurrentMember
+) -> Response:
+    """The stored slip image, only for its owner (fetch it with the bearer token)."""
+    slip = await service.owned_slip(session, member_id=member.id, slip_id=slip_id)
+    store = request.app.state.file_store
+    if not await store.exists(slip.file_key):
+        raise SlipNotFound()
+    extension = slip.file_key.rsplit(".", 1)[-1]
+    return Response(
+        await store.get(slip.file_key),
+        media_type=_MEDIA_TYPES.get(extension, "application/octet-stream"),
+        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
+    )

@@ -1,0 +1,402 @@
+"""Slip deposits: accept an upload, verify it with the bank, credit the wallet exactly once.
+
+The upload is a small saga, because the bank is called in between and no database
+transaction may stay open across that call (wave rule; SQLite serialises writers):
+
+1. *decode* (no transaction): the file is checked by content and its mini QR read;
+2. *accept* (transaction 1): the image is stored and a :class:`Slip` row recorded PENDING;
+   an unreadable slip is recorded FAILED at once; otherwise the transfer's
+   ``(sending_bank, reference)`` is *claimed* in :class:`SlipClaim` (unique). A second upload
+   of the same transfer, even at the same instant, hits the unique index (on PostgreSQL it
+   waits for the first transaction, on SQLite writers are serialised) → SLIP_REFNO_DUPLICATED;
+3. *verify* (no transaction): the slip-verification adapter asks the bank;
+4. *settle* (transaction 2): the slip row is locked ``FOR UPDATE`` and, if still PENDING,
+   judged: credited (ledger ``bank_clearing → player_wallet``, statement line, DepositCredited)
+   → SUCCESS, or FAILED with a reason, which releases the claim.
+
+Recovery: a crash or an unreachable bank between 2 and 4 leaves the slip PENDING with its
+claim held. :func:`reconcile_pending_slips` (a PeriodicJob) re-runs 3–4 for PENDING slips
+older than a minute and gives up with UNKNOW_ERROR after :data:`GIVE_UP_AFTER`. Step 4 is
+idempotent (status checked under the row lock), so a slip settles once whoever runs it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+import anyio
+import structlog
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.kit.events import DepositCredited, publish
+from pao.kit.idempotency import IdempotencyKeyReused
+from pao.kit.money import Currency
+from pao.kit.pagination import PageRequest
+from pao.kit.states import transition
+from pao.kit.storage import FileStore
+from pao.ledger.models import AccountKind
+from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.payments.accounts import ReceivingKind, active_accounts
+from pao.payments.slips.decoder import (
+    MAX_BYTES,
+    InvalidSlipFile,
+    SlipQr,
+    SlipReadError,
+    decode_slip,
+    sniff_extension,
+)
+from pao.payments.slips.exceptions import SlipInvalidFile, SlipNotFound, SlipUploadFail
+from pao.payments.slips.models import SLIP_TRANSITIONS, Slip, SlipClaim, SlipReason, SlipStatus
+from pao.payments.slips.verifier import SlipVerifier, VerifiedTransfer, VerifierUnavailable
+from pao.site.service import is_slip_upload_closed
+from pao.site.settings import load_site_settings
+from pao.wallet.models import StatementStatus, StatementType
+from pao.wallet.statements import WALLET_LABEL, record_statement
+
+log = structlog.get_logger(__name__)
+
+# The statement line of a credited slip is ("slip", slip id).
+STATEMENT_REF = "slip"
+RETRY_AFTER = timedelta(minutes=1)
+GIVE_UP_AFTER = timedelta(hours=1)
+RECONCILE_BATCH = 20
+
+
+@dataclass(frozen=True)
+class SlipContext:
+    """What the saga needs besides a request: its own transactions, the bank, the store."""
+
+    sessionmaker: async_sessionmaker[AsyncSession]
+    verifier: SlipVerifier
+    file_store: FileStore
+
+
+def _digits(account_no: str | None) -> str:
+    return re.sub(r"\D", "", account_no or "")
+
+
+async def _fail(
+    session: AsyncSession, slip: Slip, reason: SlipReason, *, actor: str = "system"
+) -> None:
+    await transition(
+        session, slip, SlipStatus.FAILED, SLIP_TRANSITIONS, actor=actor, reason=str(reason)
+    )
+    slip.reason = reason
+    slip.settled_at = utcnow()
+    await session.execute(delete(SlipClaim).where(SlipClaim.slip_id == slip.id))
+    await session.flush()
+
+
+async def _existing_for_key(
+    session: AsyncSession, *, member_id: int, key: str, digest: str
+) -> Slip | None:
+    slip = (
+        await session.execute(
+            select(Slip).where(Slip.member_id == member_id, Slip.idempotency_key == key)
+        )
+    ).scalar_one_or_none()
+    if slip is not None and slip.image_sha256 != digest:
+        raise IdempotencyKeyReused()
+    return slip
+
+
+async def _accept(
+    ctx: SlipContext,
+    *,
+    member_id: int,
+    data: bytes,
+    extension: str,
+    digest: str,
+    qr: SlipQr | None,
+    read_error: str | None,
+    idempotency_key: str | None,
+) -> tuple[Slip, bool]:
+    """Transaction 1. Returns the slip and whether it is a replay of an earlier upload."""
+    async with ctx.sessionmaker() as session, session.begin():
+        settings = await load_site_settings(session)
+        if is_slip_upload_closed(settings, at=utcnow()):
+            raise SlipUploadFail(reason="SLIP_UPLOAD_CLOSED")
+        if idempotency_key is not None:
+            earlier = await _existing_for_key(
+                session, member_id=member_id, key=idempotency_key, digest=digest
+            )
+            if earlier is not None:
+                return earlier, True
+        member = await session.get(Member, member_id)
+        assert member is not None
+        file_key = await ctx.file_store.put(
+            prefix=f"slips/{member_id}", data=data, extension=extension
+        )
+        slip = Slip(
+            member_id=member_id,
+            status=SlipStatus.PENDING,
+            file_key=file_key,
+            image_sha256=digest,
+            idempotency_key=idempotency_key,
+            sending_bank=qr.sending_bank if qr else None,
+            reference=qr.reference if qr else None,
+            amount=0,
+            currency=member.currency,
+        )
+        try:
+            async with session.begin_nested():
+                session.add(slip)
+                await session.flush()
+        except IntegrityError:
+            # The same Idempotency-Key raced us and won: answer with its slip.
+            assert idempotency_key is not None
+            earlier = await _existing_for_key(
+                session, member_id=member_id, key=idempotency_key, digest=digest
+            )
+            assert earlier is not None
+            return earlier, True
+        actor = f"member:{member_id}"
+        if qr is None:
+            await _fail(
+                session, slip, SlipReason(read_error or "CANNOT_READ_CROPPED_IMAGE"), actor=actor
+            )
+            return slip, False
+        claim = SlipClaim(sending_bank=qr.sending_bank, reference=qr.reference, slip_id=slip.id)
+        try:
+            async with session.begin_nested():
+                session.add(claim)
+                await session.flush()
+        except IntegrityError:
+            await _fail(session, slip, SlipReason.SLIP_REFNO_DUPLICATED, actor=actor)
+        return slip, False
+
+
+async def upload_slip(
+    ctx: SlipContext, *, member_id: int, data: bytes, idempotency_key: str | None
+) -> Slip:
+    """Accept, verify and settle one upload; returns the slip as it stands (PENDING only when
+    the bank could not be asked: the reconciler finishes it)."""
+    extension = sniff_extension(data)
+    if extension is None or len(data) > MAX_BYTES:
+        raise SlipInvalidFile()
+    qr: SlipQr | None = None
+    read_error: str | None = None
+    try:
+        _, qr = await anyio.to_thread.run_sync(decode_slip, data)
+    except InvalidSlipFile:
+        raise SlipInvalidFile() from None
+    except SlipReadError as exc:
+        read_error = exc.reason
+    digest = hashlib.sha256(data).hexdigest()
+    slip, replay = await _accept(
+        ctx,
+        member_id=member_id,
+        data=data,
+        extension=extension,
+        digest=digest,
+        qr=qr,
+        read_error=read_error,
+        idempotency_key=idempotency_key,
+    )
+    if replay or slip.status != SlipStatus.PENDING:
+        return slip
+    return await verify_and_settle(ctx, slip_id=slip.id)
+
+
+async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
+    """Steps 3 and 4 for one PENDING slip (the upload and the reconciler both call this)."""
+    async with ctx.sessionmaker() as session:
+        slip = await session.get(Slip, slip_id)
+        assert slip is not None
+        pending = slip.status == SlipStatus.PENDING
+        sending_bank, reference = slip.sending_bank, slip.reference
+    if not pending or sending_bank is None or reference is None:
+        return slip
+    try:
+        found = await ctx.verifier.lookup(sending_bank=sending_bank, reference=reference)
+    except VerifierUnavailable:
+        return await _settle_unreachable(ctx, slip_id=slip_id)
+    async with ctx.sessionmaker() as session, session.begin():
+        slip = await _lock_slip(session, slip_id)
+        if slip.status == SlipStatus.PENDING:
+            await _judge(session, slip, found)
+        return slip
+
+
+async def _lock_slip(session: AsyncSession, slip_id: int) -> Slip:
+    query = (
+        select(Slip)
+        .where(Slip.id == slip_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.execute(query)).scalar_one()
+
+
+async def _settle_unreachable(ctx: SlipContext, *, slip_id: int) -> Slip:
+    """The bank did not answer: stay PENDING for the reconciler, unless it is too late."""
+    async with ctx.sessionmaker() as session, session.begin():
+        slip = await _lock_slip(session, slip_id)
+        if slip.status == SlipStatus.PENDING and slip.created_at <= utcnow() - GIVE_UP_AFTER:
+            await _fail(session, slip, SlipReason.UNKNOW_ERROR)
+        return slip
+
+
+async def _refusal(
+    session: AsyncSession, slip: Slip, member: Member, transfer_: VerifiedTransfer
+) -> SlipReason | None:
+    if transfer_.currency != member.currency:
+        return SlipReason.CURRENCY_MISMATCH
+    ours = {
+        (account.code.upper(), _digits(account.account_no))
+        for account in await active_accounts(session, kind=ReceivingKind.BANK)
+        if account.account_no
+    }
+    if (transfer_.receiver_bank, _digits(transfer_.receiver_account)) not in ours:
+        return SlipReason.DEST_ACC_INVALID
+    if (transfer_.sender_bank, _digits(transfer_.sender_account)) != (
+        member.bank_code.upper(),
+        _digits(member.bank_account_no),
+    ):
+        return SlipReason.NOT_MATCH
+    settings = await load_site_settings(session)
+    window = timedelta(minutes=settings.slip_upload_within_minutes)
+    # Judged against the upload time, so a slip settled late by the reconciler is not punished.
+    if transfer_.transferred_at < slip.created_at - window:
+        return SlipReason.EXPIRED_SLIP
+    if transfer_.amount <= 0 or transfer_.amount < settings.slip_minimum_deposit:
+        return SlipReason.BELOW_MINIMUM_DEPOSIT
+    return None
+
+
+async def _judge(session: AsyncSession, slip: Slip, found: VerifiedTransfer | None) -> None:
+    if found is None or (found.sending_bank, found.reference) != (
+        slip.sending_bank,
+        slip.reference,
+    ):
+        await _fail(session, slip, SlipReason.INVALID_SLIP)
+        return
+    slip.amount = found.amount
+    slip.sender_bank = found.sender_bank
+    slip.sender_account = found.sender_account[:30]
+    slip.receiver_bank = found.receiver_bank
+    slip.receiver_account = found.receiver_account[:40]
+    slip.transferred_at = found.transferred_at
+    member = await session.get(Member, slip.member_id)
+    assert member is not None
+    reason = await _refusal(session, slip, member, found)
+    if reason is not None:
+        await _fail(session, slip, reason)
+        return
+    await _credit(session, slip, member)
+
+
+async def _credit(session: AsyncSession, slip: Slip, member: Member) -> None:
+    currency = Currency(member.currency)
+    actor = f"slip:{slip.id}"
+    clearing = await get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=currency)
+    wallet = await player_wallet(session, member_id=member.id, currency=currency)
+    entry = await transfer(
+        session,
+        source=clearing,
+        destination=wallet,
+        amount=slip.amount,
+        kind="deposit",
+        actor=actor,
+        memo=f"slip {slip.sending_bank}:{slip.reference}",
+    )
+    slip.journal_entry_id = entry.id
+    slip.settled_at = utcnow()
+    await transition(session, slip, SlipStatus.SUCCESS, SLIP_TRANSITIONS, actor=actor)
+    await record_statement(
+        session,
+        member_id=member.id,
+        statement_type=StatementType.DEPOSIT,
+        status=StatementStatus.SUCCESS,
+        amount=slip.amount,
+        currency=currency,
+        from_label=slip.sender_bank or "BANK",
+        to_label=WALLET_LABEL,
+        ref_type=STATEMENT_REF,
+        ref_id=slip.id,
+    )
+    await publish(
+        session,
+        DepositCredited(
+            member_id=member.id,
+            amount=slip.amount,
+            currency=currency,
+            channel="slip",
+            reference=f"{slip.sending_bank}:{slip.reference}",
+        ),
+    )
+    await session.flush()
+
+
+async def reconcile_pending_slips(ctx: SlipContext) -> int:
+    """Settle PENDING slips left behind (bank unreachable, crash); returns how many."""
+    async with ctx.sessionmaker() as session, session.begin():
+        ids = list(
+            (
+                await session.execute(
+                    select(Slip.id)
+                    .where(
+                        Slip.status == SlipStatus.PENDING,
+                        Slip.created_at <= utcnow() - RETRY_AFTER,
+                    )
+                    .order_by(Slip.id)
+                    .limit(RECONCILE_BATCH)
+                    .with_for_update(skip_locked=True)
+                )
+            ).scalars()
+        )
+    for slip_id in ids:
+        await verify_and_settle(ctx, slip_id=slip_id)
+    return len(ids)
+
+
+# --- Reading -------------------------------------------------------------------------------
+
+
+async def list_slips(
+    session: AsyncSession, *, member_id: int, page: PageRequest
+) -> tuple[int, list[Slip]]:
+    total = (
+        await session.execute(
+            select(func.count()).select_from(Slip).where(Slip.member_id == member_id)
+        )
+    ).scalar_one()
+    rows = (
+        await session.execute(
+            select(Slip)
+            .where(Slip.member_id == member_id)
+            .order_by(Slip.created_at.desc(), Slip.id.desc())
+            .limit(page.limit)
+            .offset(page.offset)
+        )
+    ).scalars()
+    return int(total), list(rows)
+
+
+async def slip_by_reference(session: AsyncSession, *, member_id: int, reference: str) -> Slip:
+    """The member's newest slip carrying ``reference``; another member's is not found."""
+    slip = (
+        await session.execute(
+            select(Slip)
+            .where(Slip.member_id == member_id, Slip.reference == reference)
+            .order_by(Slip.id.desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    if slip is None:
+        raise SlipNotFound()
+    return slip
+
+
+async def owned_slip(session: AsyncSession, *, member_id: int, slip_id: int) -> Slip:
+    slip = await session.get(Slip, slip_id)
+    if slip is None or slip.member_id != member_id:
+        raise SlipNotFound()
+    return slip

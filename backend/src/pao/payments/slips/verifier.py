@@ -1,0 +1,110 @@
+"""The slip-verification adapter: asks the bank for the transfer behind a slip.
+
+``GET {slip_verify_url}/{sendingBank}/{reference}`` → 200 with the transfer (amount in major
+units, currency, transferredAt ISO, sender and receiver ``{bankCode, accountNo, name}``) or
+404 when the bank knows no such transfer. Anything else (timeouts, 5xx, garbage) is
+:class:`VerifierUnavailable`: the caller cannot tell whether the slip is good.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from urllib.parse import quote
+
+import httpx
+import structlog
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pao.core.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+
+class VerifierUnavailable(Exception):
+    """The bank could not answer; the outcome is unknown."""
+
+
+class _Party(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    bank_code: str = Field(alias="bankCode", max_length=10)
+    account_no: str = Field(alias="accountNo", max_length=40)
+    name: str = ""
+
+
+class _TransferBody(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    reference: str
+    sending_bank: str = Field(alias="sendingBank")
+    amount: Decimal
+    currency: str
+    transferred_at: datetime = Field(alias="transferredAt")
+    sender: _Party
+    receiver: _Party
+
+
+@dataclass(frozen=True)
+class VerifiedTransfer:
+    reference: str
+    sending_bank: str
+    amount: int  # minor units
+    currency: str
+    transferred_at: datetime  # tz-aware
+    sender_bank: str
+    sender_account: str
+    receiver_bank: str
+    receiver_account: str
+
+
+def verify_base_url(settings: Settings) -> str:
+    return (settings.slip_verify_url or f"{settings.base_url}/sandbox/bank/api/slips").rstrip("/")
+
+
+def _to_minor(amount: Decimal) -> int:
+    try:
+        minor = amount.scaleb(2)
+        if minor != minor.to_integral_value() or minor < 0:
+            raise ValueError("amount has more than 2 decimals")
+        return int(minor)
+    except InvalidOperation as exc:
+        raise ValueError("bad amount") from exc
+
+
+class SlipVerifier:
+    def __init__(self, http: httpx.AsyncClient, settings: Settings) -> None:
+        self._http = http
+        self._base = verify_base_url(settings)
+
+    async def lookup(self, *, sending_bank: str, reference: str) -> VerifiedTransfer | None:
+        """The transfer, or None when the bank says there is none."""
+        url = f"{self._base}/{quote(sending_bank, safe='')}/{quote(reference, safe='')}"
+        try:
+            response = await self._http.get(url, timeout=15.0)
+        except httpx.HTTPError as exc:
+            log.warning("slip verifier unreachable", error=str(exc))
+            raise VerifierUnavailable(str(exc)) from exc
+        if response.status_code == 404:
+            return None
+        if response.status_code != 200:
+            raise VerifierUnavailable(f"HTTP {response.status_code}")
+        try:
+            body = _TransferBody.model_validate_json(response.content)
+            if body.transferred_at.tzinfo is None:
+                raise ValueError("naive transferredAt")
+            return VerifiedTransfer(
+                reference=body.reference,
+                sending_bank=body.sending_bank,
+                amount=_to_minor(body.amount),
+                currency=body.currency.upper(),
+                transferred_at=body.transferred_at,
+                sender_bank=body.sender.bank_code.upper(),
+                sender_account=body.sender.account_no,
+                receiver_bank=body.receiver.bank_code.upper(),
+                receiver_account=body.receiver.account_no,
+            )
+        except (ValidationError, ValueError) as exc:
+            log.warning("slip verifier answered garbage", error=str(exc))
+            raise VerifierUnavailable("bad answer") from exc

@@ -1,0 +1,115 @@
+"""Refusals of the promotions domain, one class per catalogue code (spec §8)::
+
+BadRequest (400)
+ ├── BonusRemaining        BONUS_REMAINING       an active bonus forbids it
+ ├── BonusAlreadyActive    BONUS_ALREADY_ACTIVE
+ ├── BonusMaxClaimed       BONUS_MAX_CLAIMED     maxReceived reached in the period
+ ├── BonusCondition        BONUS_CONDITION       condition unmet (no qualifying deposit,
+ │                                               turnover not reached)
+ ├── BonusFull             BONUS_FULL            the promotion code's global limit
+ ├── NoPromotion           NO_PROMOTION
+ ├── PromotionReceived     PROMOTION_RECEIVED
+ ├── InviteInactive        INVITE_INACTIVE
+ ├── NoInviteBonus         NO_INVITE_BONUS
+ ├── RefundInactive        REFUND_INACTIVE
+ ├── RefundCondition       REFUND_CONDITION      a bonus is active (hasBonus)
+ ├── NoRefund              NO_REFUND             no net loss / nothing received
+ ├── RefundMinimum         REFUND_MINIMUM        receivable below the minimum
+ ├── SpinInactive          SPIN_INACTIVE
+ ├── NoCoin                NO_COIN
+ ├── NoClaimableCoupon     NO_CLAIMABLE_COUPON
+ ├── InvalidPrizeCode      INVALID_PRIZE_CODE
+ ├── InvalidCode           INVALID_CODE
+ ├── InvalidCouponType     INVALID_COUPON_TYPE
+ └── CouponExpired         COUPON_EXPIRED
+NotFound (404)
+ └── NoBonus               NO_DATA               no such (active) bonus
+"""
+
+from __future__ import annotations
+
+from pao.core.errors import BadRequest, NotFound
+
+
+class BonusRemaining(BadRequest):
+    code = "BONUS_REMAINING"
+
+
+class BonusAlreadyActive(BadRequest):
+    code = "BONUS_ALREADY_ACTIVE"
+
+
+class BonusMaxClaimed(BadRequest):
+    code = "BONUS_MAX_CLAIMED"
+
+
+class BonusCondition(BadRequest):
+    code = "BONUS_CONDITION"
+
+
+class BonusFull(BadRequest):
+    code = "BONUS_FULL"
+
+
+class NoPromotion(BadRequest):
+    code = "NO_PROMOTION"
+
+
+class PromotionReceived(BadRequest):
+    code = "PROMOTION_RECEIVED"
+
+
+class NoBonus(NotFound):
+    code = "NO_DATA"
+
+
+class InviteInactive(BadRequest):
+    code = "INVITE_INACTIVE"
+
+
+class NoInviteBonus(BadRequest):
+    code = "NO_INVITE_BONUS"
+
+
+class RefundInactive(BadRequest):
+    code = "REFUND_INACTIVE"
+
+
+class RefundCondition(BadRequest):
+    code = "REFUND_CONDITION"
+
+
+class NoRefund(BadRequest):
+    code = "NO_REFUND"
+
+
+class RefundMinimum(BadRequest):
+    code = "REFUND_MINIMUM"
+
+
+class SpinInactive(BadRequest):
+    code = "SPIN_INACTIVE"
+
+
+class NoCoin(BadRequest):
+    code = "NO_COIN"
+
+
+class NoClaimableCoupon(BadRequest):
+    code = "NO_CLAIMABLE_COUPON"
+
+
+class InvalidPrizeCode(BadRequest):
+    code = "INVALID_PRIZE_CODE"
+
+
+class InvalidCode(BadRequest):
+    code = "INVALID_CODE"
+
+
+class InvalidCouponType(BadRequest):
+    code = "INVALID_COUPON_TYPE"
+
+
+class CouponExpired(BadRequest):
+    code = "COUPON_EXPIRED"

@@ -1,0 +1,297 @@
+"""Chat rules: conversations, messages, read marks, media and their owners.
+
+Services never commit (the request's unit of work does) and never talk to sockets: they
+return what was stored, and the router delivers it to the socket.io rooms after the commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.kit.storage import FileStore
+from pao.support.exceptions import ConversationNotFound, MediaNotFound
+from pao.support.models import ChatAgent, ChatConversation, ChatMedia, ChatMessage
+from pao.support.schemas import ConversationOut, ConversationSummaryOut, MediaMessage
+from pao.support.uploads import MediaKind, check_upload, safe_file_name
+
+Sender = Literal["customer", "agent", "bot"]
+AGENTS_ROOM = "__agents__"
+BOT_NAME = "Bot"
+
+
+@dataclass(frozen=True)
+class Customer:
+    """Who is chatting on the customer side: a member or a guest (never both)."""
+
+    member: Member | None = None
+    guest_id: str | None = None
+
+    @property
+    def user_id(self) -> str | None:
+        return str(self.member.id) if self.member else None
+
+    def room(self, prefix: str) -> str:
+        return prefix + (self.user_id or self.guest_id or "")
+
+
+def room_of(conversation: ChatConversation, prefix: str) -> str:
+    owner = str(conversation.member_id) if conversation.member_id else conversation.guest_id
+    return prefix + (owner or "")
+
+
+def guest_label(guest_id: str) -> str:
+    return f"Guest {guest_id[:4].upper()}"
+
+
+async def find_conversation(
+    session: AsyncSession, *, customer: Customer
+) -> ChatConversation | None:
+    if customer.member is not None:
+        query = select(ChatConversation).where(ChatConversation.member_id == customer.member.id)
+    else:
+        query = select(ChatConversation).where(ChatConversation.guest_id == customer.guest_id)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def open_conversation(
+    session: AsyncSession, *, customer: Customer, guest_name: str | None = None
+) -> ChatConversation:
+    """The customer's conversation, created on first use (safe against a concurrent twin)."""
+    found = await find_conversation(session, customer=customer)
+    if found is not None:
+        if customer.member is None and guest_name and guest_name.strip():
+            found.display_name = guest_name.strip()[:100]
+        return found
+    if customer.member is not None:
+        conversation = ChatConversation(
+            member_id=customer.member.id,
+            display_name=customer.member.name,
+            username=customer.member.phone,
+        )
+    else:
+        assert customer.guest_id is not None
+        name = (guest_name or "").strip()[:100] or guest_label(customer.guest_id)
+        conversation = ChatConversation(guest_id=customer.guest_id, display_name=name)
+    try:
+        async with session.begin_nested():
+            session.add(conversation)
+    except IntegrityError:
+        again = await find_conversation(session, customer=customer)
+        assert again is not None
+        return again
+    return conversation
+
+
+async def get_conversation(session: AsyncSession, *, conversation_id: int) -> ChatConversation:
+    conversation = await session.get(ChatConversation, conversation_id)
+    if conversation is None:
+        raise ConversationNotFound()
+    return conversation
+
+
+async def store_message(
+    session: AsyncSession,
+    *,
+    conversation: ChatConversation,
+    sender: Sender,
+    message: BaseModel,
+    agent: ChatAgent | None = None,
+    client_id: str | None = None,
+    session_id: str | None = None,
+) -> ChatMessage:
+    """Store one validated message and count it unread for the other side."""
+    if isinstance(message, MediaMessage):
+        media = await session.get(ChatMedia, message.payload.file_path)
+        if media is None or media.conversation_id != conversation.id:
+            raise MediaNotFound()
+        # The stored type wins over the client's claim.
+        message.payload.file_type = media.file_type  # type: ignore[assignment]
+    body: dict[str, Any] = message.model_dump(mode="json", by_alias=True, exclude_none=True)
+    now = utcnow()
+    row = ChatMessage(
+        conversation_id=conversation.id,
+        sender=sender,
+        agent_id=agent.id if agent else None,
+        message_type=body["message_type"],
+        body=body,
+        client_id=client_id,
+        session_id=session_id,
+        created_at=now,
+    )
+    session.add(row)
+    counter = (
+        ChatConversation.agent_unread if sender == "customer" else ChatConversation.customer_unread
+    )
+    values: dict[Any, Any] = {counter: counter + 1, ChatConversation.last_message_at: now}
+    if sender == "agent":
+        values[ChatConversation.wants_agent] = False
+    await session.execute(
+        update(ChatConversation).where(ChatConversation.id == conversation.id).values(values)
+    )
+    await session.flush()
+    await session.refresh(conversation)
+    return row
+
+
+async def history(
+    session: AsyncSession, *, conversation: ChatConversation, limit: int, skip: int
+) -> list[ChatMessage]:
+    """Newest first."""
+    query = (
+        select(ChatMessage)
+        .where(ChatMessage.conversation_id == conversation.id)
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+        .offset(skip)
+    )
+    return list((await session.execute(query)).scalars().all())
+
+
+async def mark_read(
+    session: AsyncSession, *, conversation: ChatConversation, by: Literal["customer", "agent"]
+) -> int:
+    """Reset the reader's unread counter; returns how many were unread."""
+    counter = "customer_unread" if by == "customer" else "agent_unread"
+    unread = int(getattr(conversation, counter))
+    if unread:
+        setattr(conversation, counter, 0)
+        await session.flush()
+    return unread
+
+
+async def agent_names(session: AsyncSession, messages: list[ChatMessage]) -> dict[int, str]:
+    ids = {m.agent_id for m in messages if m.agent_id is not None}
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(ChatAgent.id, ChatAgent.display_name).where(ChatAgent.id.in_(ids))
+    )
+    return {int(row[0]): str(row[1]) for row in rows}
+
+
+def to_wire(
+    message: ChatMessage,
+    conversation: ChatConversation,
+    *,
+    names: dict[int, str] | None = None,
+    for_agent: bool = False,
+) -> ConversationOut:
+    """The wire form. ``for_agent`` hides a guest's id: it is that guest's only credential."""
+    agent_name = None
+    if message.sender == "agent" and message.agent_id is not None:
+        agent_name = (names or {}).get(message.agent_id)
+    elif message.sender == "bot":
+        agent_name = BOT_NAME
+    customer_side = message.sender == "customer"
+    return ConversationOut.model_validate(
+        {
+            "_id": str(message.id),
+            "sender": message.sender,
+            "message": message.body,
+            "createdAt": message.created_at,
+            "session_id": message.session_id,
+            "userId": str(conversation.member_id) if conversation.member_id else None,
+            "guestId": None if for_agent else conversation.guest_id,
+            "username": conversation.username if customer_side else None,
+            "name": conversation.display_name if customer_side else (agent_name or ""),
+            "clientId": message.client_id,
+            "conversationId": str(conversation.id),
+            "agentName": agent_name,
+        }
+    )
+
+
+async def list_conversations(
+    session: AsyncSession, *, limit: int = 100
+) -> list[ConversationSummaryOut]:
+    """Conversations with messages, most recent first, with the agents' unread counts."""
+    conversations = (
+        (
+            await session.execute(
+                select(ChatConversation)
+                .where(ChatConversation.last_message_at.is_not(None))
+                .order_by(ChatConversation.last_message_at.desc(), ChatConversation.id.desc())
+                .limit(limit)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    ids = [c.id for c in conversations]
+    last_ids = (
+        select(func.max(ChatMessage.id))
+        .where(ChatMessage.conversation_id.in_(ids))
+        .group_by(ChatMessage.conversation_id)
+    )
+    last = (
+        (await session.execute(select(ChatMessage).where(ChatMessage.id.in_(last_ids))))
+        .scalars()
+        .all()
+    )
+    by_conversation = {m.conversation_id: m for m in last}
+    names = await agent_names(session, list(last))
+    out = []
+    for c in conversations:
+        message = by_conversation.get(c.id)
+        out.append(
+            ConversationSummaryOut.model_validate(
+                {
+                    "_id": str(c.id),
+                    "userId": str(c.member_id) if c.member_id else None,
+                    "guestId": None,
+                    "name": c.display_name,
+                    "username": c.username,
+                    "unread": c.agent_unread,
+                    "wantsAgent": c.wants_agent,
+                    "lastMessageAt": c.last_message_at,
+                    "lastMessage": (
+                        to_wire(message, c, names=names, for_agent=True) if message else None
+                    ),
+                }
+            )
+        )
+    return out
+
+
+async def save_media(
+    session: AsyncSession,
+    *,
+    store: FileStore,
+    conversation: ChatConversation,
+    kind: MediaKind,
+    file_name: str | None,
+    data: bytes,
+    uploaded_by: Literal["customer", "agent"],
+) -> ChatMedia:
+    detected = check_upload(kind=kind, file_name=file_name, data=data)
+    key = await store.put(prefix=f"chat/{conversation.id}", data=data, extension=detected.extension)
+    media = ChatMedia(
+        key=key,
+        conversation_id=conversation.id,
+        file_type=detected.kind,
+        content_type=detected.content_type,
+        size=len(data),
+        file_name=safe_file_name(file_name, detected),
+        uploaded_by=uploaded_by,
+    )
+    session.add(media)
+    await session.flush()
+    return media
+
+
+async def media_of(
+    session: AsyncSession, *, key: str, conversation: ChatConversation | None
+) -> ChatMedia:
+    """The media ``key`` if it belongs to ``conversation`` (``None``: any, for agents)."""
+    media = await session.get(ChatMedia, key)
+    if media is None or (conversation is not None and media.conversation_id != conversation.id):
+        raise MediaNotFound()
+    return media

@@ -1,0 +1,110 @@
+"""Round trips of the hot requests (the fixes recorded in docs/benchmarks.md stay fixed).
+
+An authenticated call loads the member together with its login session (one statement, not
+two), the pool does not ping each connection (three more round trips on asyncpg), and no
+dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thread pool)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from sqlalchemy import event
+
+from pao.core.db import create_engine
+from pao.core.settings import Settings
+from tests.helpers import auth, register_and_login
+
+
+@contextmanager
+def recorded(app: FastAPI) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    engine = app.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+
+
+async def test_authenticated_call_loads_member_with_login(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    _, token = await register_and_login(client)
+    with recorded(app) as statements:
+        response = await client.get("/api/wallet", headers=auth(token))
+    assert response.status_code == 200
+    logins = [s for s in statements if "FROM login_sessions" in s]
+    assert len(logins) == 1
+    assert "JOIN members ON members.id = login_sessions.member_id" in logins[0]
+    # current_member found the member in the identity map: no second lookup by id.
+    assert not [s for s in statements if s.startswith("SELECT members.id") and "FROM members" in s]
+
+
+async def test_member_of_a_bad_token_is_not_loaded(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/wallet", headers=auth("not-a-token"))
+    assert response.status_code == 401
+    assert response.json() == {"message": "invalid-token"}
+
+
+def test_pool_does_not_ping_by_default(settings: Settings) -> None:
+    defaults = Settings()
+    assert defaults.db_pool_pre_ping is False
+    pg = Settings(database_url="postgresql+asyncpg://u@127.0.0.1:1/none", db_max_overflow=3)
+    engine = create_engine(pg)
+    assert engine.pool._pre_ping is False
+    assert engine.pool._max_overflow == 3  # type: ignore[attr-defined]
+
+
+def _runs_in_threadpool(call: Any) -> bool:
+    """What FastAPI does with a dependency: a plain ``def`` goes to the thread pool."""
+    if inspect.isclass(call):
+        return False  # a class dependency is instantiated, cheaply, on the loop
+    target = call if inspect.isfunction(call) or inspect.ismethod(call) else call.__call__
+    return not (inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target))
+
+
+def _api_routes(routes: Any) -> Iterator[APIRoute]:
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif hasattr(route, "original_router"):  # an included router (FastAPI ≥ 0.120)
+            yield from _api_routes(route.original_router.routes)
+
+
+def _dependencies(dependant: Any) -> Iterator[Any]:
+    for sub in dependant.dependencies:
+        yield sub.call
+        yield from _dependencies(sub)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/wallet"),
+        ("POST", "/api/wallet/withdraw"),
+        ("POST", "/api/wallet/withdrawAll"),
+        ("POST", "/api/login"),
+    ],
+)
+def test_hot_routes_never_hop_to_the_threadpool(app: FastAPI, method: str, path: str) -> None:
+    route = next(
+        r for r in _api_routes(app.routes) if r.path == path and method in (r.methods or set())
+    )
+    sync = [
+        getattr(call, "__name__", repr(call))
+        for call in _dependencies(route.dependant)
+        if _runs_in_threadpool(call)
+    ]
+    assert sync == []
+    assert not _runs_in_threadpool(route.endpoint)

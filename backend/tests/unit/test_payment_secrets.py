@@ -1,0 +1,37 @@
+"""Payment secrets: sandbox defaults only in sandbox mode; a real deployment refuses to start
+without them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from asgi_lifespan import LifespanManager
+
+from pao.core.settings import PAYMENT_SECRETS, Settings
+from pao.main import create_app
+
+
+def test_sandbox_fills_well_known_secrets() -> None:
+    settings = Settings(sandbox=True)
+    assert all(getattr(settings, name).startswith("sandbox-") for name in PAYMENT_SECRETS)
+    settings.require_payment_secrets()
+
+
+def test_configured_secret_is_kept() -> None:
+    assert Settings(sandbox=True, bank_webhook_secret="s3cret").bank_webhook_secret == "s3cret"
+
+
+def test_non_sandbox_without_secrets_refuses() -> None:
+    settings = Settings(sandbox=False)
+    assert settings.bank_webhook_secret == ""
+    with pytest.raises(RuntimeError, match="PAO_BANK_WEBHOOK_SECRET"):
+        settings.require_payment_secrets()
+
+
+async def test_app_refuses_to_start_without_secrets(tmp_path: Path) -> None:
+    app = create_app(Settings(sandbox=False, data_dir=tmp_path, run_jobs=False))
+    with pytest.raises(RuntimeError, match="refusing to start"):
+        async with LifespanManager(app):
+            pass
+    await app.state.engine.dispose()

@@ -1,0 +1,139 @@
+"""``python -m bench`` (what ``make bench`` runs): every benchmark, a table, docs/benchmarks.md.
+
+Options: ``--only wallet,read,login,chat,frontend`` to run a subset (the report then shows only
+those), ``--members N`` (default 1000), ``--profile`` to record py-spy profiles of the write
+and read paths, ``--no-write`` to print without rewriting docs/benchmarks.md.
+``PAO_BENCH_QUICK=1`` shortens every phase (a smoke run; do not quote its figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+from bench import invariants, report, seed
+from bench.common import QUICK, REPO, Server, log, timed
+
+SECTIONS = ("wallet", "read", "login", "chat", "frontend")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--only", default=",".join(SECTIONS))
+    parser.add_argument("--members", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--before", help="a snapshot of backend/src to compare with (A/B)"
+    )
+    parser.add_argument(
+        "--before-env", default="", help="K=V,… for the 'before' server"
+    )
+    args = parser.parse_args(argv)
+    only = [s for s in args.only.split(",") if s and s != "none"]
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        parser.error(f"unknown sections: {sorted(unknown)}")
+
+    started = time.time()
+    results: dict[str, Any] = {
+        "workers": args.workers,
+        "members": args.members,
+        "quick": QUICK,
+        "load_start": os.getloadavg(),
+    }
+    checks: list[invariants.Invariants] = []
+    with timed("seeding"):
+        seed.prepare(args.members)
+    checks.append(invariants.check("seeding"))
+
+    if {"wallet", "read", "login"} & set(only):
+        from bench import login, wallet
+
+        with Server(workers=args.workers) as server:
+            if "wallet" in only:
+                from bench import sqlcheck
+
+                results["sqlcheck"] = sqlcheck.check()
+                with timed("wallet write path"):
+                    results["withdrawals"] = wallet.withdrawals(server, args.members)
+                checks.append(invariants.check("withdrawals"))
+            if "read" in only:
+                with timed("read path"):
+                    results["read"] = wallet.reads(server, args.members)
+                checks.append(invariants.check("reads"))
+            if "login" in only:
+                with timed("login"):
+                    results["login"] = login.logins(server, args.members)
+                    results["argon2"] = login.parameters()
+                checks.append(invariants.check("logins"))
+        if args.profile:
+            results["profiles"] = _profiles(args.members)
+            checks.append(invariants.check("profiling"))
+    if args.before:
+        from bench import before_after
+
+        env = dict(pair.split("=", 1) for pair in args.before_env.split(",") if pair)
+        with timed("before/after"):
+            results["before_after"] = before_after.compare(
+                args.before, env, args.members
+            )
+            results["before_env"] = env
+        checks.append(invariants.check("before/after"))
+    if "chat" in only:
+        from bench import chat
+
+        with timed("chat"):
+            results["chat"] = chat.chat()
+        checks.append(invariants.check("chat"))
+    if "frontend" in only:
+        from bench import frontend
+
+        with timed("frontend"):
+            frontend.build()
+            results["bundles"] = frontend.route_bytes()
+            results["lighthouse"] = frontend.lighthouse_all()
+            results["chromium"] = frontend.chromium_version()
+        checks.append(invariants.check("lighthouse"))
+
+    results["invariants"] = checks
+    results["seconds"] = time.time() - started
+    table = report.table(results)
+    print(table)
+    if not args.no_write:
+        path = REPO / "docs" / "benchmarks.md"
+        report.write(path, results, table)
+        log(f"wrote {path.relative_to(REPO)}")
+    broken = [c for c in checks if not c.ok]
+    if broken:
+        log(f"INVARIANTS BROKEN after: {', '.join(c.after for c in broken)}")
+        return 1
+    return 0
+
+
+def _profiles(members: int) -> dict[str, list[tuple[float, str]]]:
+    from bench import profile
+    from bench.http import wrk
+
+    found: dict[str, list[tuple[float, str]]] = {}
+    with Server(workers=1) as server:
+        pid = server.worker_pids()[0]
+        for mode in ("withdraw", "wallet"):
+            path = profile.record(
+                pid,
+                8,
+                mode,
+                lambda mode=mode: wrk(
+                    server.url, mode, lo=1, hi=members, connections=32, duration=8
+                ),
+            )
+            found[mode] = profile.top(path, limit=20, needle="pao/")
+    return found
+
+
+if __name__ == "__main__":
+    sys.exit(main())

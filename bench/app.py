@@ -1,0 +1,84 @@
+"""The bench-only app: Pao's own ``create_app()`` plus a bare ASGI endpoint, in one process.
+
+``GET /bench/bare?token=…`` answers with one raw asyncpg query and no framework at all (no
+FastAPI, no SQLAlchemy, no pydantic): the baseline that ``GET /api/wallet`` is compared with, in
+the same server process and on the same event loop. It exists only here, never in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+import asyncpg
+from pao.core.settings import get_settings
+from pao.main import create_app
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+BARE_PATH = "/bench/bare"
+# The member's wallet balance by token, in one statement (what /api/wallet shows, minus the
+# profile): the least work an authenticated balance read can do.
+BARE_QUERY = """
+SELECT a.balance FROM login_sessions s
+JOIN ledger_accounts a ON a.kind = 'player_wallet' AND a.owner = s.member_id::text
+ AND a.currency = 'THB'
+WHERE s.token_digest = $1
+"""
+
+
+class BareEndpoint:
+    def __init__(self, app: ASGIApp, dsn: str, pool_size: int) -> None:
+        self.app = app
+        self.dsn = dsn
+        self.pool_size = pool_size
+        self.pool: asyncpg.Pool | None = None
+        self.lock = asyncio.Lock()
+
+    async def _pool(self) -> asyncpg.Pool:
+        if self.pool is None:
+            async with self.lock:
+                if self.pool is None:
+                    # Idle connections close within a second after its run, so that the
+                    # bench never holds two full pools of connections at once.
+                    self.pool = await asyncpg.create_pool(
+                        self.dsn,
+                        min_size=0,
+                        max_size=self.pool_size,
+                        max_inactive_connection_lifetime=1.0,
+                    )
+        return self.pool
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != BARE_PATH:
+            await self.app(scope, receive, send)
+            return
+        query = parse_qs(scope["query_string"].decode())
+        token = query.get("token", [""])[0]
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        pool = await self._pool()
+        balance = await pool.fetchval(BARE_QUERY, digest)
+        status = 200 if balance is not None else 401
+        body: dict[str, Any] = {"wallet": {"amount": (balance or 0) / 100}}
+        payload = json.dumps(body).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
+
+def create_bench_app() -> ASGIApp:
+    settings = get_settings()
+    dsn = (settings.database_url or "").replace(
+        "postgresql+asyncpg://", "postgresql://", 1
+    )
+    # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
+    return BareEndpoint(
+        create_app(settings), dsn, settings.db_pool_size + settings.db_max_overflow
+    )

@@ -1,0 +1,44 @@
+-- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce
+--   mode: withdraw | wallet | bare | login
+--   lo, hi: the bench members to spread over (lo = hi: one hot member)
+--   nonce: makes Idempotency-Keys unique across rounds and runs
+-- done() prints one JSON line that bench/http.py reads.
+local threads = {}
+
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("tid", #threads)
+end
+
+function init(args)
+  mode, lo, hi, nonce = args[1], tonumber(args[2]), tonumber(args[3]), args[4]
+  counter = 0
+  math.randomseed(os.time() + tid * 7919)
+end
+
+function request()
+  local i = math.random(lo, hi)
+  counter = counter + 1
+  if mode == "withdraw" then
+    return wrk.format("POST", "/api/wallet/withdraw", {
+      ["Authorization"] = "Bearer bench-token-" .. i,
+      ["Content-Type"] = "application/json",
+      ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
+    }, '{"amount":1}')
+  elseif mode == "wallet" then
+    return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
+  elseif mode == "bare" then
+    return wrk.format("GET", "/bench/bare?token=bench-token-" .. i)
+  elseif mode == "login" then
+    return wrk.format("POST", "/api/login", { ["Content-Type"] = "application/json" },
+      string.format('{"username":"08%08d","password":"bench-pass-1"}', i))
+  end
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "duration_us": %d, "errors": %d, "status_errors": %d, "p50_us": %d, "p99_us": %d}\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(99)))
+end

@@ -1,0 +1,70 @@
+"""py-spy helpers: record a worker while a load runs, and summarise the collapsed stacks into
+the functions that take the most time (inclusive), for the "profile" part of the report."""
+
+from __future__ import annotations
+
+import collections
+import re
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.common import VENV_BIN, WORK_DIR, log
+
+
+def record(pid: int, seconds: float, name: str, load: Callable[[], Any]) -> Path:
+    """Sample ``pid`` with py-spy (100 Hz, idle frames excluded) while ``load`` runs."""
+    WORK_DIR.mkdir(parents=True, exist_ok=True)
+    out = WORK_DIR / f"profile-{name}.txt"
+    spy = subprocess.Popen(
+        [
+            str(VENV_BIN / "py-spy"),
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--rate",
+            "100",
+            "--format",
+            "raw",
+            "--output",
+            str(out),
+            "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    runner = threading.Thread(target=load)
+    runner.start()
+    runner.join()
+    spy.wait(timeout=seconds + 30)
+    log(f"profile of {name}: {out}")
+    return out
+
+
+def top(path: Path, *, limit: int = 25, needle: str = "") -> list[tuple[float, str]]:
+    """Inclusive share of samples per function (``needle`` filters, e.g. 'pao/')."""
+    inclusive: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        total += count
+        seen = set()
+        # One entry per function, not per line: "f (path:12)" → "f (path)".
+        for frame in (re.sub(r":\d+\)$", ")", f) for f in stack.split(";")):
+            if needle and needle not in frame:
+                continue
+            if frame not in seen:
+                seen.add(frame)
+                inclusive[frame] += count
+    return (
+        [(100 * n / total, frame) for frame, n in inclusive.most_common(limit)]
+        if total
+        else []
+    )

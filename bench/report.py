@@ -1,0 +1,293 @@
+"""The results table (printed) and docs/benchmarks.md (rewritten between its markers; the
+hand-written analysis around them is kept)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import PG_URL, Comparison
+
+START = "<!-- bench:generated:start -->"
+END = "<!-- bench:generated:end -->"
+
+
+def _f(value: float | None, digits: int = 0) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def _lat(summary: dict[str, Any]) -> str:
+    return f"{_f(summary['p50_ms'], 1)} / {_f(summary['p99_ms'], 1)}"
+
+
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "**not met**"
+
+
+def rows(results: dict[str, Any]) -> list[list[str]]:
+    out: list[list[str]] = []
+    targets = {"withdraw, many wallets": 0.5, "withdraw, one hot wallet": 0.7}
+    for comparison in results.get("withdrawals", []):
+        out.append(
+            _comparison_row(comparison, "pgbench, same SQL", targets[comparison.name])
+        )
+    for comparison in results.get("before_after", []):
+        out.append(_comparison_row(comparison, "before", None))
+    if "read" in results:
+        out.append(_comparison_row(results["read"], "bare ASGI + asyncpg", 0.5))
+    if "login" in results:
+        row = _comparison_row(
+            results["login"], f"raw {results.get('argon2', 'argon2id')}", None
+        )
+        out.append(row)
+    for chat in results.get("chat", []):
+        if chat.server == "pao":
+            pao = chat
+        else:
+            bare = chat
+    if "chat" in results:
+        out.append(
+            [
+                "chat: clients held by one process",
+                f"{pao.connected:,} (failed {pao.failed})",
+                f"{bare.connected:,} (bare python-socketio)",
+                f"{pao.connected / max(bare.connected, 1):.2f}",
+                "5,000",
+                _verdict(pao.connected >= 5000),
+                f"{pao.connect_seconds:.0f} s to connect",
+                f"{bare.connect_seconds:.0f} s",
+            ]
+        )
+        out.append(
+            [
+                "chat: memory per connection (KiB)",
+                _f(pao.kib_per_connection, 1),
+                _f(bare.kib_per_connection, 1),
+                f"{pao.kib_per_connection / max(bare.kib_per_connection, 0.1):.2f}",
+                "–",
+                "–",
+                f"RSS {pao.rss_after_kib // 1024} MiB",
+                f"RSS {bare.rss_after_kib // 1024} MiB",
+            ]
+        )
+        out.append(
+            [
+                "chat: delivery to a room at that load, p50 / p99 ms "
+                f"({len(pao.latencies_ms)} msgs)",
+                f"{_f(pao.percentile(50), 1)} / {_f(pao.percentile(99), 1)}",
+                f"{_f(bare.percentile(50), 1)} / {_f(bare.percentile(99), 1)}",
+                _ratio(bare.percentile(99), pao.percentile(99)),
+                "–",
+                "–",
+                f"lost {pao.lost}",
+                f"lost {bare.lost}",
+            ]
+        )
+    for route in results.get("bundles", []):
+        target = route.route == "/login"
+        out.append(
+            [
+                f"frontend {route.route}: JS / CSS gzip (KiB)",
+                f"{route.js_gzip / 1024:.1f} / {route.css_gzip / 1024:.1f}",
+                "budget 120 (test)",
+                f"{route.js_gzip / 1024 / 120:.2f}",
+                "≤ 100 KiB JS" if target else "–",
+                _verdict(route.js_gzip / 1024 <= 100) if target else "–",
+                f"+{route.on_demand_js_gzip / 1024:.1f} KiB on demand",
+                "",
+            ]
+        )
+    for route, lh in results.get("lighthouse", {}).items():
+        ok = (
+            lh["performance"] >= 95
+            and lh["accessibility"] >= 95
+            and lh["lcpMs"] <= 2000
+        )
+        out.append(
+            [
+                f"lighthouse {route}: perf / a11y / LCP",
+                f"{lh['performance']:.0f} / {lh['accessibility']:.0f} / {lh['lcpMs'] / 1000:.2f} s",
+                "mobile, Slow 4G (simulated)",
+                "–",
+                "≥ 95 / ≥ 95 / ≤ 2.0 s",
+                _verdict(ok),
+                f"FCP {lh['fcpMs'] / 1000:.2f} s, TBT {lh['tbtMs']:.0f} ms",
+                f"median of {lh['runs']}",
+            ]
+        )
+    return out
+
+
+def _ratio(baseline: float | None, subject: float | None) -> str:
+    if not baseline or not subject:
+        return "–"
+    return f"{baseline / subject:.2f}"
+
+
+def _comparison_row(c: Comparison, baseline: str, target: float | None) -> list[str]:
+    subject, base = c.summary("subject"), c.summary("baseline")
+    spread = ", ".join(f"{r:.2f}" for r in c.ratios)
+    return [
+        c.name,
+        f"{_f(subject['rate'])}/s",
+        f"{_f(base['rate'])}/s ({baseline})",
+        f"**{c.ratio:.2f}** ({spread})",
+        f"≥ {target}" if target is not None else "–",
+        _verdict(c.ratio >= target) if target is not None else "–",
+        _lat(subject)
+        + (f", {subject['errors']} errors" if subject["errors"] else "")
+        + (f"; {subject['cpu_ms']:.2f} CPU ms/req" if subject.get("cpu_ms") else ""),
+        _lat(base)
+        + (f"; {base['cpu_ms']:.2f} CPU ms/req" if base.get("cpu_ms") else ""),
+    ]
+
+
+HEADER = [
+    "benchmark",
+    "Pao",
+    "baseline (same run)",
+    "ratio (median; rounds)",
+    "target",
+    "verdict",
+    "Pao p50 / p99 ms",
+    "baseline p50 / p99 ms",
+]
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows(results)]
+    lines.append("")
+    for comparison in results.get("withdrawals", []):
+        statements = (
+            comparison.baseline[-1].extra.get("statements_ms")
+            if comparison.baseline
+            else None
+        )
+        if statements:
+            top = sorted(statements, reverse=True)[:3]
+            lines.append(
+                f"pgbench, {comparison.name} (last round), slowest statements (mean ms): "
+                + "; ".join(f"{ms:.1f} `{text[:60]}…`" for ms, text in top)
+            )
+            lines.append("")
+    check = results.get("sqlcheck")
+    if check is not None:
+        lines.append(
+            f"bench/sql/withdraw.sql vs the app's withdrawal ({len(check['app'])} statements "
+            "recorded in-process): "
+            + (
+                "identical statement sequence."
+                if check["same"]
+                else f"**differs** — app {check['app']}, script {check['script']}."
+            )
+        )
+        lines.append("")
+    lines.append("Invariants after every benchmark:")
+    for check in results.get("invariants", []):
+        lines.append(
+            f"- after {check.after}: {'OK' if check.ok else 'BROKEN'} (books balanced: "
+            f"{check.balanced}, totals {check.totals}, mismatched accounts {check.mismatched}, "
+            f"negative wallets {check.negative_wallets}, journal entries {check.entries:,})"
+        )
+    return "\n".join(lines)
+
+
+def _sh(cmd: list[str]) -> str:
+    try:
+        return subprocess.run(
+            cmd, capture_output=True, text=True, timeout=10, check=False
+        ).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def machine(load_start: tuple[float, ...] | None = None) -> list[str]:
+    cpu = "?"
+    with open("/proc/cpuinfo") as info:
+        for line in info:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem_kib = 0
+    with open("/proc/meminfo") as info:
+        for line in info:
+            if line.startswith("MemTotal"):
+                mem_kib = int(line.split()[1])
+    pg = _sh(
+        ["psql", PG_URL.rsplit("/", 1)[0] + "/postgres", "-Atc", "SHOW server_version"]
+    )
+    return [
+        f"- CPU: {cpu}, {os.cpu_count()} cores; memory {mem_kib / 1024 / 1024:.0f} GiB",
+        f"- OS: {platform.platform()}; Python {platform.python_version()}; PostgreSQL {pg}; "
+        f"{_sh(['wrk', '--version']).splitlines()[0] if _sh(['wrk', '--version']) else 'wrk ?'}",
+        "- load average (1, 5, 15 min) at the start: "
+        + (" ".join(f"{x:.1f}" for x in load_start) if load_start else "?")
+        + "; at the end: "
+        + " ".join(f"{x:.1f}" for x in os.getloadavg())
+        + " (2 cores: anything above 2 is other work queueing for them)",
+    ]
+
+
+def _profiles(profiles: dict[str, list[tuple[float, str]]] | None) -> list[str]:
+    if not profiles:
+        return []
+    out = [
+        "Profiles (py-spy, one worker under the same load; inclusive share of the worker's "
+        "on-CPU samples, Pao's own functions):",
+        "",
+    ]
+    for mode, rows in profiles.items():
+        out.append(
+            f"- `{mode}`: "
+            + "; ".join(f"{share:.0f}% {frame}" for share, frame in rows[:12])
+        )
+    out.append("")
+    return out
+
+
+def write(path: Path, results: dict[str, Any], table_text: str) -> None:
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    body = [
+        START,
+        f"## Latest run: {when}",
+        "",
+        "`make bench` ("
+        + ("QUICK smoke run — do not quote" if results.get("quick") else "full run")
+        + "), "
+        f"{results['seconds'] / 60:.1f} min; {results['members']:,} members; "
+        f"{results['workers']} uvicorn workers (PAO_ENV=production, uvloop + httptools, no access "
+        "log, logs to a file), PostgreSQL and Redis on this machine, 32 concurrent clients for "
+        "the wallet and read paths.",
+        "",
+        "Machine:",
+        "",
+        *machine(results.get("load_start")),
+        *([f"- {results['chromium']}"] if results.get("chromium") else []),
+        "",
+        table_text,
+        "",
+        *_profiles(results.get("profiles")),
+        END,
+    ]
+    generated = "\n".join(body)
+    if path.exists() and START in (text := path.read_text()) and END in text:
+        head, _, rest = text.partition(START)
+        _, _, tail = rest.partition(END)
+        path.write_text(head + generated + tail)
+    else:
+        path.write_text(TEMPLATE.replace("{generated}", generated))
+
+
+TEMPLATE = """# Benchmarks
+
+`make bench` measures Pao against baselines run in the same run, interleaved round by round
+(A B, B A, A B; the median of the per-round ratios), so that the figures hold on a small,
+noisy machine. See bench/README.md for what each benchmark does and how to run parts of it.
+
+{generated}
+"""

@@ -1,0 +1,123 @@
+"""The bench database: dropped, re-created from the models, and seeded through the app's own
+services, so that every run starts from the same state and the books balance from row one.
+
+Members ``08xxxxxxxx`` (index 1…N) share one password (hashed once, at the production argon2
+cost) and each has a login session whose token is ``bench-token-<index>`` (stored, as always,
+as its SHA-256), so that wrk and pgbench can address any member without a login round.
+Member 1 is the "hot" wallet."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pao.models  # noqa: F401  (registers every table)
+from pao.core.db import Base, create_sessionmaker
+from pao.core.security import hash_password, token_digest
+from pao.identity.models import LoginSession, Member
+from pao.kit.clock import utcnow
+from pao.kit.money import Currency
+from pao.ledger.ddl import statements_for
+from pao.ledger.models import AccountKind
+from pao.ledger.service import get_or_open_account
+from pao.site.settings import set_value
+from pao.wallet.service import credit_manually
+from redis.asyncio import Redis
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bench.common import APP_DB_URL, REDIS_URL, log
+
+PASSWORD = "bench-pass-1"
+FUNDS = 1_000_000_00  # minor units per member: never the limit during a run
+WITHDRAW_AMOUNT_MAJOR = (
+    1  # THB per withdrawal request (withdrawMin is lowered to allow it)
+)
+
+
+def phone_of(index: int) -> str:
+    return f"08{index:08d}"
+
+
+def token_of(index: int) -> str:
+    return f"bench-token-{index}"
+
+
+async def reset_database() -> None:
+    url = make_url(APP_DB_URL)
+    admin = create_async_engine(
+        url.set(database="postgres"), isolation_level="AUTOCOMMIT"
+    )
+    async with admin.connect() as conn:
+        await conn.execute(
+            text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
+        )
+        await conn.execute(text(f'CREATE DATABASE "{url.database}"'))
+    await admin.dispose()
+    engine = create_async_engine(APP_DB_URL)
+    async with engine.begin() as conn:
+        # The schema of the models (the same as the tests build), plus the ledger's guards.
+        await conn.run_sync(Base.metadata.create_all)
+        for statement in statements_for("postgresql"):
+            await conn.exec_driver_sql(statement)
+    await engine.dispose()
+    # Throttle counters and chat presence of an earlier run must not leak into this one.
+    redis = Redis.from_url(REDIS_URL)
+    await redis.flushdb()
+    await redis.aclose()
+
+
+async def seed(members: int) -> None:
+    engine = create_async_engine(APP_DB_URL)
+    sessionmaker = create_sessionmaker(engine)
+    password_hash = await asyncio.to_thread(hash_password, PASSWORD)
+    now = utcnow()
+    async with sessionmaker() as session, session.begin():
+        await set_value(
+            session, "withdrawMin", WITHDRAW_AMOUNT_MAJOR * 100, actor="bench"
+        )
+        # The chat bench posts messages: the widget must be on (the FAQ bot stays off).
+        await set_value(session, "enableChatWidget", True, actor="bench")
+        rows = [
+            Member(
+                phone=phone_of(i),
+                name=f"Bench Member {i}",
+                password_hash=password_hash,
+                currency=Currency.THB,
+                bank_code="KBANK",
+                bank_account_name="BENCH MEMBER",
+                bank_account_no=f"{i:010d}",
+            )
+            for i in range(1, members + 1)
+        ]
+        session.add_all(rows)
+        await session.flush()
+        session.add_all(
+            LoginSession(
+                member_id=member.id,
+                token_digest=token_digest(token_of(i)),
+                created_at=now,
+                expires_at=now + timedelta(days=2),
+            )
+            for i, member in enumerate(rows, start=1)
+        )
+        await session.flush()
+        # The suspense account a first withdrawal would open (pgbench expects it to exist).
+        await get_or_open_account(
+            session, kind=AccountKind.WITHDRAWALS_PENDING, currency=Currency.THB
+        )
+        for member in rows:
+            await credit_manually(
+                session,
+                member=member,
+                amount=FUNDS,
+                note="bench funds",
+                actor="ops:bench",
+            )
+    await engine.dispose()
+    log(f"seeded {members} members with {FUNDS // 100:,} THB each")
+
+
+def prepare(members: int) -> None:
+    asyncio.run(reset_database())
+    asyncio.run(seed(members))

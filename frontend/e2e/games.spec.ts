@@ -1,0 +1,152 @@
+/**
+ * Games (spec §2 carousels, game account modal, transfer modal): open a game account, transfer
+ * money in, play the sandbox slot (the spins move money at the provider), transfer some back,
+ * and find both transfers in the statement. Money comes from `pao ops deposit`.
+ */
+import type { Page } from '@playwright/test';
+import { createMember, paoOps, setRegisterOtp } from './support/backend';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
+
+type T = (key: string, vars?: Record<string, string | number>) => string;
+
+async function openJoker(page: Page, t: T, state: 'viewData' | 'openAccount') {
+  const card = page.getByRole('button', {
+    name: t('games.cardLabel', { name: 'Joker', state: t(`games.${state}`) }),
+  });
+  await card.click();
+  const modal = page.getByRole('dialog', { name: 'Joker' });
+  await expect(modal).toBeVisible();
+  return modal;
+}
+
+test('activate a game, transfer in, play, transfer back, see the statement @main', async ({
+  page,
+  t,
+  request,
+}) => {
+  // Registration is not what this tests: skip the OTP step (and its daily caps).
+  setRegisterOtp(false);
+  const member = await createMember(request);
+  paoOps('deposit', member.phone, '500', '--note', 'e2e games');
+  await loginViaUi(page, t, member.phone, member.password);
+  await expectHome(page, t, member.name);
+  await acceptAgreementIfShown(page, t);
+
+  // Three carousels; the slot one starts with Joker, not opened yet.
+  for (const category of ['slot', 'sport', 'lotto']) {
+    await expect(page.getByRole('heading', { name: t(`games.category.${category}`) })).toBeVisible();
+  }
+  await expectAccessible(page, 'home with game carousels');
+  await page.screenshot({ path: `/tmp/games-e2e/shots/games-home-${test.info().project.name}.png`, fullPage: true });
+
+  // Open the account.
+  let modal = await openJoker(page, t, 'openAccount');
+  await modal.getByRole('button', { name: t('games.activate') }).click();
+  await expect(modal.getByText(t('games.username'))).toBeVisible();
+  await expect(modal.getByRole('button', { name: t('games.transferOnly') })).toBeDisabled();
+  await expectAccessible(page, 'game account modal');
+  await page.screenshot({ path: `/tmp/games-e2e/shots/games-account-${test.info().project.name}.png` });
+
+  // Transfer 100 in: the transfer modal opens with Joker as the destination.
+  await modal.getByRole('button', { name: t('games.transferIn') }).click();
+  const transfer = page.getByRole('dialog', { name: t('transfer.title') });
+  await expect(transfer).toBeVisible();
+  await transfer.getByLabel(t('transfer.amount')).fill('100');
+  await expectAccessible(page, 'transfer modal');
+  await page.screenshot({ path: `/tmp/games-e2e/shots/games-transfer-${test.info().project.name}.png` });
+  await transfer.getByRole('button', { name: t('transfer.submit') }).click();
+  const done = page.getByRole('alertdialog', { name: t('transfer.successTitle') });
+  await expect(done).toBeVisible();
+  await done.getByRole('button', { name: t('common.ok') }).click();
+
+  // Play: the game opens in a new tab, already logged in; spin a few times.
+  modal = page.getByRole('dialog', { name: 'Joker' });
+  await expect(modal).toBeVisible();
+  const username = (await modal.locator('.cred-value').nth(0).textContent()) ?? '';
+  const password = (await modal.locator('.cred-value').nth(1).textContent()) ?? '';
+  const [game] = await Promise.all([
+    page.waitForEvent('popup'),
+    modal.getByRole('button', { name: t('games.play') }).click(),
+  ]);
+  await game.waitForLoadState();
+  // Joker has no auto-login (spec §7): its link is the provider's login page, where the
+  // credentials the modal shows work.
+  await expect(game.getByRole('heading', { name: /JOKER — sandbox login/ })).toBeVisible();
+  await game.getByLabel('Username').fill(username);
+  await game.getByLabel('Password').fill(password);
+  await game.getByRole('button', { name: 'Log in' }).click();
+  await expect(game.getByRole('heading', { name: /JOKER sandbox slot/ })).toBeVisible();
+  await expect(game.locator('#balance')).toHaveText('100.00');
+  for (let spin = 0; spin < 3; spin += 1) {
+    const before = (await game.locator('#outcome').textContent()) ?? '';
+    await game.getByRole('button', { name: 'Spin' }).click();
+    // Every outcome names its bet, so a new text means this spin has been settled.
+    await expect(game.locator('#outcome')).not.toHaveText(before);
+    await expect(game.locator('#outcome')).toContainText('Result #');
+  }
+  await game.screenshot({ path: `/tmp/games-e2e/shots/games-slot-${test.info().project.name}.png` });
+  const after = Number(await game.locator('#balance').textContent());
+  expect(after).toBeGreaterThanOrEqual(97);
+  await game.close();
+
+  // Transfer 50 back to the wallet.
+  await modal.getByRole('button', { name: t('common.close') }).click();
+  await page.getByRole('button', { name: t('transfer.open') }).click();
+  const back = page.getByRole('dialog', { name: t('transfer.title') });
+  await back.getByLabel(t('transfer.from')).selectOption('JOKER');
+  await back.getByLabel(t('transfer.to')).selectOption('WALLET');
+  await back.getByLabel(t('transfer.amount')).fill('50');
+  await back.getByRole('button', { name: t('transfer.submit') }).click();
+  await page
+    .getByRole('alertdialog', { name: t('transfer.successTitle') })
+    .getByRole('button', { name: t('common.ok') })
+    .click();
+
+  // Wallet 500 − 100 + 50 = 450; the Joker card shows what the provider holds.
+  await expect(page.getByRole('button', { name: t('games.cardLabel', { name: 'Joker', state: t('games.viewData') }) })).toContainText(
+    (after - 50).toFixed(2),
+  );
+
+  // The statement has both transfers.
+  await page.goto('/user/statement');
+  const wallet = t('statement.wallet');
+  await expect(page.getByText(t('statement.transfer', { from: 'JOKER', to: wallet }))).toBeVisible();
+  await expect(page.getByText(t('statement.transfer', { from: wallet, to: 'JOKER' }))).toBeVisible();
+  await expectAccessible(page, 'statement with transfers');
+});
+
+test('transfer modal messages and the error dialog', async ({ page, t, request }) => {
+  // Registration is not what this tests: skip the OTP step (and its daily caps).
+  setRegisterOtp(false);
+  const member = await createMember(request);
+  paoOps('deposit', member.phone, '20', '--note', 'e2e games');
+  await loginViaUi(page, t, member.phone, member.password);
+  await expectHome(page, t, member.name);
+  await acceptAgreementIfShown(page, t);
+  const modal = await openJoker(page, t, 'openAccount');
+  await modal.getByRole('button', { name: t('games.activate') }).click();
+  await expect(modal.getByText(t('games.username'))).toBeVisible();
+  await modal.getByRole('button', { name: t('common.close') }).click();
+
+  await page.getByRole('button', { name: t('transfer.open') }).click();
+  const transfer = page.getByRole('dialog', { name: t('transfer.title') });
+  const submit = transfer.getByRole('button', { name: t('transfer.submit') });
+  await submit.click();
+  await expect(transfer.getByText(t('transfer.selectAccounts'))).toBeVisible();
+  await transfer.getByLabel(t('transfer.from')).selectOption('WALLET');
+  await transfer.getByLabel(t('transfer.to')).selectOption('WALLET');
+  await submit.click();
+  await expect(transfer.getByText(t('transfer.cannotSame'))).toBeVisible();
+  await transfer.getByLabel(t('transfer.to')).selectOption('JOKER');
+  await transfer.getByLabel(t('transfer.amount')).fill('0.5');
+  await submit.click();
+  await expect(transfer.getByText(t('transfer.minAmount', { min: '1.00' }))).toBeVisible();
+  // More than the wallet holds: the server says MONEY_NOT_ENOUGH in an 'error' dialog.
+  await transfer.getByLabel(t('transfer.amount')).fill('999');
+  await submit.click();
+  const error = page.getByRole('alertdialog', { name: t('common.error') });
+  await expect(error).toBeVisible();
+  await expect(error).toContainText(t('errorMsg.MONEY_NOT_ENOUGH'));
+  await expectAccessible(page, 'transfer error dialog');
+});

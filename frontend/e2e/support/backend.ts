@@ -1,0 +1,88 @@
+/**
+ * Talking to the backend outside the browser: the operator CLI (site closed, OTP on/off), the
+ * sandbox SMS outbox, and members created through the public API.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, type APIRequestContext } from '@playwright/test';
+
+const PAO = process.env.PAO_BIN ?? fileURLToPath(new URL('../../../.venv/bin/pao', import.meta.url));
+
+/** Runs `pao ops …` on the test server's data directory. */
+export function paoOps(...args: string[]): string {
+  return execFileSync(PAO, ['ops', ...args], {
+    env: { ...process.env, PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR, PAO_SANDBOX: '1' },
+    encoding: 'utf8',
+  });
+}
+
+export function setRegisterOtp(on: boolean): void {
+  paoOps('settings', 'set', 'registerOTP', on ? 'true' : 'false');
+}
+
+export function randomDigits(n: number): string {
+  let out = '';
+  while (out.length < n) out += Math.floor(Math.random() * 10).toString();
+  return out.slice(0, n);
+}
+
+/** A phone number nobody registered yet (Thai mobile format, 10 digits). */
+export function freshPhone(): string {
+  return `09${randomDigits(8)}`;
+}
+
+/** The newest OTP code the sandbox SMS outbox holds for a phone. */
+export async function latestOtp(request: APIRequestContext, phone: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/sandbox/sms?phone=${phone}`);
+        if (!response.ok()) return '';
+        const messages = (await response.json()) as { text: string }[];
+        code = /\b(\d{6})\b/.exec(messages[0]?.text ?? '')?.[1] ?? '';
+        return code;
+      },
+      { timeout: 10_000 },
+    )
+    .not.toBe('');
+  return code;
+}
+
+export type Member = { phone: string; password: string; name: string };
+
+/** Registers a member through the API (OTP step included when the site asks for it). */
+export async function createMember(request: APIRequestContext, password = 'secret123'): Promise<Member> {
+  const phone = freshPhone();
+  const name = `E2E Member ${phone.slice(-4)}`;
+  const headers = { 'X-Pao-Client': 'wallet' };
+  let otpToken: string | null = null;
+  const flag = await request.get('/api/lookup/registerOTP', { headers });
+  if (((await flag.json()) as { registerOTP: boolean }).registerOTP) {
+    const sent = await request.post('/api/otp/send', { data: { phoneNumber: phone }, headers });
+    expect(sent.ok(), await sent.text()).toBe(true);
+    const otp = (await sent.json()) as { otpToken: string };
+    otpToken = otp.otpToken;
+    const verified = await request.post('/api/otp/verify', {
+      data: { otpToken, otpCode: await latestOtp(request, phone) },
+      headers,
+    });
+    expect(verified.ok(), await verified.text()).toBe(true);
+  }
+  const created = await request.post('/api/account', {
+    headers,
+    data: {
+      name,
+      username: phone,
+      password,
+      sourceCode: null,
+      inviteCode: null,
+      bankCode: 'SCB',
+      bankAccountName: 'E2E MEMBER',
+      bankAccountNo: randomDigits(10),
+      otpToken,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { phone, password, name };
+}

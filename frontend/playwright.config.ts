@@ -1,0 +1,89 @@
+/**
+ * Browser tests against the real backend: the config starts `pao` on a free port with a fresh
+ * data directory and the sandbox on, and drives Debian's chromium (never a downloaded browser).
+ * Set PAO_E2E_BASE_URL to test a server that is already running instead, PAO_BIN to use another
+ * `pao` command than ../.venv/bin/pao.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, type Project } from '@playwright/test';
+import type { AppOptions } from './e2e/support/fixtures';
+
+// Chosen once in the runner process; workers inherit them through the environment.
+if (!process.env.PAO_E2E_PORT) {
+  const probe = spawnSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  ]);
+  process.env.PAO_E2E_PORT = probe.stdout.toString().trim();
+}
+process.env.PAO_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'pao-e2e-'));
+
+const external = process.env.PAO_E2E_BASE_URL;
+// The backend command; PAO_BIN points elsewhere (e.g. another checkout) when needed.
+const pao = process.env.PAO_BIN ?? '../.venv/bin/pao';
+const baseURL = external ?? `http://127.0.0.1:${process.env.PAO_E2E_PORT}`;
+const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true };
+const desktop = { viewport: { width: 1280, height: 800 } };
+
+type P = Project<AppOptions>;
+const projects: P[] = [
+  { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: /terminated\.spec/ },
+  { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main/, testIgnore: /terminated\.spec/ },
+  { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main/, testIgnore: /terminated\.spec/ },
+  { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: /terminated\.spec/ },
+  {
+    // Closes the whole site, so it runs after everything else.
+    name: 'terminated',
+    use: { ...phone, appLocale: 'en' },
+    testMatch: /terminated\.spec/,
+    dependencies: ['phone-th', 'phone-la', 'phone-en', 'desktop-en'],
+  },
+];
+
+export default defineConfig<AppOptions>({
+  testDir: 'e2e',
+  // One backend, shared site settings (OTP on/off, terminated): tests run one at a time.
+  workers: 1,
+  fullyParallel: false,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  outputDir: 'test-results/artifacts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects,
+  webServer: external
+    ? undefined
+    : {
+        command: `${pao} migrate && ${pao} demo && ${pao} serve`,
+        url: `${baseURL}/healthz`,
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: {
+          PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR,
+          PAO_PORT: process.env.PAO_E2E_PORT ?? '',
+          PAO_HOST: '127.0.0.1',
+          PAO_SANDBOX: '1',
+        },
+      },
+});

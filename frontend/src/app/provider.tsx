@@ -1,0 +1,45 @@
+/** App-wide providers: React Query, toasts, and the bridge from API errors to navigation. */
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { BrowserRouter, useNavigate } from 'react-router';
+import { ToastProvider } from '@/components/ui/Toast';
+import { onErrorRoute } from '@/lib/api-client';
+import { loginWithRedirect, paths } from '@/lib/paths';
+import { createQueryClient } from '@/lib/query-client';
+import { clearSession } from '@/lib/storage';
+
+/** 'gone' → /terminated; an ended session → /login carrying the current URL (spec §8). */
+function ErrorRouteBridge() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    onErrorRoute((route) => {
+      if (route === 'terminated') {
+        void navigate(paths.terminated, { replace: true });
+        return;
+      }
+      clearSession();
+      queryClient.clear();
+      const here = window.location.pathname + window.location.search;
+      void navigate(here.startsWith(paths.user.root) ? loginWithRedirect(here) : paths.login, {
+        replace: true,
+      });
+    });
+    return () => onErrorRoute(null);
+  }, [navigate, queryClient]);
+  return null;
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <ToastProvider>
+          <ErrorRouteBridge />
+          {children}
+        </ToastProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

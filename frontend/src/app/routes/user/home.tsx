@@ -1,0 +1,115 @@
+/**
+ * Member home: balance card, widget grid (only built features), withdraw modal, agreement prompt.
+ * Composes the wallet, withdraw, games and agreement features.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AgreementPrompt } from '@/features/agreement/components/AgreementPrompt';
+import { useWallet, walletQuery } from '@/features/wallet/api/get-wallet';
+import { BalanceCard } from '@/features/wallet/components/BalanceCard';
+import { WidgetGrid } from '@/features/wallet/components/WidgetGrid';
+import { WithdrawModal } from '@/features/withdraw/components/WithdrawModal';
+import { useSpinActive } from '@/features/promotions/api/spin';
+import { refreshSlots } from '@/features/games/api/games';
+import { GameSection } from '@/features/games/components/GameSection';
+import { InviteBonusBar } from '@/features/promotions/components/InviteBonusBar';
+import { paths } from '@/lib/paths';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { bankName, formatBankAccount } from '@/lib/bank';
+
+// Loaded when first opened: the promotions modals are not part of the home chunk.
+const InviteModal = lazy(() =>
+  import('@/features/promotions/components/InviteModal').then((m) => ({ default: m.InviteModal })),
+);
+const RefundModal = lazy(() =>
+  import('@/features/promotions/components/RefundModal').then((m) => ({ default: m.RefundModal })),
+);
+const DepositModal = lazy(() =>
+  import('@/features/deposit/components/DepositModal').then((m) => ({ default: m.DepositModal })),
+);
+const SlipUpload = lazy(() =>
+  import('@/features/slips/components/SlipUpload').then((m) => ({ default: m.SlipUpload })),
+);
+
+export default function HomeRoute() {
+  const { t, i18n } = useTranslation();
+  useDocumentTitle(t('home.title'));
+  const queryClient = useQueryClient();
+  const wallet = useWallet();
+  const [withdrawOpen, setWithdrawOpen] = useState(false);
+  const navigate = useNavigate();
+  const spinActive = useSpinActive();
+  const [inviteOpen, setInviteOpen] = useState(false);
+  const [refundOpen, setRefundOpen] = useState(false);
+  const [depositOpen, setDepositOpen] = useState(false);
+  const reloadWallet = () => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey });
+  const bank = wallet.data?.bankAccount;
+
+  return (
+    <div className="stack-lg">
+      <BalanceCard />
+      <InviteBonusBar amount={wallet.data?.invite.amount} />
+      <WidgetGrid
+        actions={{
+          deposit: () => setDepositOpen(true),
+          withdraw: () => setWithdrawOpen(true),
+          // The spin widget when the wheel is on, else refresh-all (spec §2).
+          ...(spinActive.data?.isActive
+            ? { spin: () => void navigate(paths.user.spin) }
+            : {
+                // Refresh-all asks every game provider, then reloads everything shown.
+                refreshAll: () =>
+                  void refreshSlots()
+                    .catch(() => undefined)
+                    .then(() => queryClient.invalidateQueries()),
+              }),
+          invite: () => setInviteOpen(true),
+          bonus: () => void navigate(paths.user.bonus),
+          refund: () => setRefundOpen(true),
+        }}
+      />
+      <GameSection
+        slots={wallet.data?.slots ?? []}
+        walletAmount={wallet.data?.wallet.amount}
+        onChanged={reloadWallet}
+      />
+      <WithdrawModal
+        open={withdrawOpen}
+        onClose={() => setWithdrawOpen(false)}
+        onSuccess={() => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey })}
+        balance={wallet.data?.wallet.amount}
+        bank={
+          bank
+            ? { name: bankName(bank.bank, i18n.language), account: formatBankAccount(bank.bankAccountNo) }
+            : undefined
+        }
+      />
+      <AgreementPrompt />
+      <Suspense fallback={null}>
+        {inviteOpen && (
+          <InviteModal
+            open
+            onClose={() => setInviteOpen(false)}
+            memberId={wallet.data?.profile._id}
+            amount={wallet.data?.invite.amount}
+          />
+        )}
+        {refundOpen && <RefundModal open onClose={() => setRefundOpen(false)} />}
+        {depositOpen && (
+          <DepositModal
+            open
+            onClose={() => setDepositOpen(false)}
+            onCredited={reloadWallet}
+            renderSlipUpload={() => (
+              <Suspense fallback={null}>
+                <SlipUpload onCredited={reloadWallet} />
+              </Suspense>
+            )}
+          />
+        )}
+      </Suspense>
+    </div>
+  );
+}

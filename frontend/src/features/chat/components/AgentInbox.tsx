@@ -1,0 +1,357 @@
+/**
+ * The agent inbox (/agent): its own login (agent token, a separate role), the conversations with
+ * unread counts refreshed live, one conversation with history and live messages, replies with
+ * text, buttons, quick replies and media, and read marks.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '@/components/ui/Icon';
+import { useErrorText } from '@/hooks/use-error-text';
+import { ApiError } from '@/lib/errors';
+import {
+  agentConversations,
+  agentHistory,
+  agentLogin,
+  agentLogout,
+  agentMe,
+  agentMediaBlob,
+  agentRead,
+  agentSend,
+  agentUpload,
+  getAgentToken,
+  setAgentToken,
+} from '../api/agent';
+import type { AgentMessage, Button, ConversationSummary, WireMessage } from '../api/types';
+import { useAlert } from '../hooks/use-alert';
+import { useChatSocket } from '../hooks/use-chat-socket';
+import { useConversation, type ConversationTransport } from '../hooks/use-conversation';
+import { ChatView } from './ChatView';
+import { Composer } from './Composer';
+import '../chat.css';
+
+function AgentLogin({ onDone }: { onDone: (token: string) => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!username || !password) return;
+    setBusy(true);
+    try {
+      const answer = await agentLogin({ username, password });
+      onDone(answer.token);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main className="agent-login">
+      <form className="card form" onSubmit={(event) => void submit(event)}>
+        <h1 className="page-title">{t('agent.loginTitle')}</h1>
+        <div className="field">
+          <label className="field-label" htmlFor="agent-username">
+            {t('agent.username')}
+          </label>
+          <input
+            id="agent-username"
+            className="input"
+            autoComplete="username"
+            value={username}
+            onChange={(event) => {
+              setUsername(event.target.value);
+              setError(null);
+            }}
+          />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="agent-password">
+            {t('agent.password')}
+          </label>
+          <input
+            id="agent-password"
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setError(null);
+            }}
+          />
+        </div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy || !username || !password}>
+          {t('agent.login')}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+type ReplyKind = 'text' | 'quick_replies' | 'buttons';
+
+/** "Title" → a reply button; "Title | https://…" → web; "Title | tel:…" → call. */
+function parseButton(line: string): Button {
+  const [rawTitle, rawTarget] = line.split('|');
+  const title = (rawTitle ?? '').trim();
+  const target = (rawTarget ?? '').trim();
+  if (/^https?:\/\//i.test(target)) return { type: 'web', title, url: target };
+  if (target.toLowerCase().startsWith('tel:')) return { type: 'call', title, payload: target.slice(4) };
+  if (target) return { type: 'postback', title, payload: target };
+  return { type: 'reply', title };
+}
+
+function buildMessage(kind: ReplyKind, text: string, options: string): AgentMessage {
+  const lines = options
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (kind === 'quick_replies' && lines.length) {
+    return {
+      message_type: 'quick_replies',
+      payload: { text, quick_replies: lines.map((line) => ({ title: line })) },
+    };
+  }
+  if (kind === 'buttons' && lines.length) {
+    return { message_type: 'buttons', payload: { text, buttons: lines.slice(0, 3).map(parseButton) } };
+  }
+  return { message_type: 'text', payload: text };
+}
+
+function Conversation({
+  summary,
+  live,
+  onBack,
+  onUnauthorized,
+}: {
+  summary: ConversationSummary;
+  live: WireMessage[];
+  onBack: () => void;
+  onUnauthorized: () => void;
+}) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const [alert, showAlert] = useAlert();
+  const [kind, setKind] = useState<ReplyKind>('text');
+  const [options, setOptions] = useState('');
+  const id = summary._id;
+
+  const transport = useMemo<ConversationTransport<AgentMessage>>(
+    () => ({
+      history: (skip, limit) => agentHistory(id, skip, limit),
+      send: (message, clientId) => agentSend(id, message, clientId),
+      upload: (mediaKind, file, onProgress) => agentUpload(id, mediaKind, file, onProgress),
+      markRead: async () => {
+        await agentRead(id);
+        await queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] });
+      },
+    }),
+    [id, queryClient],
+  );
+  const onError = useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) onUnauthorized();
+      else showAlert(errorText(error));
+    },
+    [errorText, onUnauthorized, showAlert],
+  );
+  const chat = useConversation({ transport, side: 'agent', onError });
+  const { receive } = chat;
+  useEffect(() => {
+    // Live messages of every conversation; merging ignores ones already shown.
+    for (const message of live) if (message.conversationId === id) receive(message);
+  }, [live, id, receive]);
+
+  const optionsId = `agent-options-${id}`;
+  return (
+    <section className="agent-conversation" aria-label={summary.name}>
+      <header className="agent-conversation-head">
+        <button type="button" className="icon-btn icon-btn-sm" aria-label={t('agent.back')} onClick={onBack}>
+          <Icon name="chevronLeft" />
+        </button>
+        <h2 className="section-title">{summary.name}</h2>
+        {summary.username && <span className="muted small">{summary.username}</span>}
+      </header>
+      <ChatView
+        items={chat.items}
+        side="agent"
+        hasMore={chat.hasMore}
+        loading={chat.loading}
+        onLoadEarlier={() => void chat.loadEarlier()}
+        onRetry={chat.retry}
+        loadMedia={agentMediaBlob}
+        label={t('chat.messages')}
+      />
+      {alert && (
+        <p className="chat-alert" role="alert">
+          {alert}
+        </p>
+      )}
+      <Composer
+        onText={(text) => {
+          chat.send(buildMessage(kind, text, options));
+          setOptions('');
+          setKind('text');
+        }}
+        onFile={chat.sendFile}
+        onAlert={showAlert}
+        extra={
+          <div className="agent-reply-kind">
+            <label className="visually-hidden" htmlFor={`agent-kind-${id}`}>
+              {t('agent.replyKind')}
+            </label>
+            <select
+              id={`agent-kind-${id}`}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as ReplyKind)}
+            >
+              <option value="text">{t('agent.kindText')}</option>
+              <option value="quick_replies">{t('agent.kindQuick')}</option>
+              <option value="buttons">{t('agent.kindButtons')}</option>
+            </select>
+            {kind !== 'text' && (
+              <>
+                <label className="visually-hidden" htmlFor={optionsId}>
+                  {t('agent.options')}
+                </label>
+                <textarea
+                  id={optionsId}
+                  className="chat-input"
+                  rows={2}
+                  value={options}
+                  placeholder={kind === 'buttons' ? t('agent.buttonsHint') : t('agent.quickHint')}
+                  onChange={(event) => setOptions(event.target.value)}
+                />
+              </>
+            )}
+          </div>
+        }
+      />
+    </section>
+  );
+}
+
+function Inbox({ token, onLogout }: { token: string; onLogout: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const me = useQuery({ queryKey: ['agent', 'me', token], queryFn: agentMe, retry: false });
+  const conversations = useQuery({ queryKey: ['agent', 'conversations'], queryFn: agentConversations, retry: false });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [live, setLive] = useState<WireMessage[]>([]);
+
+  const unauthorized = (me.error ?? conversations.error) as unknown;
+  useEffect(() => {
+    if (unauthorized instanceof ApiError && unauthorized.status === 401) onLogout();
+  }, [unauthorized, onLogout]);
+
+  const auth = useMemo(() => ({ agentToken: token }), [token]);
+  const connected = useChatSocket({
+    auth,
+    onMessage: (message) => {
+      setLive((list) => [...list.slice(-100), message]);
+      void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] });
+    },
+    onRead: () => void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] }),
+    onReconnect: () => void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] }),
+  });
+
+  const list = conversations.data ?? [];
+  const current = list.find((c) => c._id === selected) ?? null;
+  return (
+    <main className="agent-inbox">
+      <header className="agent-top">
+        <h1 className="agent-title">{t('agent.inbox')}</h1>
+        <span className={`badge ${connected ? 'badge-success' : 'badge-warning'}`}>
+          {connected ? t('agent.online') : t('chat.connecting')}
+        </span>
+        {me.data && <span className="small muted">{me.data.name}</span>}
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => {
+            agentLogout().catch(() => undefined);
+            onLogout();
+          }}
+        >
+          {t('agent.logout')}
+        </button>
+      </header>
+      <div className={`agent-layout ${current ? 'agent-layout-open' : ''}`}>
+        <nav className="agent-list" aria-label={t('agent.conversations')}>
+          {list.length === 0 && <p className="muted chat-empty">{t('agent.noConversations')}</p>}
+          <ul>
+            {list.map((c) => {
+              const last = c.lastMessage?.message;
+              const preview =
+                last?.message_type === 'text'
+                  ? last.payload
+                  : last?.message_type === 'media'
+                    ? t('agent.previewMedia')
+                    : last
+                      ? t('agent.previewOther')
+                      : '';
+              return (
+                <li key={c._id}>
+                  <button
+                    type="button"
+                    className={`agent-item ${c._id === selected ? 'agent-item-current' : ''}`}
+                    aria-current={c._id === selected ? 'true' : undefined}
+                    onClick={() => setSelected(c._id)}
+                  >
+                    <span className="agent-item-name">{c.name}</span>
+                    {c.unread > 0 && (
+                      <span className="badge badge-danger" aria-label={t('agent.unread', { count: c.unread })}>
+                        {c.unread}
+                      </span>
+                    )}
+                    {c.wantsAgent && <span className="badge badge-warning">{t('agent.wantsAgent')}</span>}
+                    <span className="agent-item-preview">{preview}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        {current && (
+          <Conversation
+            key={current._id}
+            summary={current}
+            live={live}
+            onBack={() => setSelected(null)}
+            onUnauthorized={onLogout}
+          />
+        )}
+      </div>
+    </main>
+  );
+}
+
+export default function AgentInbox() {
+  const [token, setToken] = useState<string | null>(() => getAgentToken());
+  const logout = useCallback(() => {
+    setAgentToken(null);
+    setToken(null);
+  }, []);
+  if (!token) {
+    return (
+      <AgentLogin
+        onDone={(fresh) => {
+          setAgentToken(fresh);
+          setToken(fresh);
+        }}
+      />
+    );
+  }
+  return <Inbox token={token} onLogout={logout} />;
+}

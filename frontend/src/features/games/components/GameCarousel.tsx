@@ -1,0 +1,140 @@
+/**
+ * One 3D carousel of game cards (spec §2, §9): three cards shown, 300×211, 330 px apart, swipe
+ * on touch, arrow keys on the front card, previous/next buttons. Clicking the front card (or a side
+ * card) opens the game account modal.
+ */
+import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '@/components/ui/Icon';
+import { formatMoney } from '@/lib/money';
+import type { Slot } from '../api/games';
+
+const SPACING = 330;
+const SWIPE_PX = 40;
+
+type Props = {
+  id: string;
+  title: string;
+  slots: Slot[];
+  onOpen: (slot: Slot) => void;
+};
+
+function cardStyle(offset: number) {
+  const depth = Math.abs(offset);
+  return {
+    transform: `translateX(${offset * SPACING * 0.45}px) translateZ(${-depth * 180}px) rotateY(${-offset * 35}deg)`,
+    opacity: depth > 1 ? 0 : depth === 1 ? 0.75 : 1,
+    zIndex: 10 - depth,
+  };
+}
+
+export function GameCarousel({ id, title, slots, onOpen }: Props) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(0);
+  const touchX = useRef<number | null>(null);
+  const cards = useRef<(HTMLButtonElement | null)[]>([]);
+  if (slots.length === 0) return null;
+  const last = slots.length - 1;
+  const go = (next: number, focus = false) => {
+    const index = Math.min(last, Math.max(0, next));
+    setActive(index);
+    // Keyboard users stay on the front card as it changes.
+    if (focus) requestAnimationFrame(() => cards.current[index]?.focus());
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'ArrowLeft') go(active - 1, true);
+    else if (event.key === 'ArrowRight') go(active + 1, true);
+    else return;
+    event.preventDefault();
+  };
+  const onTouchStart = (event: TouchEvent) => {
+    touchX.current = event.touches[0]?.clientX ?? null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touchX.current;
+    const end = event.changedTouches[0]?.clientX;
+    touchX.current = null;
+    if (start === null || end === undefined) return;
+    if (end - start > SWIPE_PX) go(active - 1);
+    else if (start - end > SWIPE_PX) go(active + 1);
+  };
+
+  return (
+    <section className="carousel" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="carousel-title">
+        {title}
+      </h3>
+      <div
+        className="carousel-stage"
+        role="group"
+        aria-roledescription={t('games.carousel')}
+        aria-label={t('games.carouselHint', { title })}
+        onTouchStart={onTouchStart}
+        onTouchEnd={onTouchEnd}
+      >
+        {slots.map((slot, index) => {
+          const offset = index - active;
+          const hidden = Math.abs(offset) > 1;
+          return (
+            <button
+              key={slot.code}
+              ref={(element) => {
+                cards.current[index] = element;
+              }}
+              type="button"
+              className="game-card"
+              style={{ ...cardStyle(offset), backgroundImage: `url(${slot.background})` }}
+              aria-hidden={hidden}
+              tabIndex={hidden || offset !== 0 ? -1 : 0}
+              aria-label={t('games.cardLabel', {
+                name: slot.name,
+                state: slot.isActive ? t('games.viewData') : t('games.openAccount'),
+              })}
+              onClick={() => (offset === 0 ? onOpen(slot) : go(index))}
+              onKeyDown={onKeyDown}
+            >
+              <img className="game-card-logo" src={slot.logo} alt="" />
+              <span className="game-card-action">
+                {slot.isActive ? t('games.viewData') : t('games.openAccount')}
+              </span>
+              <span className="game-card-body">
+                <span className="game-card-amount">{formatMoney(slot.amount)}</span>
+                <span className="game-card-meta">
+                  {t('games.credit', {
+                    factor: slot.ftWalletSlot,
+                    amount: formatMoney(slot.amount * slot.ftWalletSlot),
+                  })}
+                  {slot.stale && <span className="game-card-stale"> · {t('games.stale')}</span>}
+                </span>
+              </span>
+            </button>
+          );
+        })}
+      </div>
+      <div className="carousel-nav">
+        <button
+          type="button"
+          className="icon-btn"
+          onClick={() => go(active - 1)}
+          disabled={active === 0}
+          aria-label={t('games.previous', { title })}
+        >
+          <Icon name="chevronLeft" />
+        </button>
+        <span className="carousel-count" aria-live="polite">
+          {active + 1} / {slots.length}
+        </span>
+        <button
+          type="button"
+          className="icon-btn"
+          onClick={() => go(active + 1)}
+          disabled={active === last}
+          aria-label={t('games.next', { title })}
+        >
+          <Icon name="chevronRight" />
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The games part of the home screen: three carousels (slot, sport = sport + casino, lotto),
+ * a transfer button, the game account modal and the transfer modal (both loaded on first use).
+ * On load it asks the providers for fresh balances (GET /api/wallet/refresh/slot).
+ */
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '@/components/ui/Icon';
+import { refreshSlots, type Slot } from '../api/games';
+import { GameCarousel } from './GameCarousel';
+import './games.css';
+
+const GameAccountModal = lazy(() =>
+  import('./GameAccountModal').then((m) => ({ default: m.GameAccountModal })),
+);
+const TransferModal = lazy(() =>
+  import('./TransferModal').then((m) => ({ default: m.TransferModal })),
+);
+
+const CATEGORIES = ['slot', 'sport', 'lotto'] as const;
+
+type Props = {
+  slots: Slot[];
+  walletAmount?: number;
+  /** Reload the wallet (balances, accounts). */
+  onChanged: () => void;
+};
+
+export function GameSection({ slots, walletAmount, onChanged }: Props) {
+  const { t } = useTranslation();
+  const [openCode, setOpenCode] = useState<string | null>(null);
+  const [transfer, setTransfer] = useState<{ to: string } | null>(null);
+  const open = slots.find((slot) => slot.code === openCode);
+  const changed = useRef(onChanged);
+  useEffect(() => {
+    changed.current = onChanged;
+  });
+
+  // Balances refresh on load (spec §4): ask the providers once, then reload the wallet.
+  useEffect(() => {
+    void refreshSlots().then(
+      () => changed.current(),
+      () => undefined,
+    );
+  }, []);
+
+  return (
+    <section className="games-section" aria-labelledby="games-title">
+      <div className="games-head">
+        <h2 id="games-title" className="section-title">
+          {t('games.title')}
+        </h2>
+        <button type="button" className="btn games-transfer" onClick={() => setTransfer({ to: '' })}>
+          <Icon name="transfer" size={18} /> {t('transfer.open')}
+        </button>
+      </div>
+      {CATEGORIES.map((category) => (
+        <GameCarousel
+          key={category}
+          id={`games-${category}`}
+          title={t(`games.category.${category}`)}
+          slots={slots.filter((slot) => slot.category === category)}
+          onOpen={(slot) => setOpenCode(slot.code)}
+        />
+      ))}
+      <Suspense fallback={null}>
+        {open && !transfer && (
+          <GameAccountModal
+            key={open.code}
+            slot={open}
+            onClose={() => setOpenCode(null)}
+            onChanged={onChanged}
+            onTransfer={(code) => setTransfer({ to: code })}
+          />
+        )}
+        {transfer && (
+          <TransferModal
+            open
+            slots={slots}
+            walletAmount={walletAmount}
+            initialFrom={transfer.to ? 'WALLET' : ''}
+            initialTo={transfer.to}
+            onClose={() => setTransfer(null)}
+            onDone={onChanged}
+          />
+        )}
+      </Suspense>
+    </section>
+  );
+}

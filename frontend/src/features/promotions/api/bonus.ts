@@ -1,0 +1,59 @@
+/** Bonuses and promotion codes (spec §7 "Bonus and promotion"): list, active check, activate, clear. */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type ApiData } from '@/lib/api-client';
+
+export type BonusItem = ApiData<'/api/bonus', 'get'>[number];
+export type ActiveBonus = ApiData<'/api/bonus/check/active', 'get'>;
+export type Promotion = ApiData<'/api/promotion/find/{code}', 'get'>;
+
+export const bonusQueries = {
+  list: () => queryOptions({ queryKey: ['bonus', 'list'], queryFn: () => api.get('/api/bonus'), staleTime: 0 }),
+  active: () =>
+    queryOptions({ queryKey: ['bonus', 'active'], queryFn: () => api.get('/api/bonus/check/active'), staleTime: 0 }),
+  notice: (lang: string) =>
+    queryOptions({
+      queryKey: ['lookup', 'notice', lang],
+      queryFn: () => api.get('/api/lookup/notice', { query: { lang } }),
+      staleTime: 5 * 60_000,
+    }),
+  promotion: (code: string) =>
+    queryOptions({
+      queryKey: ['promotion', 'find', code],
+      queryFn: () => api.get('/api/promotion/find/{code}', { params: { code } }),
+      staleTime: 0,
+    }),
+};
+
+export const useBonuses = () => useQuery(bonusQueries.list());
+export const useActiveBonus = () => useQuery(bonusQueries.active());
+
+/** After any bonus change: the list, the active check and the wallet are stale. */
+function useInvalidateBonus() {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: ['bonus'] });
+    void client.invalidateQueries({ queryKey: ['wallet'] });
+  };
+}
+
+export function useActivateBonus() {
+  const invalidate = useInvalidateBonus();
+  return useMutation({
+    mutationFn: (code: string) => api.get('/api/bonus/activate/{code}', { params: { code } }),
+    onSettled: invalidate,
+  });
+}
+
+export function useActivatePromotion() {
+  const invalidate = useInvalidateBonus();
+  return useMutation({
+    mutationFn: (code: string) =>
+      api.get('/api/promotion/activate/{code}', { params: { code: code.toUpperCase() } }),
+    onSettled: invalidate,
+  });
+}
+
+export function useClearBonus() {
+  const invalidate = useInvalidateBonus();
+  return useMutation({ mutationFn: () => api.get('/api/bonus/clear'), onSettled: invalidate });
+}

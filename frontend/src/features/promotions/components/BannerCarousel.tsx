@@ -1,0 +1,31 @@
+/**
+ * Banner carousel of the bonus, invite and refund modals (spec §9: cards 300×211, spacing 330):
+ * a horizontally scrolling, snapping list; each banner is an image with sanitised HTML below.
+ */
+import { useTranslation } from 'react-i18next';
+import { SafeHtml } from '@/components/ui/SafeHtml';
+
+export type Banner = { image: string; html: string };
+
+export function BannerCarousel({ banners, label }: { banners: readonly Banner[]; label: string }) {
+  const { t } = useTranslation();
+  if (banners.length === 0) return null;
+  return (
+    <section className="promo-carousel" aria-label={label}>
+      <ul>
+        {banners.map((banner, index) => (
+          <li key={`${banner.image}-${index}`} className="promo-banner">
+            <img
+              src={banner.image}
+              alt={t('promotions.bannerAlt', { index: index + 1, total: banners.length })}
+              width={300}
+              height={211}
+              loading="lazy"
+            />
+            {banner.html && <SafeHtml html={banner.html} className="prose small" />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+/** The bonus modal: banner carousel, the notice ('%percentFail%' filled in) and the receive button. */
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Modal } from '@/components/ui/Modal';
+import { SafeHtml } from '@/components/ui/SafeHtml';
+import { Spinner } from '@/components/ui/Spinner';
+import { useErrorText } from '@/hooks/use-error-text';
+import { formatMoney } from '@/lib/money';
+import { bonusQueries, useActivateBonus, type BonusItem } from '../api/bonus';
+import { BannerCarousel } from './BannerCarousel';
+
+export type Outcome = { tone: 'success' | 'error'; title: string; message: string };
+
+type Props = {
+  bonus: BonusItem;
+  isCurrent: boolean;
+  onClose: () => void;
+  onDone: (outcome: Outcome) => void;
+};
+
+export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
+  const { t, i18n } = useTranslation();
+  const errorText = useErrorText();
+  const notice = useQuery(bonusQueries.notice(i18n.language));
+  const activate = useActivateBonus();
+
+  const receive = () =>
+    activate.mutate(bonus.code, {
+      onSuccess: (grant) =>
+        onDone({
+          tone: 'success',
+          title: t('common.saved'),
+          message: t('promotions.bonus.received', { amount: formatMoney(grant.amount) }),
+        }),
+      onError: (error) => onDone({ tone: 'error', title: t('common.error'), message: errorText(error) }),
+    });
+
+  const noticeHtml = (notice.data?.notice ?? '').replaceAll('%percentFail%', String(bonus.percentFail));
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={bonus.name}
+      dismissible={!activate.isPending}
+      footer={
+        isCurrent ? (
+          <button type="button" className="btn btn-primary btn-block" onClick={onClose}>
+            {t('common.confirm')}
+          </button>
+        ) : (
+          <button type="button" className="btn btn-primary btn-block" onClick={receive} disabled={activate.isPending}>
+            {activate.isPending ? <Spinner /> : t('promotions.bonus.receive')}
+          </button>
+        )
+      }
+    >
+      <div className="stack">
+        <BannerCarousel banners={bonus.banners} label={t('promotions.banners')} />
+        <p>{bonus.description}</p>
+        <ul className="promo-facts small">
+          <li>{t('promotions.bonus.turnoverRule', { times: bonus.turnoverMultiplier })}</li>
+          {bonus.minDeposit > 0 && <li>{t('promotions.bonus.minDeposit', { amount: formatMoney(bonus.minDeposit) })}</li>}
+          <li>{t('promotions.bonus.maxReceived', { times: bonus.maxReceived, period: t(`promotions.bonus.type.${bonus.type}`) })}</li>
+        </ul>
+        {noticeHtml && <SafeHtml html={noticeHtml} className="notice notice-info prose" />}
+      </div>
+    </Modal>
+  );
+}

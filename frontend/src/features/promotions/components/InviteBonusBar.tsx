@@ -1,0 +1,37 @@
+/** Home: the invite-bonus amount waiting to be received, with its receive button (spec §2). */
+import './promotions.css';
+import { useTranslation } from 'react-i18next';
+import { Spinner } from '@/components/ui/Spinner';
+import { useToast } from '@/components/ui/Toast';
+import { useErrorText } from '@/hooks/use-error-text';
+import { formatMoney } from '@/lib/money';
+import { useCollectInvite } from '../api/invite';
+
+export function InviteBonusBar({ amount }: { amount?: number }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const errorText = useErrorText();
+  const collect = useCollectInvite();
+  if (amount === undefined) return null;
+  return (
+    <section className="card row-between" aria-label={t('promotions.invite.accrued')}>
+      <span>
+        {t('promotions.invite.accrued')} <strong>{formatMoney(amount)}</strong>
+      </span>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={amount <= 0 || collect.isPending}
+        onClick={() =>
+          collect.mutate(undefined, {
+            onSuccess: (answer) =>
+              toast(t('promotions.invite.receivedToast', { amount: formatMoney(answer.amount) }), 'success'),
+            onError: (error) => toast(errorText(error), 'danger'),
+          })
+        }
+      >
+        {collect.isPending ? <Spinner /> : t('promotions.invite.receive')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * The spin page (/user/spin, spec §2, §4, §9): the wheel with its name, a centre spin button with
+ * the coins left, the published odds of every slice, the coupon table (3 a page) with claim
+ * buttons, the prize modal and the claim-confirm modal (confirm debounced 500 ms).
+ */
+import './promotions.css';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MessageDialog, Modal } from '@/components/ui/Modal';
+import { Pagination } from '@/components/ui/Pagination';
+import { Spinner } from '@/components/ui/Spinner';
+import { useErrorText } from '@/hooks/use-error-text';
+import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
+import { formatDateTime } from '@/lib/dates';
+import { formatMoney } from '@/lib/money';
+import { pageCount } from '@/lib/pagination';
+import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
+import { useWheelSize } from '../hooks/use-wheel-size';
+import { ConfirmDialog } from './ConfirmDialog';
+import { WheelCanvas } from './WheelCanvas';
+import { angleAt, planSpin } from './wheel-motion';
+
+export const COUPON_PAGE_SIZE = 3;
+export const CLAIM_DEBOUNCE_MS = 500;
+
+function percent(probability: number): string {
+  return `${(probability * 100).toFixed(probability > 0 && probability < 0.01 ? 2 : 1)}%`;
+}
+
+export function SpinPage() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const setup = useWheelSetup();
+  const coupons = useCoupons();
+  const spin = useSpin();
+  const claim = useClaimCoupon();
+  const spinIntent = useIntentKey();
+  const claimIntent = useIntentKey();
+  const size = useWheelSize();
+  const [angle, setAngle] = useState(0);
+  const [spinning, setSpinning] = useState(false);
+  const [prize, setPrize] = useState<SpinAnswer['result'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Coupon | null>(null);
+  const [claimed, setClaimed] = useState<string | null>(null);
+  const frame = useRef<number>(0);
+  const debounce = useRef<number | undefined>(undefined);
+
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      window.clearTimeout(debounce.current);
+    },
+    [],
+  );
+
+  const data = setup.data;
+  const coins = data?.userCoin ?? 0;
+
+  const onSpin = () => {
+    if (spinning || !data || coins <= 0) return;
+    setSpinning(true);
+    spin.mutate(spinIntent.current(), {
+      onSuccess: (answer) => {
+        spinIntent.renew();
+        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+        const motion = planSpin(angle, answer.result.index, data.slice.length);
+        const plan = reduced ? { ...motion, durationMs: 300 } : motion;
+        const started = performance.now();
+        const step = (now: number) => {
+          const elapsed = now - started;
+          setAngle(angleAt(plan, elapsed));
+          if (elapsed < plan.durationMs) {
+            frame.current = requestAnimationFrame(step);
+          } else {
+            setSpinning(false);
+            setPrize(answer.result);
+            void queryClient.invalidateQueries({ queryKey: ['spin'] });
+          }
+        };
+        frame.current = requestAnimationFrame(step);
+      },
+      onError: (err) => {
+        if (isDefiniteAnswer(err)) spinIntent.renew();
+        setSpinning(false);
+        setError(errorText(err));
+        void queryClient.invalidateQueries({ queryKey: ['spin'] });
+      },
+    });
+  };
+
+  const onConfirmClaim = () => {
+    // Debounced: a burst of clicks within 500 ms sends one claim.
+    window.clearTimeout(debounce.current);
+    debounce.current = window.setTimeout(() => {
+      const coupon = selected;
+      if (!coupon || claim.isPending) return;
+      claim.mutate(
+        { coupon: coupon.coupon, idempotencyKey: claimIntent.current() },
+        {
+          onSuccess: (answer) => {
+            claimIntent.renew();
+            setSelected(null);
+            setClaimed(t('promotions.spin.claimed', { prize: answer.prize.slice.label }));
+          },
+          onError: (err) => {
+            if (isDefiniteAnswer(err)) claimIntent.renew();
+            setSelected(null);
+            setError(errorText(err));
+          },
+        },
+      );
+    }, CLAIM_DEBOUNCE_MS);
+  };
+
+  if (setup.isLoading) return <Spinner />;
+  if (!data) {
+    return (
+      <div className="stack-lg">
+        <h1 className="page-title">{t('promotions.spin.title')}</h1>
+        <p className="empty">{setup.error ? errorText(setup.error) : t('promotions.spin.inactive')}</p>
+      </div>
+    );
+  }
+
+  const list = coupons.data ?? [];
+  const shown = list.slice((page - 1) * COUPON_PAGE_SIZE, page * COUPON_PAGE_SIZE);
+  return (
+    <div className="stack-lg">
+      <h1 className="page-title">{data.name}</h1>
+      <div className="wheel-stage" style={{ width: size, height: size }}>
+        <WheelCanvas slices={data.slice} angle={angle} size={size} label={t('promotions.spin.wheelLabel', { name: data.name })} />
+        <button
+          type="button"
+          className="wheel-button"
+          onClick={onSpin}
+          disabled={spinning || coins <= 0}
+          aria-label={t('promotions.spin.spinButton', { n: coins })}
+        >
+          <span>{t('promotions.spin.spin')}</span>
+          <span className="small">{t('promotions.spin.coins', { n: coins })}</span>
+        </button>
+      </div>
+      <p className="small muted">{t('promotions.spin.coinRule')}</p>
+
+      <section aria-labelledby="odds-title" className="stack">
+        <h2 id="odds-title" className="section-title">
+          {t('promotions.spin.odds')}
+        </h2>
+        <table className="promo-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('promotions.spin.prize')}</th>
+              <th scope="col">{t('promotions.spin.chance')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.odds.map((row) => (
+              <tr key={row.code}>
+                <td>{row.label}</td>
+                <td>{percent(row.probability)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="coupons-title" className="stack">
+        <h2 id="coupons-title" className="section-title">
+          {t('promotions.spin.coupons')}
+        </h2>
+        {list.length === 0 && <p className="empty">{t('promotions.spin.noCoupons')}</p>}
+        {list.length > 0 && (
+          <table className="promo-table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">{t('promotions.spin.prize')}</th>
+                <th scope="col">{t('promotions.amount')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('promotions.spin.claim')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((coupon, index) => (
+                <tr key={coupon._id}>
+                  <td>{(page - 1) * COUPON_PAGE_SIZE + index + 1}</td>
+                  <td>
+                    <strong>{coupon.prize.slice.label}</strong>
+                    <br />
+                    <span className="small">{coupon.prize.name}</span>
+                    <br />
+                    <span className="small muted">{t('promotions.spin.expires', { time: formatDateTime(coupon.expiresAt) })}</span>
+                  </td>
+                  <td>{formatMoney(coupon.amount)}</td>
+                  <td>
+                    {coupon.claimable ? (
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        onClick={() => setSelected(coupon)}
+                        aria-label={t('promotions.spin.claimLabel', { prize: coupon.prize.slice.label })}
+                      >
+                        {t('promotions.spin.claim')}
+                      </button>
+                    ) : (
+                      <span className="badge">{t(`promotions.spin.status.${coupon.status}`)}</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pagination page={page} count={pageCount(list.length, COUPON_PAGE_SIZE)} onChange={setPage} />
+      </section>
+
+      {prize && (
+        <Modal
+          open
+          onClose={() => setPrize(null)}
+          title={t('promotions.spin.resultTitle')}
+          footer={
+            <button type="button" className="btn btn-primary btn-block" onClick={() => setPrize(null)} autoFocus>
+              {t('common.ok')}
+            </button>
+          }
+        >
+          <p className="wheel-result">{prize.label}</p>
+          <p>{prize.coupon ? t('promotions.spin.wonCoupon') : t('promotions.spin.noPrize')}</p>
+          <p className="small muted">{t('promotions.spin.coins', { n: prize.remainingCoin })}</p>
+        </Modal>
+      )}
+      <ConfirmDialog
+        open={selected !== null}
+        title={t('promotions.spin.claimTitle')}
+        message={t('promotions.spin.claimText', {
+          prize: selected?.prize.slice.label ?? '',
+          amount: formatMoney(selected?.amount ?? 0),
+        })}
+        confirmLabel={t('promotions.spin.claim')}
+        busy={claim.isPending}
+        onConfirm={onConfirmClaim}
+        onCancel={() => setSelected(null)}
+      />
+      {claimed && (
+        <MessageDialog open tone="success" title={t('common.success')} message={claimed} onClose={() => setClaimed(null)} />
+      )}
+      {error && <MessageDialog open tone="error" title={t('common.error')} message={error} onClose={() => setError(null)} />}
+    </div>
+  );
+}

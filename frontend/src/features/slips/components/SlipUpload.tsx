@@ -1,0 +1,156 @@
+/**
+ * Slip upload for the deposit modal's bank-transfer tab (spec §2, §7, §8): pick a PNG/JPEG,
+ * upload with progress (XHR, 300 s), then the outcome with its translated reason. The rules
+ * shown come from GET /api/lookup/slip.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon } from '@/components/ui/Icon';
+import { Spinner } from '@/components/ui/Spinner';
+import { useErrorText } from '@/hooks/use-error-text';
+import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
+import { formatMoney } from '@/lib/money';
+import {
+  SlipUploadError,
+  isAcceptedImage,
+  slipRulesQuery,
+  uploadSlip,
+  type SlipUploadResult,
+} from '../api/slips';
+import './slips.css';
+
+type Props = {
+  /** Called after a slip was credited, so the caller reloads balances. */
+  onCredited?: () => void;
+};
+
+type Outcome = { tone: 'success' | 'warning' | 'danger'; text: string } | null;
+
+export function SlipUpload({ onCredited }: Props) {
+  const { t, i18n } = useTranslation();
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const rules = useQuery(slipRulesQuery());
+  const intent = useIntentKey();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [pickError, setPickError] = useState('');
+  const busy = progress !== null;
+
+  const reasonText = (reason: string | null | undefined) =>
+    reason && i18n.exists(`slipReason.${reason}`) ? t(`slipReason.${reason}` as never) : (reason ?? '');
+
+  const show = (result: SlipUploadResult) => {
+    if (result.code === 'SUCCESS') {
+      setOutcome({
+        tone: 'success',
+        text: t('slips.credited', { amount: formatMoney(result.slip.amount) }),
+      });
+      onCredited?.();
+    } else if (result.code === 'OK') {
+      setOutcome({ tone: 'warning', text: t('slips.inProgress') });
+    } else {
+      setOutcome({ tone: 'danger', text: t('slips.refused', { reason: reasonText(result.reason) }) });
+    }
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || busy) return;
+    setOutcome(null);
+    setProgress(0);
+    try {
+      const result = await uploadSlip(file, {
+        idempotencyKey: intent.current(),
+        onProgress: setProgress,
+      });
+      intent.renew();
+      show(result);
+      setFile(null);
+      if (inputRef.current) inputRef.current.value = '';
+      void queryClient.invalidateQueries({ queryKey: ['slips'] });
+    } catch (error) {
+      if (isDefiniteAnswer(error)) intent.renew();
+      const text =
+        error instanceof SlipUploadError && error.reason
+          ? reasonText(error.reason)
+          : errorText(error);
+      setOutcome({ tone: 'danger', text });
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const data = rules.data;
+  return (
+    <form className="slip-upload stack" onSubmit={onSubmit} noValidate>
+      <ul className="slip-rules muted">
+        <li>{t('slips.rules.credit')}</li>
+        <li>
+          {t('slips.rules.within', { minutes: data?.uploadWithinMinutes ?? 60 })}
+        </li>
+        <li>{t('slips.rules.closed')}</li>
+        {data && <li>{t('slips.rules.minimum', { amount: formatMoney(data.minimumDeposit) })}</li>}
+      </ul>
+      <div className="file-pick">
+        <label htmlFor={inputId} className="field-label">
+          {t('slips.pick')}
+        </label>
+        <input
+          id={inputId}
+          ref={inputRef}
+          type="file"
+          accept="image/png,image/jpeg"
+          disabled={busy}
+          aria-describedby={pickError ? `${inputId}-error` : undefined}
+          onChange={(e) => {
+            const picked = e.target.files?.[0] ?? null;
+            setOutcome(null);
+            if (picked && !isAcceptedImage(picked)) {
+              setPickError(t('slips.wrongType'));
+              setFile(null);
+              return;
+            }
+            setPickError('');
+            setFile(picked);
+          }}
+        />
+        {pickError && (
+          <p id={`${inputId}-error`} className="field-error" role="alert">
+            {pickError}
+          </p>
+        )}
+      </div>
+      {busy && (
+        <div className="stack">
+          <label htmlFor={`${inputId}-progress`} className="small muted">
+            {t('slips.uploading', { percent: Math.round((progress ?? 0) * 100) })}
+          </label>
+          <progress
+            id={`${inputId}-progress`}
+            className="slip-progress"
+            max={1}
+            value={progress ?? 0}
+          />
+        </div>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={!file || busy}>
+        {busy ? <Spinner /> : t('slips.upload')}
+      </button>
+      <div role="status" aria-live="polite">
+        {outcome && (
+          <p className={`notice notice-${outcome.tone === 'danger' ? 'warning' : outcome.tone}`}>
+            <Icon name={outcome.tone === 'success' ? 'check' : 'alert'} size={18} />
+            {outcome.text}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export default SlipUpload;

@@ -1,0 +1,24 @@
+/** Display rules of a slip row (spec §2, §4, §8), pure so that they are unit-tested. */
+
+export type SlipStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+/** Anything not final reads as 'in progress' (the default, shown as a warning). */
+export function slipStatus(status: string): SlipStatus {
+  return status === 'SUCCESS' || status === 'FAILED' ? status : 'PENDING';
+}
+
+export const SLIP_TONE: Record<SlipStatus, 'success' | 'danger' | 'warning'> = {
+  SUCCESS: 'success',
+  FAILED: 'danger',
+  PENDING: 'warning',
+};
+
+/** The amount column: '-' unless above 0. */
+export function slipAmountText(amount: number, format: (value: number) => string): string {
+  return amount > 0 ? format(amount) : '-';
+}
+
+/** The translation key of a reason code, or null when it has none. */
+export function slipReasonKey(note: string | null | undefined): string | null {
+  return note ? `slipReason.${note}` : null;
+}

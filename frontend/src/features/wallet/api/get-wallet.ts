@@ -1,0 +1,19 @@
+/** GET /api/wallet: member name, wallet and game balances. Each fetch stamps last_sync. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, type ApiData } from '@/lib/api-client';
+import { STORAGE_KEYS, writeLocal } from '@/lib/storage';
+
+export type Wallet = ApiData<'/api/wallet', 'get'>;
+
+export async function getWallet(): Promise<Wallet> {
+  const data = await api.get('/api/wallet');
+  writeLocal(STORAGE_KEYS.lastSync, new Date().toISOString());
+  return data;
+}
+
+export const walletQuery = () =>
+  queryOptions({ queryKey: ['wallet'], queryFn: getWallet, staleTime: 0 });
+
+export function useWallet() {
+  return useQuery(walletQuery());
+}

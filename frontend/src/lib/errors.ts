@@ -1,0 +1,54 @@
+/**
+ * API errors and the error catalogue of spec §8: which codes leave the page, and the text shown.
+ */
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+export const TIMEOUT = 'TIMEOUT';
+export const GONE = 'gone';
+export const INVALID_TOKEN = 'invalid-token';
+
+export class ApiError extends Error {
+  /** True when the client already sent the browser to /login or /terminated. */
+  redirected = false;
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly field?: string,
+  ) {
+    super(code);
+    this.name = 'ApiError';
+  }
+}
+
+/** Codes meaning 'cannot verify identity' or 'not logged in': the session is over. */
+export const AUTH_CODES: readonly string[] = [
+  INVALID_TOKEN,
+  'UNAUTHORIZED',
+  'EXPIRED_AUTH_TOKEN',
+  'INVALID_USER_1',
+  'INVALID_USER_2',
+  'INVALID_USER_3',
+  'INVALID_USER_4',
+];
+
+export type ErrorRoute = 'terminated' | 'login' | null;
+
+export function errorRoute(code: string): ErrorRoute {
+  if (code === GONE) return 'terminated';
+  if (AUTH_CODES.includes(code)) return 'login';
+  return null;
+}
+
+type Translate = (key: string) => string;
+type Exists = (key: string) => boolean;
+
+/**
+ * Text for an error: the catalogue translation of its code when one exists, else the code raw.
+ * Anything that is not an ApiError is a client-side failure and shows the generic text.
+ */
+export function errorText(error: unknown, t: Translate, exists: Exists): string {
+  const code =
+    error instanceof ApiError ? error.code : error instanceof Error ? NETWORK_ERROR : String(error);
+  const key = `errorMsg.${code}`;
+  return exists(key) ? t(key) : code;
+}

@@ -1,0 +1,36 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { languageTag } from './locales';
+
+async function load(saved: string | null, lao = false) {
+  vi.resetModules();
+  vi.stubEnv('VITE_LAO', lao ? '1' : '');
+  vi.stubGlobal('localStorage', {
+    getItem: (key: string) => (key === 'locale' ? saved : null),
+    setItem: () => undefined,
+    removeItem: () => undefined,
+  });
+  return import('./i18n');
+}
+
+describe('initial language', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+
+  it('is th by default and la in the Lao build', async () => {
+    expect((await load(null)).initialLocale()).toBe('th');
+    expect((await load(null, true)).initialLocale()).toBe('la');
+  });
+
+  it('is the saved choice when there is one', async () => {
+    expect((await load('en')).initialLocale()).toBe('en');
+    expect((await load('la')).initialLocale()).toBe('la');
+    expect((await load('xx')).initialLocale()).toBe('th');
+  });
+
+  it('names Lao "lo" for the browser', () => {
+    expect(languageTag('la')).toBe('lo');
+    expect(languageTag('th')).toBe('th');
+  });
+});

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { loginWithRedirect, redirectTarget } from './paths';
+
+describe('login redirect', () => {
+  it('carries the wanted URL', () => {
+    expect(loginWithRedirect('/user/profile')).toBe('/login?redirect=%2Fuser%2Fprofile');
+    expect(redirectTarget('?redirect=%2Fuser%2Fprofile')).toBe('/user/profile');
+  });
+
+  it('goes to /user by default and refuses foreign targets', () => {
+    expect(redirectTarget('')).toBe('/user');
+    expect(redirectTarget('?redirect=https%3A%2F%2Fevil.test')).toBe('/user');
+    expect(redirectTarget('?redirect=%2F%2Fevil.test')).toBe('/user');
+    expect(redirectTarget('?redirect=%2Flogin')).toBe('/user');
+  });
+});
