@@ -119,7 +119,7 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
     application = create_app(settings)
     # Adapters reach the in-process sandbox through the app itself, still over HTTP semantics.
     application.state.http_transport = httpx.ASGITransport(app=application)
-    async with LifespanManager(application):
+    async with LifespanManager(application, startup_timeout=60, shutdown_timeout=60):
         yield application
     clock.reset()
 

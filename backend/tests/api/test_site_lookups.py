@@ -203,7 +203,7 @@ async def test_a_broken_row_falls_back_to_the_default(
 @pytest.fixture
 async def lao_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(settings.model_copy(update={"lao_mode": True}))
-    async with LifespanManager(app):
+    async with LifespanManager(app, startup_timeout=60, shutdown_timeout=60):
         async with app.state.sessionmaker() as session:
             await seed_site_content(session)
             await session.commit()

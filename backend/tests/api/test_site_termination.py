@@ -90,7 +90,7 @@ async def spa_client(settings: Settings, tmp_path: Path) -> AsyncIterator[httpx.
     static.mkdir()
     (static / "index.html").write_text("<!doctype html><title>Pao</title>")
     app = create_app(settings.model_copy(update={"static_dir": static}))
-    async with LifespanManager(app):
+    async with LifespanManager(app, startup_timeout=60, shutdown_timeout=60):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield client

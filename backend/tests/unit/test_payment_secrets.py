@@ -32,6 +32,6 @@ def test_non_sandbox_without_secrets_refuses() -> None:
 async def test_app_refuses_to_start_without_secrets(tmp_path: Path) -> None:
     app = create_app(Settings(sandbox=False, data_dir=tmp_path, run_jobs=False))
     with pytest.raises(RuntimeError, match="refusing to start"):
-        async with LifespanManager(app):
+        async with LifespanManager(app, startup_timeout=60, shutdown_timeout=60):
             pass
     await app.state.engine.dispose()
