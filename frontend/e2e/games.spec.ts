@@ -58,7 +58,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @main
   await transfer.getByRole('button', { name: t('transfer.submit') }).click();
   const done = page.getByRole('alertdialog', { name: t('transfer.successTitle') });
   await expect(done).toBeVisible();
-  await done.getByRole('button', { name: t('common.ok') }).click();
+  await done.getByRole('button', { name: t('common.ok'), exact: true }).click();
 
   // Play: the game opens in a new tab, already logged in; spin a few times.
   modal = page.getByRole('dialog', { name: 'Joker' });
@@ -100,7 +100,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @main
   await back.getByRole('button', { name: t('transfer.submit') }).click();
   await page
     .getByRole('alertdialog', { name: t('transfer.successTitle') })
-    .getByRole('button', { name: t('common.ok') })
+    .getByRole('button', { name: t('common.ok'), exact: true })
     .click();
 
   // Wallet 500 − 100 + 50 = 450; the Joker card shows what the provider holds.

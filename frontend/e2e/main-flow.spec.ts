@@ -96,7 +96,7 @@ for (const otp of [true, false]) {
     await dialog.getByRole('button', { name: t('common.save') }).click();
     const saved = page.getByRole('alertdialog', { name: t('common.saved') });
     await expect(saved.getByText(t('profile.passwordSaved'))).toBeVisible();
-    await saved.getByRole('button', { name: t('common.ok') }).click();
+    await saved.getByRole('button', { name: t('common.ok'), exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
 
     // The old password no longer works; the new one does. Then log out.

@@ -35,7 +35,7 @@ test('withdraw from home, then see it in the statement @desktop', async ({ page,
   const result = page.getByRole('alertdialog');
   await expect(result).toBeVisible();
   const succeeded = await result.getByText(t('withdraw.successText')).isVisible();
-  await result.getByRole('button', { name: t('common.ok') }).click();
+  await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   if (!succeeded) {
     // Error dialogs go back to the form.

@@ -77,7 +77,7 @@ async function openHome(page: Page, t: T, member: Member): Promise<void> {
 }
 
 async function closeDialog(page: Page, t: T): Promise<void> {
-  await page.getByRole('alertdialog').getByRole('button', { name: t('common.ok') }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: t('common.ok'), exact: true }).click();
   await expect(page.getByRole('alertdialog')).toBeHidden();
 }
 
@@ -220,7 +220,7 @@ test.describe('promotions', () => {
       const result = page.getByRole('dialog', { name: t('promotions.spin.resultTitle') });
       await expect(result).toBeVisible({ timeout: 10_000 });
       if (i === 0) await shot(page, 'spin-result', appLocale);
-      await result.getByRole('button', { name: t('common.ok') }).click();
+      await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
       await expect(result).toBeHidden();
     }
     await claim.click();

@@ -61,11 +61,11 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
     await expect(page.getByRole('alertdialog')).toBeVisible();
     await page.waitForTimeout(300);
     await shot(locale, '08b-withdraw-error');
-    await page.getByRole('button', { name: t('common.ok') }).click();
+    await page.getByRole('button', { name: t('common.ok'), exact: true }).click();
     await page.keyboard.press('Escape');
 
     await page.getByRole('link', { name: t('nav.profile') }).click();
-    await expect(page.getByText(member.name)).toBeVisible();
+    await expect(page.getByText(member.name, { exact: true })).toBeVisible();
     await shot(locale, '09-profile');
     await page.getByRole('button', { name: t('profile.changePassword') }).click();
     await shot(locale, '10-change-password');

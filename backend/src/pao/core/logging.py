@@ -44,3 +44,5 @@ def configure_logging(settings: Settings) -> None:
         cache_logger_on_first_use=True,
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
+    # httpx narrates every adapter request at INFO; adapters log what matters themselves.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
