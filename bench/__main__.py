@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             if "read" in only:
                 with timed("read path"):
                     results["read"] = wallet.reads(server, args.members)
+                    results["floor"] = wallet.framework_floor(server, args.members)
                 checks.append(invariants.check("reads"))
             if "login" in only:
                 with timed("login"):

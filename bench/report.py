@@ -39,6 +39,8 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         out.append(_comparison_row(comparison, "before", None))
     if "read" in results:
         out.append(_comparison_row(results["read"], "bare ASGI + asyncpg", 0.5))
+    if "floor" in results:
+        out.append(_comparison_row(results["floor"], "bare ASGI + asyncpg", None))
     if "login" in results:
         row = _comparison_row(
             results["login"], f"raw {results.get('argon2', 'argon2id')}", None

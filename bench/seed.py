@@ -102,11 +102,15 @@ async def seed(members: int) -> None:
             for i, member in enumerate(rows, start=1)
         )
         await session.flush()
-        # The suspense account a first withdrawal would open (pgbench expects it to exist).
-        await get_or_open_account(
-            session, kind=AccountKind.WITHDRAWALS_PENDING, currency=Currency.THB
-        )
         for member in rows:
+            # The member's suspense account, which a first withdrawal would open (pgbench
+            # expects it to exist).
+            await get_or_open_account(
+                session,
+                kind=AccountKind.WITHDRAWALS_PENDING,
+                currency=Currency.THB,
+                owner=str(member.id),
+            )
             await credit_manually(
                 session,
                 member=member,

@@ -46,13 +46,23 @@ def withdrawals(server: Server, members: int) -> list[Comparison]:
 
 
 def reads(server: Server, members: int) -> Comparison:
+    return _against_bare("GET /api/wallet vs bare ASGI", "wallet", server, members)
+
+
+def framework_floor(server: Server, members: int) -> Comparison:
+    """``GET /healthz`` (FastAPI, the middleware and one SQLAlchemy ``SELECT 1``) against the
+    same bare endpoint: what the framework alone costs, the ceiling of any API read."""
+    return _against_bare("floor: GET /healthz vs bare ASGI", "health", server, members)
+
+
+def _against_bare(name: str, mode: str, server: Server, members: int) -> Comparison:
     duration = seconds(6)
     return interleave(
-        "GET /api/wallet vs bare ASGI",
+        name,
         rounds(3),
         lambda: wrk(
             server.url,
-            "wallet",
+            mode,
             lo=1,
             hi=members,
             connections=CONCURRENCY,

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from pao.games.catalogue import seed_games
 from pao.games.models import GameAccount
@@ -91,16 +91,13 @@ async def wallet_minor(app: FastAPI, mid: int) -> int:
     return await balance_of(app, AccountKind.PLAYER_WALLET, str(mid))
 
 
-async def balance_of(app: FastAPI, kind: AccountKind, owner: str = "") -> int:
+async def balance_of(app: FastAPI, kind: AccountKind, owner: str | None = None) -> int:
+    """The balance of ``kind``'s account of ``owner``, or the sum over every owner."""
+    query = select(func.sum(LedgerAccount.balance)).where(LedgerAccount.kind == kind)
+    if owner is not None:
+        query = query.where(LedgerAccount.owner == owner)
     async with app.state.sessionmaker() as session:
-        value = (
-            await session.execute(
-                select(LedgerAccount.balance).where(
-                    LedgerAccount.kind == kind, LedgerAccount.owner == owner
-                )
-            )
-        ).scalar_one_or_none()
-        return int(value or 0)
+        return int((await session.execute(query)).scalar_one() or 0)
 
 
 async def assert_books_balance(app: FastAPI) -> None:

@@ -1,5 +1,5 @@
 -- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce
---   mode: withdraw | wallet | bare | login
+--   mode: withdraw | wallet | bare | health | login
 --   lo, hi: the bench members to spread over (lo = hi: one hot member)
 --   nonce: makes Idempotency-Keys unique across rounds and runs
 -- done() prints one JSON line that bench/http.py reads.
@@ -27,6 +27,8 @@ function request()
     }, '{"amount":1}')
   elseif mode == "wallet" then
     return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
+  elseif mode == "health" then
+    return wrk.format("GET", "/healthz")
   elseif mode == "bare" then
     return wrk.format("GET", "/bench/bare?token=bench-token-" .. i)
   elseif mode == "login" then

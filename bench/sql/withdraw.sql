@@ -6,19 +6,16 @@ BEGIN;
 -- identity.deps.current_login: the session and its member in one query (the token of member i
 -- is 'bench-token-<i>', stored as its SHA-256)
 SELECT s.id, s.member_id, s.token_digest, s.created_at, s.expires_at, s.revoked_at, s.ip, s.user_agent, m.id AS mid, m.phone, m.name, m.password_hash, m.status, m.currency, m.bank_code, m.bank_account_name, m.bank_account_no, m.source_code, m.inviter_id, m.coin, m.agreement_accepted_at, m.created_at AS m_created_at FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id WHERE s.token_digest = encode(sha256(convert_to('bench-token-' || :i, 'UTF8')), 'hex') \gset s_
--- kit.idempotency.run_idempotent: the key first, in a savepoint
-SAVEPOINT sa_savepoint_1;
-INSERT INTO idempotency_keys (owner, key, request_hash, status_code, created_at) VALUES ('member:' || CAST(:s_member_id AS text), 'pgbench-' || txid_current(), 'd2b8e1c6f3a94f0b8e6a2c5d7f1e3b9a4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f', NULL, now()) RETURNING id \gset k_
-RELEASE SAVEPOINT sa_savepoint_1;
--- site.settings.load_site_settings (withdraw limits)
-SELECT key, value, updated_at, updated_by FROM site_settings;
+-- kit.idempotency.run_idempotent: the key first (a duplicate key returns no row)
+INSERT INTO idempotency_keys (owner, key, request_hash, created_at) VALUES ('member:' || CAST(:s_member_id AS text), 'pgbench-' || txid_current(), 'd2b8e1c6f3a94f0b8e6a2c5d7f1e3b9a4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f', now()) ON CONFLICT (owner, key) DO NOTHING RETURNING id \gset k_
 -- promotions.gates.check_withdrawal_allowed: an active bonus forbids the withdrawal
 SELECT id, member_id, bonus_id, once_key, status, currency, deposit_amount, bonus_amount, turnover_required, percent_fail, entry_id, received_at, ended_at FROM promo_member_bonuses WHERE member_id = :s_member_id AND status = 'ACTIVE';
--- ledger.service.player_wallet and the withdrawals suspense account
+-- ledger.service.player_wallet, then place_hold locks the wallet and the member's own
+-- withdrawals suspense account in one statement (ascending id)
 SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE kind = 'player_wallet' AND owner = CAST(:s_member_id AS text) AND currency = 'THB' \gset w_
-SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE kind = 'withdrawals_pending' AND owner = '' AND currency = 'THB' \gset x_
--- ledger.service.post_entry: lock both rows in id order, then entry, balances, postings
-SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE id IN (:w_id, :x_id) ORDER BY id FOR UPDATE;
+-- (wrapped so that pgbench can \gset the suspense id from the two locked rows)
+SELECT max(id) FILTER (WHERE kind = 'withdrawals_pending') AS x_id FROM (SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE id = :w_id OR (kind = 'withdrawals_pending' AND owner = CAST(:s_member_id AS text) AND currency = 'THB') ORDER BY id FOR UPDATE) AS locked \gset
+-- ledger.service._write_entry: entry, balances, postings
 INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at) VALUES ('hold:' || 'withdrawal', 'member:' || CAST(:s_member_id AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), NULL, now()) RETURNING id \gset e_
 UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.delta FROM (VALUES (CAST(:w_id AS bigint), -100), (CAST(:x_id AS bigint), 100)) AS v(id, delta) WHERE ledger_accounts.id = v.id;
 INSERT INTO postings (entry_id, account_id, currency, amount) VALUES (:e_id, :w_id, 'THB', -100), (:e_id, :x_id, 'THB', 100) RETURNING id;

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
-from pao.core.db import create_engine, create_sessionmaker
+from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging
 from pao.core.ratelimit import create_rate_limiter
@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
+    app.state.read_sessionmaker = create_read_sessionmaker(app.state.engine)
     app.state.rate_limiter = create_rate_limiter(settings)
     # Tests point adapters at the in-process sandbox by setting an ASGI transport here.
     app.state.http_transport = None

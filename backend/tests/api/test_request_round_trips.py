@@ -1,8 +1,10 @@
 """Round trips of the hot requests (the fixes recorded in docs/benchmarks.md stay fixed).
 
 An authenticated call loads the member together with its login session (one statement, not
-two), the pool does not ping each connection (three more round trips on asyncpg), and no
-dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thread pool)."""
+two), the pool does not ping each connection (three more round trips on asyncpg), no
+dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thread pool), a
+withdrawal and a wallet read send no more statements than counted in the bench, and the wallet
+read runs without a transaction on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from sqlalchemy import event
 
 from pao.core.db import create_engine
 from pao.core.settings import Settings
+from pao.core.uow import ReadRoute
+from pao.site import settings as site_settings
+from pao.wallet.router import reads as wallet_reads
+from tests.games_support import funded_member
 from tests.helpers import auth, register_and_login
 
 
@@ -49,6 +55,56 @@ async def test_authenticated_call_loads_member_with_login(
     assert "JOIN members ON members.id = login_sessions.member_id" in logins[0]
     # current_member found the member in the identity map: no second lookup by id.
     assert not [s for s in statements if s.startswith("SELECT members.id") and "FROM members" in s]
+
+
+@pytest.fixture
+def settings_stay_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsed site settings are reused for a second (pao.site.settings); make that
+    independent of how fast the machine runs the test."""
+    monkeypatch.setattr(site_settings, "CACHE_SECONDS", 3600.0)
+
+
+@pytest.mark.usefixtures("settings_stay_cached")
+async def test_withdrawal_sends_the_benchmarked_statements(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    token, _ = await funded_member(client, 1_000_00)
+    # The first withdrawal opens the member's suspense account; count the second.
+    for key in ("round-trips-1", "round-trips-2"):
+        with recorded(app) as statements:
+            response = await client.post(
+                "/api/wallet/withdraw",
+                json={"amount": 100},
+                headers={**auth(token), "Idempotency-Key": key},
+            )
+        assert response.status_code == 200, response.text
+    statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
+    verbs = [" ".join(s.split()[:3]) for s in statements]
+    # Login, idempotency key, bonus gate, wallet, wallet + suspense locked together, entry,
+    # balances, postings, hold, withdrawal, statement line, idempotent answer
+    # (bench/sql/withdraw.sql); the settings were read by the first withdrawal. The key is
+    # claimed without a savepoint.
+    assert len(statements) == 12, verbs
+    assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
+    assert "ON CONFLICT" in next(s for s in statements if "INTO idempotency_keys" in s)
+
+
+@pytest.mark.usefixtures("settings_stay_cached")
+async def test_wallet_read_sends_three_statements_outside_a_transaction(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    _, token = await register_and_login(client)
+    await client.get("/api/wallet", headers=auth(token))  # the settings are read once
+    with recorded(app) as statements:
+        response = await client.get("/api/wallet", headers=auth(token))
+    assert response.status_code == 200
+    statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
+    # Login + member, balance with the invite summary, games with the member's accounts.
+    assert len(statements) == 3, statements
+    assert [type(r) for r in wallet_reads.routes] == [ReadRoute]
+    if app.state.engine.dialect.name == "postgresql":
+        options = app.state.read_sessionmaker.kw["bind"].get_execution_options()
+        assert options.get("isolation_level") == "AUTOCOMMIT"
 
 
 async def test_member_of_a_bad_token_is_not_loaded(client: httpx.AsyncClient) -> None:

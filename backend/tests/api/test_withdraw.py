@@ -93,7 +93,8 @@ async def test_withdraw_holds_the_money(
             select(LedgerAccount).where(LedgerAccount.kind == AccountKind.WITHDRAWALS_PENDING)
         )
     ).scalar_one()
-    assert suspense.balance == 300_50
+    # The member's own suspense account: holds of different members never share a row.
+    assert (suspense.owner, suspense.balance) == (str(withdrawal.member_id), 300_50)
     line = (
         await session.execute(select(Statement).where(Statement.ref_type == "withdrawal"))
     ).scalar_one()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.kit.clock import clock
@@ -170,3 +171,35 @@ async def test_seed_keeps_operator_changes(session: AsyncSession) -> None:
     stored = await rows(session)
     assert stored["withdrawMin"][2] == "ops"
     assert set(stored) == set(DEMO_SETTINGS)
+
+
+async def test_loaded_settings_follow_every_change_and_are_not_shared(
+    session: AsyncSession,
+) -> None:
+    # Parsed settings are reused while the stored values are the same (pao.site.settings):
+    # a change must still show at once, and no caller may see another's modifications.
+    await set_value(session, "withdrawMin", 300_00, actor="test")
+    first = await load_site_settings(session)
+    assert first.withdraw_min == 300_00
+    first.withdraw_min = 1
+    again = await load_site_settings(session)
+    assert again.withdraw_min == 300_00
+    assert again is not first
+    await set_value(session, "withdrawMin", 400_00, actor="test")
+    assert (await load_site_settings(session)).withdraw_min == 400_00
+
+
+async def test_a_change_by_another_process_shows_within_the_cache_time(
+    session: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pao.site import settings as site_settings
+
+    monkeypatch.setattr(site_settings, "CACHE_SECONDS", 0.05)
+    await set_value(session, "withdrawMax", 900_00, actor="test")
+    assert (await load_site_settings(session)).withdraw_max == 900_00
+    # Written as `pao ops` in another process would: no set_value here to drop the cache.
+    await session.execute(
+        update(SiteSetting).where(SiteSetting.key == "withdrawMax").values(value=800_00)
+    )
+    await asyncio.sleep(0.06)
+    assert (await load_site_settings(session)).withdraw_max == 800_00

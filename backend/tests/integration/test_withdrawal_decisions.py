@@ -5,7 +5,7 @@ Each decision moves money at most once: deciding again is refused before anythin
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -65,10 +65,12 @@ async def balances(session: AsyncSession, member_id: int) -> tuple[int, int, int
     wallet = await wallet_balance(session, member_id=member_id, currency=Currency.THB)
 
     async def system(kind: AccountKind) -> int:
-        row = (
-            await session.execute(select(LedgerAccount.balance).where(LedgerAccount.kind == kind))
-        ).scalar_one_or_none()
-        return int(row or 0)
+        total = (
+            await session.execute(
+                select(func.sum(LedgerAccount.balance)).where(LedgerAccount.kind == kind)
+            )
+        ).scalar_one()
+        return int(total or 0)
 
     return (
         wallet,

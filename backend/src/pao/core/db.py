@@ -89,3 +89,18 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False, autoflush=True)
+
+
+def create_read_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions for requests that only read (:class:`~pao.core.uow.ReadRoute`).
+
+    On PostgreSQL they run in autocommit: no BEGIN and COMMIT round trips around a page's few
+    SELECTs, which made up a third of a wallet read (docs/benchmarks.md). On SQLite, where a
+    round trip costs nothing, they are ordinary sessions."""
+    if engine.dialect.name != "postgresql":
+        return create_sessionmaker(engine)
+    return async_sessionmaker(
+        engine.execution_options(isolation_level="AUTOCOMMIT"),
+        expire_on_commit=False,
+        autoflush=False,
+    )

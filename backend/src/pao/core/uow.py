@@ -19,11 +19,17 @@ from pao.core.errors import AppError
 
 
 class UnitOfWorkRoute(APIRoute):
+    # The app.state attribute holding the session factory of this kind of route.
+    sessionmaker_name = "sessionmaker"
+
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        sessionmaker_name = self.sessionmaker_name
 
         async def with_transaction(request: Request) -> Response:
-            factory: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+            factory: async_sessionmaker[AsyncSession] = getattr(
+                request.app.state, sessionmaker_name
+            )
             async with factory() as session:
                 request.state.session = session
                 try:
@@ -41,6 +47,14 @@ class UnitOfWorkRoute(APIRoute):
                 return response
 
         return with_transaction
+
+
+class ReadRoute(UnitOfWorkRoute):
+    """A route that only reads: its session needs no transaction (see
+    :func:`pao.core.db.create_read_sessionmaker`). A write there would commit statement by
+    statement, so money never goes through one."""
+
+    sessionmaker_name = "read_sessionmaker"
 
 
 async def get_session(request: Request) -> AsyncSession:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -109,15 +109,22 @@ def slot_of(
 async def member_slots(session: AsyncSession, *, member_id: int) -> list[Slot]:
     """Every enabled game with the member's account on it (amounts as last known; no
     provider is asked — that is ``refresh_balances``)."""
-    games = await list_games(session)
-    accounts = {
-        a.game_code: a
-        for a in (
-            await session.execute(select(GameAccount).where(GameAccount.member_id == member_id))
-        ).scalars()
-    }
+    rows = (await session.execute(_SLOTS, {"member_id": member_id})).all()
     settings = await load_site_settings(session)
-    return [slot_of(g, accounts.get(g.code), ufa_host=settings.ufa_host) for g in games]
+    return [slot_of(game, account, ufa_host=settings.ufa_host) for game, account in rows]
+
+
+# Every enabled game with the member's account on it, if any: one statement for the wallet
+# screen, which every page load asks for.
+_SLOTS = (
+    select(Game, GameAccount)
+    .outerjoin(
+        GameAccount,
+        (GameAccount.game_code == Game.code) & (GameAccount.member_id == bindparam("member_id")),
+    )
+    .where(Game.enabled.is_(True))
+    .order_by(Game.sort_order, Game.code)
+)
 
 
 async def activate(app: Any, *, member_id: int, game_code: str) -> Slot:

@@ -8,8 +8,10 @@ movement, so the answer is recorded if and only if the movement happened:
 * same key, other request → 409 ``IDEMPOTENCY_KEY_REUSED``;
 * a refused request stores nothing (it rolled back), so a retry is evaluated afresh.
 
-The row is inserted *first*: on PostgreSQL a concurrent duplicate then waits on the unique
-index until the first transaction ends, and on SQLite writers are serialised anyway.
+The row is inserted *first*, with ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` (one round
+trip, no savepoint): on PostgreSQL a concurrent duplicate then waits on the unique index until
+the first transaction ends and, if that committed, finds its row; on SQLite writers are
+serialised anyway.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from typing import Annotated, Any
 
 from fastapi import Header
 from pydantic import BaseModel
-from sqlalchemy import JSON, Integer, String, UniqueConstraint, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import JSON, Integer, String, UniqueConstraint, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -74,23 +76,36 @@ async def run_idempotent(
     if not 1 <= len(key) <= 200:
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
     digest = request_hash(operation, payload)
-    record = IdempotencyRecord(owner=owner, key=key, request_hash=digest)
-    try:
-        async with session.begin_nested():
-            session.add(record)
-            await session.flush()
-    except IntegrityError:
+    record_id = await _claim(session, owner=owner, key=key, digest=digest)
+    if record_id is None:
         existing = (
             await session.execute(
-                select(IdempotencyRecord).where(
+                select(IdempotencyRecord.request_hash, IdempotencyRecord.response).where(
                     IdempotencyRecord.owner == owner, IdempotencyRecord.key == key
                 )
             )
-        ).scalar_one()
+        ).one()
         if existing.request_hash != digest:
             raise IdempotencyKeyReused() from None
         return existing.response
     answer = (await action()).model_dump(mode="json", by_alias=True)
-    record.status_code = 200
-    record.response = answer
+    await session.execute(
+        update(IdempotencyRecord)
+        .where(IdempotencyRecord.id == record_id)
+        .values(status_code=200, response=answer)
+        .execution_options(synchronize_session=False)
+    )
     return answer
+
+
+async def _claim(session: AsyncSession, *, owner: str, key: str, digest: str) -> int | None:
+    """Insert the key; its id, or None when the (owner, key) row exists already."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = (
+        insert(IdempotencyRecord)
+        .values(owner=owner, key=key, request_hash=digest, created_at=utcnow())
+        .on_conflict_do_nothing(index_elements=["owner", "key"])
+        .returning(IdempotencyRecord.id)
+    )
+    return (await session.execute(statement)).scalar_one_or_none()

@@ -2,6 +2,7 @@
 
 * :func:`post_entry` writes one balanced journal entry and moves cached balances under row
   locks taken in ascending account id (one statement), so two movements can never deadlock.
+  It is the hottest code in Pao: prebuilt Core statements, no ORM unit of work.
 * :func:`place_hold` / :func:`post_hold` / :func:`void_hold` are the two-phase movement for
   money that leaves for an unreliable party; a hold resolves exactly once.
 * :func:`reverse_entry` is the only correction: entries are never updated or deleted.
@@ -14,11 +15,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
+from pao.core.inserts import insert_now
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.kit.states import transition
@@ -40,15 +44,18 @@ class Leg:
     amount: int
 
 
+_ACCOUNT = select(LedgerAccount).where(
+    LedgerAccount.kind == bindparam("kind"),
+    LedgerAccount.owner == bindparam("owner"),
+    LedgerAccount.currency == bindparam("currency"),
+)
+
+
 async def get_or_open_account(
     session: AsyncSession, *, kind: AccountKind, currency: Currency, owner: str = ""
 ) -> LedgerAccount:
-    query = select(LedgerAccount).where(
-        LedgerAccount.kind == kind,
-        LedgerAccount.owner == owner,
-        LedgerAccount.currency == currency,
-    )
-    account = (await session.execute(query)).scalar_one_or_none()
+    params = {"kind": kind, "owner": owner, "currency": currency}
+    account = (await session.execute(_ACCOUNT, params)).scalar_one_or_none()
     if account is not None:
         return account
     account = LedgerAccount(
@@ -63,7 +70,7 @@ async def get_or_open_account(
             session.add(account)
             await session.flush()
     except IntegrityError:  # opened concurrently by another transaction
-        return (await session.execute(query)).scalar_one()
+        return (await session.execute(_ACCOUNT, params)).scalar_one()
     return account
 
 
@@ -75,16 +82,26 @@ async def player_wallet(
     )
 
 
-async def _lock(session: AsyncSession, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
-    """Lock rows in ascending id order and reload their balances."""
-    query = (
-        select(LedgerAccount)
-        .where(LedgerAccount.id.in_(sorted(set(account_ids))))
-        .order_by(LedgerAccount.id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return {a.id: a for a in (await session.execute(query)).scalars()}
+_LOCK = (
+    select(LedgerAccount.id, LedgerAccount.balance, LedgerAccount.may_go_negative)
+    .where(LedgerAccount.id.in_(bindparam("ids", expanding=True)))
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+)
+# Table-level (Core) statements: the ORM's bulk paths would want whole rows by primary key.
+_accounts = cast(Table, LedgerAccount.__table__)
+_MOVE = (
+    update(_accounts)
+    .where(_accounts.c.id == bindparam("account_id"))
+    .values(balance=_accounts.c.balance + bindparam("delta"))
+)
+_POST = insert(cast(Table, Posting.__table__))
+
+
+async def _lock(session: AsyncSession, account_ids: Sequence[int]) -> dict[int, tuple[int, bool]]:
+    """Lock rows in ascending id order; their current ``(balance, may_go_negative)``."""
+    rows = await session.execute(_LOCK, {"ids": sorted(set(account_ids))})
+    return {account_id: (balance, may_go_negative) for account_id, balance, may_go_negative in rows}
 
 
 def _check_balanced(legs: Sequence[Leg]) -> None:
@@ -109,29 +126,59 @@ async def post_entry(
     reverses_id: int | None = None,
 ) -> JournalEntry:
     _check_balanced(legs)
-    locked = await _lock(session, [leg.account.id for leg in legs])
+    deltas = _deltas(legs)
+    locked = await _lock(session, list(deltas))
+    return await _write_entry(
+        session, legs, deltas, locked, kind=kind, actor=actor, memo=memo, reverses_id=reverses_id
+    )
+
+
+def _deltas(legs: Sequence[Leg]) -> dict[int, int]:
     deltas: dict[int, int] = defaultdict(int)
     for leg in legs:
         deltas[leg.account.id] += leg.amount
+    return deltas
+
+
+async def _write_entry(
+    session: AsyncSession,
+    legs: Sequence[Leg],
+    deltas: dict[int, int],
+    locked: dict[int, tuple[int, bool]],
+    *,
+    kind: str,
+    actor: str,
+    memo: str,
+    reverses_id: int | None = None,
+) -> JournalEntry:
+    """The entry, its postings and the new balances; the accounts are ``locked`` already."""
     for account_id, delta in deltas.items():
-        account = locked[account_id]
-        if not account.may_go_negative and account.balance + delta < 0:
+        balance, may_go_negative = locked[account_id]
+        if not may_go_negative and balance + delta < 0:
             raise InsufficientFunds()
-    entry = JournalEntry(kind=kind, actor=actor, memo=memo, reverses_id=reverses_id)
-    session.add(entry)
-    await session.flush()
-    for account_id, delta in deltas.items():
-        locked[account_id].balance += delta
-    session.add_all(
-        Posting(
-            entry_id=entry.id,
-            account_id=leg.account.id,
-            currency=leg.account.currency,
-            amount=leg.amount,
-        )
-        for leg in legs
+    entry = await insert_now(
+        session, JournalEntry(kind=kind, actor=actor, memo=memo, reverses_id=reverses_id)
     )
-    await session.flush()
+    await session.execute(
+        _MOVE, [{"account_id": account_id, "delta": delta} for account_id, delta in deltas.items()]
+    )
+    await session.execute(
+        _POST,
+        [
+            {
+                "entry_id": entry.id,
+                "account_id": leg.account.id,
+                "currency": leg.account.currency,
+                "amount": leg.amount,
+            }
+            for leg in legs
+        ],
+    )
+    # The callers' account objects show the new balances, as if reloaded.
+    for leg in legs:
+        set_committed_value(
+            leg.account, "balance", locked[leg.account.id][0] + deltas[leg.account.id]
+        )
     return entry
 
 
@@ -168,7 +215,14 @@ async def reverse_entry(
     postings = (
         (await session.execute(select(Posting).where(Posting.entry_id == entry_id))).scalars().all()
     )
-    accounts = await _lock(session, [p.account_id for p in postings])
+    accounts = {
+        account.id: account
+        for account in (
+            await session.execute(
+                select(LedgerAccount).where(LedgerAccount.id.in_({p.account_id for p in postings}))
+            )
+        ).scalars()
+    }
     original = await session.get(JournalEntry, entry_id)
     kind = f"reversal:{original.kind}" if original else "reversal"
     return await post_entry(
@@ -181,13 +235,51 @@ async def reverse_entry(
     )
 
 
-async def _suspense_for(session: AsyncSession, purpose: str, currency: Currency) -> LedgerAccount:
+# The player's account and its suspense account for a purpose, locked in one statement.
+_LOCK_WITH_SUSPENSE = (
+    select(LedgerAccount)
+    .where(
+        (LedgerAccount.id == bindparam("account_id"))
+        | (
+            (LedgerAccount.kind == bindparam("kind"))
+            & (LedgerAccount.owner == bindparam("owner"))
+            & (LedgerAccount.currency == bindparam("currency"))
+        )
+    )
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+
+
+async def _lock_with_suspense(
+    session: AsyncSession, purpose: str, account: LedgerAccount
+) -> LedgerAccount:
+    """Lock ``account`` and its suspense account (ascending id, one statement, opening the
+    suspense account on first use); return the suspense account.
+
+    Each player account has its own suspense account, not one for everybody: every hold
+    locks and updates its suspense row, and a shared row would make all players' withdrawals
+    (or game transfers) wait for each other (docs/benchmarks.md)."""
     kind = (
         AccountKind.WITHDRAWALS_PENDING
         if purpose == "withdrawal"
         else AccountKind.GAME_TRANSFERS_PENDING
     )
-    return await get_or_open_account(session, kind=kind, currency=currency)
+    params = {
+        "account_id": account.id,
+        "kind": kind,
+        "owner": account.owner,
+        "currency": account.currency,
+    }
+    locked = (await session.execute(_LOCK_WITH_SUSPENSE, params)).scalars().all()
+    suspense = next((a for a in locked if a.id != account.id), None)
+    if suspense is None:
+        suspense = await get_or_open_account(
+            session, kind=kind, currency=Currency(account.currency), owner=account.owner
+        )
+        await session.execute(_LOCK_WITH_SUSPENSE, params)
+    return suspense
 
 
 async def place_hold(
@@ -200,28 +292,31 @@ async def place_hold(
     memo: str = "",
 ) -> Hold:
     """Phase one: take ``amount`` out of ``account`` into suspense (MONEY_NOT_ENOUGH if short)."""
-    suspense = await _suspense_for(session, purpose, Currency(account.currency))
-    entry = await transfer(
+    if amount <= 0:
+        raise UnbalancedEntry("a hold moves a positive amount")
+    suspense = await _lock_with_suspense(session, purpose, account)
+    legs = [Leg(account, -amount), Leg(suspense, amount)]
+    entry = await _write_entry(
         session,
-        source=account,
-        destination=suspense,
-        amount=amount,
+        legs,
+        _deltas(legs),
+        {a.id: (a.balance, a.may_go_negative) for a in (account, suspense)},
         kind=f"hold:{purpose}",
         actor=actor,
         memo=memo,
     )
-    hold = Hold(
-        account_id=account.id,
-        suspense_id=suspense.id,
-        currency=account.currency,
-        amount=amount,
-        status=HoldStatus.PENDING,
-        purpose=purpose,
-        hold_entry_id=entry.id,
+    return await insert_now(
+        session,
+        Hold(
+            account_id=account.id,
+            suspense_id=suspense.id,
+            currency=account.currency,
+            amount=amount,
+            status=HoldStatus.PENDING,
+            purpose=purpose,
+            hold_entry_id=entry.id,
+        ),
     )
-    session.add(hold)
-    await session.flush()
-    return hold
 
 
 async def lock_hold(session: AsyncSession, hold_id: int) -> Hold:

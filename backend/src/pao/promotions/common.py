@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import structlog
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
@@ -54,12 +54,16 @@ async def lock_member(session: AsyncSession, *, member_id: int) -> Member:
 async def active_bonus(
     session: AsyncSession, *, member_id: int, for_update: bool = False
 ) -> MemberBonus | None:
-    query = select(MemberBonus).where(
-        MemberBonus.member_id == member_id, MemberBonus.status == MemberBonusStatus.ACTIVE
-    )
-    if for_update:
-        query = query.with_for_update().execution_options(populate_existing=True)
-    return (await session.execute(query)).scalar_one_or_none()
+    query = _ACTIVE_FOR_UPDATE if for_update else _ACTIVE
+    return (await session.execute(query, {"member_id": member_id})).scalar_one_or_none()
+
+
+# Prebuilt: every withdrawal and transfer asks (pao.promotions.gates).
+_ACTIVE = select(MemberBonus).where(
+    MemberBonus.member_id == bindparam("member_id"),
+    MemberBonus.status == MemberBonusStatus.ACTIVE,
+)
+_ACTIVE_FOR_UPDATE = _ACTIVE.with_for_update().execution_options(populate_existing=True)
 
 
 @dataclass(frozen=True)

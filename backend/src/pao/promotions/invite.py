@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
@@ -80,24 +80,36 @@ class InviteSummary:
     fail: int  # invitees who have not (yet) made a qualifying deposit
 
 
-async def summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
-    invitees = (
-        await session.execute(
-            select(func.count()).select_from(Member).where(Member.inviter_id == member_id)
-        )
-    ).scalar_one()
-    earning = (
-        await session.execute(
-            select(func.count(func.distinct(InviteIncome.invitee_id))).where(
-                InviteIncome.inviter_id == member_id
-            )
-        )
-    ).scalar_one()
+# The wallet screen asks on every load, in the same statement as the balance
+# (pao.wallet.service.wallet_overview): three scalar subqueries on the ``member_id`` parameter.
+SUMMARY_COLUMNS = (
+    select(func.count())
+    .select_from(Member)
+    .where(Member.inviter_id == bindparam("member_id"))
+    .scalar_subquery()
+    .label("invitees"),
+    select(func.count(func.distinct(InviteIncome.invitee_id)))
+    .where(InviteIncome.inviter_id == bindparam("member_id"))
+    .scalar_subquery()
+    .label("earning"),
+    select(func.coalesce(func.sum(InviteIncome.amount), 0))
+    .where(InviteIncome.inviter_id == bindparam("member_id"), InviteIncome.collection_id.is_(None))
+    .scalar_subquery()
+    .label("uncollected"),
+)
+_SUMMARY = select(*SUMMARY_COLUMNS)
+
+
+def summary_of(*, invitees: int, earning: int, uncollected: int) -> InviteSummary:
+    """The summary from the values of :data:`SUMMARY_COLUMNS`."""
     return InviteSummary(
-        amount=await uncollected(session, member_id=member_id),
-        success=int(earning),
-        fail=max(0, int(invitees) - int(earning)),
+        amount=int(uncollected), success=int(earning), fail=max(0, int(invitees) - int(earning))
     )
+
+
+async def summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
+    row = (await session.execute(_SUMMARY, {"member_id": member_id})).one()
+    return summary_of(invitees=row.invitees, earning=row.earning, uncollected=row.uncollected)
 
 
 @dataclass(frozen=True)

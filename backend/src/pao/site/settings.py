@@ -9,13 +9,16 @@ stored and again when loaded.
 
 from __future__ import annotations
 
+from time import monotonic
 from typing import Annotated, Any, Literal
+from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import structlog
 from pydantic import AfterValidator, BaseModel, Field, ValidationError
-from sqlalchemy import select
+from sqlalchemy import Engine, Pool, event, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from pao.site.content import (
     Html,
@@ -130,12 +133,26 @@ class SiteSettings(BaseModel):
 
 
 async def load_site_settings(session: AsyncSession) -> SiteSettings:
-    rows = (await session.execute(select(SiteSetting))).scalars().all()
-    values: dict[str, Any] = {row.key: row.value for row in rows}
-    known = {f.alias or name for name, f in SiteSettings.model_fields.items()} | set(
-        SiteSettings.model_fields
-    )
-    data = {k: v for k, v in values.items() if k in known}
+    """The operator's settings: read and parsed at most once a second per database pool.
+
+    Nearly every request reads them and an operator command changes them, rarely; parsing
+    (HTML sanitising included) costs more than the query. :func:`set_value` in this process
+    drops the cached copy at once; a change made by another process shows within
+    :data:`CACHE_SECONDS`, as the termination flag does (pao.site.termination)."""
+    bind = session.get_bind()
+    pool = bind.pool if isinstance(bind, Engine) else bind.engine.pool
+    cached = _cached.get(pool)
+    if cached is not None and cached[1] == _generation and monotonic() - cached[0] < CACHE_SECONDS:
+        # A copy: callers may not change the shared instance.
+        return cached[2].model_copy()
+    read_at, generation = monotonic(), _generation
+    rows = await session.execute(_ROWS)
+    parsed = _parse({key: value for key, value in rows if key in _KNOWN_KEYS})
+    _cached[pool] = (read_at, generation, parsed)
+    return parsed.model_copy()
+
+
+def _parse(data: dict[str, Any]) -> SiteSettings:
     try:
         return SiteSettings.model_validate(data)
     except ValidationError as exc:
@@ -146,12 +163,37 @@ async def load_site_settings(session: AsyncSession) -> SiteSettings:
         return SiteSettings.model_validate({k: v for k, v in data.items() if k not in bad})
 
 
+def _invalidate_on_commit(_session: Session) -> None:
+    invalidate_settings_cache()
+
+
+def invalidate_settings_cache() -> None:
+    """Make every database pool of this process re-read the settings on the next load."""
+    global _generation
+    _generation += 1
+
+
+CACHE_SECONDS = 1.0
+_ROWS = select(SiteSetting.key, SiteSetting.value)
+_KNOWN_KEYS = frozenset(
+    {f.alias or name for name, f in SiteSettings.model_fields.items()}
+    | set(SiteSettings.model_fields)
+)
+# Per database pool (one per app; tests' apps never share one): (read at, generation, parsed).
+_cached: WeakKeyDictionary[Pool, tuple[float, int, SiteSettings]] = WeakKeyDictionary()
+_generation = 0
+
+
 async def get_value(session: AsyncSession, key: str, default: Any = None) -> Any:
     row = await session.get(SiteSetting, key)
     return default if row is None else row.value
 
 
 async def set_value(session: AsyncSession, key: str, value: Any, *, actor: str) -> None:
+    # Dropped now (this transaction reads its own change) and again once committed (others
+    # may have cached the old value meanwhile).
+    invalidate_settings_cache()
+    event.listen(session.sync_session, "after_commit", _invalidate_on_commit, once=True)
     row = await session.get(SiteSetting, key)
     if row is None:
         session.add(SiteSetting(key=key, value=value, updated_by=actor))

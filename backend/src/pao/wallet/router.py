@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from pao.core.openapi import AUTH_ERRORS, errors
-from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
 from pao.games.service import member_slots
 from pao.identity.deps import CurrentMember
 from pao.identity.models import Member
@@ -32,6 +32,8 @@ from pao.wallet.statements import list_statements
 from pao.wallet.withdrawals import request_withdrawal
 
 router = APIRouter(route_class=UnitOfWorkRoute)
+# Pure reads, without a transaction (every page load asks for the wallet).
+reads = APIRouter(route_class=ReadRoute)
 
 WITHDRAW_ERRORS = {
     **AUTH_ERRORS,
@@ -44,7 +46,7 @@ WITHDRAW_ERRORS = {
 }
 
 
-@router.get(
+@reads.get(
     "/api/wallet",
     operation_id="getWallet",
     tags=["wallet"],
@@ -53,14 +55,14 @@ WITHDRAW_ERRORS = {
 )
 async def get_wallet(session: SessionDep, member: CurrentMember) -> WalletResponse:
     currency = Currency(member.currency)
-    balance = await service.wallet_balance(session, member_id=member.id, currency=currency)
-    invite = await service.invite_summary(session, member_id=member.id)
+    overview = await service.wallet_overview(session, member_id=member.id, currency=currency)
+    invite = overview.invite
     return WalletResponse(
         profile=WalletProfile(
             name=member.name, username=member.phone, coin=member.coin, id=str(member.id)
         ),
         bank_account=bank_account_of(member),
-        wallet=WalletAmount(amount=balance),
+        wallet=WalletAmount(amount=overview.balance),
         invite=InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail),
         slots=await member_slots(session, member_id=member.id),
     )
@@ -155,3 +157,6 @@ async def statements(
     """The member's own statement lines, newest first, one page at a time."""
     total, rows = await list_statements(session, member_id=member.id, page=body)
     return StatementsResponse(total=total, statements=[_line(row) for row in rows])
+
+
+router.include_router(reads)

@@ -7,8 +7,9 @@ Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -40,16 +41,45 @@ class InviteSummary:
 async def wallet_balance(session: AsyncSession, *, member_id: int, currency: Currency) -> int:
     """The player wallet's balance in minor units, without opening the account (a GET must
     not write); held withdrawals are already out of it."""
-    balance = (
-        await session.execute(
-            select(LedgerAccount.balance).where(
-                LedgerAccount.kind == AccountKind.PLAYER_WALLET,
-                LedgerAccount.owner == str(member_id),
-                LedgerAccount.currency == currency,
-            )
+    params = {"owner": str(member_id), "currency": currency}
+    return int((await session.execute(_BALANCE, params)).scalar_one_or_none() or 0)
+
+
+_BALANCE = select(LedgerAccount.balance).where(
+    LedgerAccount.kind == AccountKind.PLAYER_WALLET,
+    LedgerAccount.owner == bindparam("owner"),
+    LedgerAccount.currency == bindparam("currency"),
+)
+
+
+@dataclass(frozen=True)
+class WalletOverview:
+    balance: int
+    invite: InviteSummary
+
+
+async def wallet_overview(
+    session: AsyncSession, *, member_id: int, currency: Currency
+) -> WalletOverview:
+    """The balance and the invite summary of the wallet screen, in one statement."""
+    from pao.promotions.invite import SUMMARY_COLUMNS, summary_of
+
+    statement = _overviews.get(0)
+    if statement is None:
+        statement = _overviews[0] = select(
+            _BALANCE.scalar_subquery().label("balance"), *SUMMARY_COLUMNS
         )
-    ).scalar_one_or_none()
-    return int(balance or 0)
+    params = {"owner": str(member_id), "currency": currency, "member_id": member_id}
+    row = (await session.execute(statement, params)).one()
+    invite = summary_of(invitees=row.invitees, earning=row.earning, uncollected=row.uncollected)
+    return WalletOverview(
+        balance=int(row.balance or 0),
+        invite=InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail),
+    )
+
+
+# Built on first use: its invite columns come from promotions, which builds on the wallet.
+_overviews: dict[int, Select[Any]] = {}
 
 
 async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:

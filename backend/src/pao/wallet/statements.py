@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.inserts import insert_now
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
 from pao.kit.states import transition
@@ -77,21 +78,21 @@ async def record_statement(
     derives the sign from the type)."""
     if amount < 0:
         raise ValueError("statement amounts are unsigned")
-    statement = Statement(
-        member_id=member_id,
-        statement_type=statement_type,
-        status=status,
-        amount=amount,
-        currency=currency,
-        from_label=from_label,
-        to_label=to_label,
-        ref_type=ref_type,
-        ref_id=str(ref_id),
-        extra=_validated_extra(extra),
+    return await insert_now(
+        session,
+        Statement(
+            member_id=member_id,
+            statement_type=statement_type,
+            status=status,
+            amount=amount,
+            currency=currency,
+            from_label=from_label,
+            to_label=to_label,
+            ref_type=ref_type,
+            ref_id=str(ref_id),
+            extra=_validated_extra(extra),
+        ),
     )
-    session.add(statement)
-    await session.flush()
-    return statement
 
 
 async def set_statement_status(

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
+from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import WithdrawalPaid, publish
@@ -75,18 +76,19 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
         actor=f"member:{member.id}",
         memo=f"withdrawal to {member.bank_code} {member.bank_account_no}",
     )
-    withdrawal = Withdrawal(
-        member_id=member.id,
-        amount=amount,
-        currency=currency,
-        status=WithdrawalStatus.PENDING,
-        hold_id=hold.id,
-        bank_code=member.bank_code,
-        bank_account_name=member.bank_account_name,
-        bank_account_no=member.bank_account_no,
+    withdrawal = await insert_now(
+        session,
+        Withdrawal(
+            member_id=member.id,
+            amount=amount,
+            currency=currency,
+            status=WithdrawalStatus.PENDING,
+            hold_id=hold.id,
+            bank_code=member.bank_code,
+            bank_account_name=member.bank_account_name,
+            bank_account_no=member.bank_account_no,
+        ),
     )
-    session.add(withdrawal)
-    await session.flush()
     await record_statement(
         session,
         member_id=member.id,
