@@ -247,6 +247,26 @@ def redis_url() -> str:
     return REDIS_URL
 
 
+# A cold start imports the whole app and runs migrations; on a loaded 2-core CI machine that
+# has taken more than 10 s, so the wait is as long as the app's own startup allowance.
+SERVER_START_SECONDS = 60.0
+
+
+def wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Poll /healthz until it answers 200; fail early, with the log, if the server died."""
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"{url} exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not start in {SERVER_START_SECONDS:.0f} s:\n{log.read_text()}")
+
+
 @pytest.fixture
 def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     db = tmp_path / "pao.db"
@@ -286,16 +306,8 @@ def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path
     ]
     try:
         urls = [f"http://127.0.0.1:{port}" for port in ports]
-        for u in urls:
-            for _ in range(200):
-                try:
-                    if httpx.get(f"{u}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.05)
-            else:
-                raise AssertionError(f"{u} did not start")
+        for url, proc, port in zip(urls, procs, ports, strict=True):
+            wait_until_serving(url, proc, tmp_path / f"serve-{port}.log")
         yield urls[0], urls[1], tmp_path
     finally:
         for proc in procs:
