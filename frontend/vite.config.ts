@@ -1,13 +1,19 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
+import { preloadLanguage } from './plugins/preload-language';
+import { sharedChunks } from './plugins/shared-chunks';
 
 // The backend serves dist/ at / and the API under /api; in `vite dev` we proxy to it.
 const backend = process.env.PAO_BACKEND_URL ?? 'http://127.0.0.1:8000';
 
-export default defineConfig({
-  plugins: [react()],
+export default defineConfig(({ mode }) => ({
+  plugins: [
+    react(),
+    // The language used when none is saved: lib/env.ts reads the same VITE_LAO flag.
+    preloadLanguage(['1', 'true'].includes(loadEnv(mode, process.cwd(), 'VITE_').VITE_LAO ?? '') ? 'la' : 'th'),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     target: 'es2020',
@@ -18,6 +24,7 @@ export default defineConfig({
     // terser squeezes a few KiB more than esbuild out of the login route (see the bundle budget).
     minify: 'terser',
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },
+    rollupOptions: { output: { manualChunks: sharedChunks } },
   },
   server: {
     proxy: {
@@ -32,4 +39,4 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     environment: 'node',
   },
-});
+}));

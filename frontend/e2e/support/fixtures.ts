@@ -2,15 +2,19 @@
  * Test fixtures: the app language per project (set before the app loads unless a test already
  * chose one), translations for finding elements by their visible names, and an axe check.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export type Locale = 'th' | 'la' | 'en';
 export type AppOptions = { appLocale: Locale };
 
-const load = (locale: Locale): unknown =>
-  JSON.parse(readFileSync(new URL(`../../src/locales/${locale}/translation.json`, import.meta.url), 'utf8'));
+// All of a language's strings files (the up-front one and the feature parts) in one tree.
+const load = (locale: Locale): unknown => {
+  const dir = new URL(`../../src/locales/${locale}/`, import.meta.url);
+  const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  return Object.assign({}, ...files.map((name) => JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as object));
+};
 const bundles: Record<Locale, unknown> = { th: load('th'), la: load('la'), en: load('en') };
 
 /** The text the app shows for a key in a language, with {{placeholders}} filled. */

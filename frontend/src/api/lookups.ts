@@ -27,6 +27,16 @@ export const lookupQueries = {
       queryFn: () => api.get('/api/lookup/info'),
       staleTime: LONG,
     }),
+  /**
+   * Whether the site is closed (the one call that still answers when it is). Fresh for a few
+   * seconds, so the answer fetched while /login starts serves its guard's first check.
+   */
+  active: () =>
+    queryOptions({
+      queryKey: ['lookup', 'active'],
+      queryFn: () => api.get('/api/lookup/active'),
+      staleTime: 5_000,
+    }),
   registerOtp: () =>
     queryOptions({
       queryKey: ['lookup', 'registerOTP'],
@@ -34,8 +44,3 @@ export const lookupQueries = {
       staleTime: 0,
     }),
 };
-
-/** Asks whether the site is closed (the one call that still answers when it is). */
-export function fetchSiteActive() {
-  return api.get('/api/lookup/active');
-}

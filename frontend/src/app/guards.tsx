@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { fetchSiteActive } from '@/api/lookups';
+import { lookupQueries } from '@/api/lookups';
 import { endSession } from '@/features/auth/api/logout';
 import { loginWithRedirect, paths } from '@/lib/paths';
 import { getToken } from '@/lib/storage';
@@ -35,7 +35,8 @@ export function useEntryGuard(kind: 'login' | 'register'): void {
   useEffect(() => {
     if (kind !== 'login') return;
     let live = true;
-    fetchSiteActive()
+    queryClient
+      .fetchQuery(lookupQueries.active())
       .then(({ terminated }) => {
         if (!live) return;
         if (terminated) void navigate(paths.terminated, { replace: true });
@@ -48,5 +49,5 @@ export function useEntryGuard(kind: 'login' | 'register'): void {
     return () => {
       live = false;
     };
-  }, [kind, navigate]);
+  }, [kind, navigate, queryClient]);
 }

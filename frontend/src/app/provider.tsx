@@ -1,11 +1,10 @@
 /** App-wide providers: React Query, toasts, and the bridge from API errors to navigation. */
-import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { ToastProvider } from '@/components/ui/Toast';
 import { onErrorRoute } from '@/lib/api-client';
 import { loginWithRedirect, paths } from '@/lib/paths';
-import { createQueryClient } from '@/lib/query-client';
 import { clearSession } from '@/lib/storage';
 
 /** 'gone' → /terminated; an ended session → /login carrying the current URL (spec §8). */
@@ -30,8 +29,8 @@ function ErrorRouteBridge() {
   return null;
 }
 
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient` comes from main.tsx, which starts the first screen's queries before rendering. */
+export function AppProvider({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>

@@ -1,29 +1,33 @@
 /**
- * i18next set-up. Only the active language's strings are loaded (each locale is its own chunk).
+ * i18next set-up. Only the active language's strings are loaded, in parts (lib/locale-files.ts):
+ * the up-front 'translation' namespace, and feature parts fetched with the lazy screens that show
+ * them. The parts are fallback namespaces, so a key reads 'feature.key' whichever file holds it.
  * Default th (la in the Lao build); a choice saved in localStorage 'locale' wins. The 'i18next'
  * cookie holds the upper-cased locale and <html lang> follows (lo for Lao).
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type th from '@/locales/th/translation.json';
+import type member from '@/locales/th/member.json';
+import type register from '@/locales/th/register.json';
+import type support from '@/locales/th/support.json';
+import type translation from '@/locales/th/translation.json';
 import { env } from './env';
-import { isLocale, languageTag, type Locale } from './locales';
+import { localeFiles, STRING_PARTS, type StringPart } from './locale-files';
+import { CORE_STRINGS, isLocale, languageTag, LOCALES, type Locale } from './locales';
 import { readLocal, STORAGE_KEYS, writeLocal } from './storage';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof th };
+    fallbackNS: StringPart[];
+    resources: {
+      translation: typeof translation;
+      register: typeof register;
+      member: typeof member;
+      support: typeof support;
+    };
   }
 }
-
-type Bundle = { default: Record<string, unknown> };
-
-const loaders: Record<Locale, () => Promise<Bundle>> = {
-  th: () => import('@/locales/th/translation.json'),
-  la: () => import('@/locales/la/translation.json'),
-  en: () => import('@/locales/en/translation.json'),
-};
 
 export const COOKIE_NAME = 'i18next';
 
@@ -41,31 +45,40 @@ function applyLocale(locale: Locale): void {
   document.cookie = `${COOKIE_NAME}=${locale.toUpperCase()}; path=/; max-age=31536000; SameSite=Lax`;
 }
 
-async function ensureBundle(locale: Locale): Promise<void> {
-  if (i18n.hasResourceBundle(locale, 'translation')) return;
-  const bundle = await loaders[locale]();
-  i18n.addResourceBundle(locale, 'translation', bundle.default, true, true);
-}
+let started: Promise<unknown> | undefined;
 
-export async function initI18n(): Promise<typeof i18n> {
+/** Starts i18next; the up-front strings and `parts` (the first screen's) are fetched together. */
+export function initI18n(parts: readonly StringPart[] = []): Promise<void> {
   const locale = initialLocale();
-  const bundle = await loaders[locale]();
-  await i18n.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: false,
-    supportedLngs: ['th', 'la', 'en'],
-    resources: { [locale]: { translation: bundle.default } },
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    react: { useSuspense: false },
-  });
-  applyLocale(locale);
-  return i18n;
+  started ??= i18n
+    .use(localeFiles)
+    .use(initReactI18next)
+    .init({
+      lng: locale,
+      fallbackLng: false,
+      supportedLngs: LOCALES,
+      ns: [CORE_STRINGS, ...parts],
+      defaultNS: CORE_STRINGS,
+      fallbackNS: [...STRING_PARTS],
+      // Fetch the strings now, not on the next tick: the first screen's chunks are already on
+      // their way and the first render waits for both.
+      initAsync: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+  return started.then(() => applyLocale(locale));
 }
 
-/** Switches language and remembers the choice. */
+/** Fetches feature parts in the current language; a later switch fetches them in the new one. */
+export async function loadStrings(parts: readonly StringPart[]): Promise<void> {
+  if (!started) throw new Error('loadStrings before initI18n');
+  await started;
+  await i18n.loadNamespaces([...parts]);
+}
+
+/** Switches language (with every part loaded so far) and remembers the choice. */
 export async function changeLocale(locale: Locale): Promise<void> {
-  await ensureBundle(locale);
   await i18n.changeLanguage(locale);
   writeLocal(STORAGE_KEYS.locale, locale);
   applyLocale(locale);

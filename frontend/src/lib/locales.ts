@@ -6,6 +6,9 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
+/** Each language's up-front strings file, locales/<lng>/translation.json (i18next's default namespace). */
+export const CORE_STRINGS = 'translation';
+
 /** BCP 47 tag for <html lang> and Intl: Lao is `lo`, not `la` (Latin). */
 export function languageTag(locale: Locale): string {
   return locale === 'la' ? 'lo' : locale;

@@ -11,8 +11,10 @@ export async function getWallet(): Promise<Wallet> {
   return data;
 }
 
+// Fresh for a few seconds: the fetch started while home loads (app/router.tsx) is not repeated
+// when home mounts; home reloads it anyway once the game balances are refreshed.
 export const walletQuery = () =>
-  queryOptions({ queryKey: ['wallet'], queryFn: getWallet, staleTime: 0 });
+  queryOptions({ queryKey: ['wallet'], queryFn: getWallet, staleTime: 10_000 });
 
 export function useWallet() {
   return useQuery(walletQuery());

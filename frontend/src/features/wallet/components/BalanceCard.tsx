@@ -21,7 +21,9 @@ export function BalanceCard() {
         {t('home.totalBalance')}
       </h1>
       <p className="balance-amount" aria-live="polite" aria-busy={busy}>
-        {total === null ? '—' : formatMoney(total)}
+        {/* The amount is its own element, not the placeholder's text changed in place, so the
+            browser counts its paint as the page's main content (largest contentful paint). */}
+        {total === null ? '—' : <span>{formatMoney(total)}</span>}
         <span className="balance-currency">{t('common.currency.THB')}</span>
       </p>
       <div className="balance-sync">

@@ -1,0 +1,34 @@
+/**
+ * Where the code that several screens share goes (Rollup's `manualChunks`). Left alone, Rollup
+ * gives every small shared module its own chunk (Field, dates, money, …); over HTTP/1.1, with six
+ * connections per host, a screen then waits for several rounds of tiny downloads. Instead:
+ * - 'vendor': the libraries the entry and the /login screens use (React, router, React Query,
+ *   i18next), and 'common': the shared app code they use; the entry imports both, so index.html
+ *   preloads them next to it;
+ * - 'shared': the rest of src/components, hooks and lib (mostly for the member screens), one
+ *   download for all of it.
+ * Screens, features and the libraries loaded later (the chat's socket.io) are left to Rollup.
+ */
+import type { GetModuleInfo } from 'rollup';
+
+const SHARED = /\/src\/(components|hooks|lib)\//;
+// The modules /login starts from (scripts/check-bundle.mjs measures the same route).
+const LOGIN = /\/src\/(main\.tsx|app\/routes\/(public-shell|login)\.tsx)$/;
+
+/** True when `id` is imported, directly or not, by a module `from` matches. */
+function importedFrom(id: string, from: RegExp, getModuleInfo: GetModuleInfo, seen = new Set<string>()): boolean {
+  if (from.test(id)) return true;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  const importers = getModuleInfo(id)?.importers ?? [];
+  return importers.some((importer) => importedFrom(importer, from, getModuleInfo, seen));
+}
+
+export function sharedChunks(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }): string | undefined {
+  // Left to Vite: the fonts' CSS would otherwise become a second render-blocking stylesheet.
+  if (id.endsWith('.css')) return undefined;
+  const forLogin = importedFrom(id, LOGIN, getModuleInfo);
+  if (id.includes('/node_modules/')) return forLogin ? 'vendor' : undefined;
+  if (!SHARED.test(id)) return undefined;
+  return forLogin ? 'common' : 'shared';
+}

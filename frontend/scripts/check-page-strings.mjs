@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Every lazy page loads the strings it shows: the sections ('feature' of 'feature.key') used by
+// the page's module and everything it imports, statically or on demand (its modals), must be in
+// the up-front locales/th/translation.json or in a part the page declares in src/app/router.tsx.
+// A missing part would show raw keys on that screen only, which nothing else would notice.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pageStrings } from './page-strings.mjs';
+
+const FRONTEND = fileURLToPath(new URL('..', import.meta.url));
+const LOCALES = join(FRONTEND, 'src/locales/th');
+const CORE = 'translation';
+const ENTRY = 'src/main.tsx';
+
+const sectionsOf = (part) => Object.keys(JSON.parse(readFileSync(join(LOCALES, `${part}.json`), 'utf8')));
+const parts = readdirSync(LOCALES)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.slice(0, -'.json'.length));
+const partOf = new Map(parts.flatMap((part) => sectionsOf(part).map((section) => [section, part])));
+const sections = [...partOf.keys()];
+// A section name right before '.' inside a string: t('home.title'), t(`home.${key}`), `errorMsg.${code}`.
+const SECTION_USE = new RegExp(`['"\`](${sections.join('|')})\\.`, 'g');
+const STATIC_IMPORT = /(?:from|import)\s+'([^']+)'/g;
+const DYNAMIC_IMPORT = /import\(\s*'([^']+)'\s*\)/g;
+
+function resolve(from, specifier) {
+  let base;
+  if (specifier.startsWith('@/')) base = join(FRONTEND, 'src', specifier.slice(2));
+  else if (specifier.startsWith('.')) base = join(dirname(from), specifier);
+  else return null; // a package
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+    if (/\.tsx?$/.test(candidate) && existsSync(candidate)) return candidate;
+  }
+  return null; // styles, JSON, images
+}
+
+/** Sections used by `module` and what it imports (on demand too, unless told not), with a user each. */
+function usedSections(module, { onDemand = true } = {}) {
+  const used = new Map();
+  const seen = new Set();
+  const stack = [module];
+  while (stack.length) {
+    const file = stack.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const [, section] of source.matchAll(SECTION_USE)) {
+      if (!used.has(section)) used.set(section, relative(FRONTEND, file));
+    }
+    const imports = [...source.matchAll(STATIC_IMPORT), ...(onDemand ? source.matchAll(DYNAMIC_IMPORT) : [])];
+    for (const [, specifier] of imports) {
+      const target = resolve(file, specifier);
+      if (target) stack.push(target);
+    }
+  }
+  return used;
+}
+
+const problems = [];
+const pages = pageStrings();
+for (const [module, declared] of pages) {
+  for (const part of declared) {
+    if (!parts.includes(part) || part === CORE) problems.push(`${module}: declares unknown part '${part}'`);
+  }
+  for (const [section, file] of usedSections(join(FRONTEND, module))) {
+    const part = partOf.get(section);
+    if (part !== CORE && !declared.includes(part)) {
+      problems.push(`${module}: ${file} shows '${section}.…' (in ${part}.json) but the page does not load '${part}'`);
+    }
+  }
+}
+
+// The entry and what it imports statically render before any page's parts: up-front strings only.
+for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: false })) {
+  const part = partOf.get(section);
+  if (part !== CORE) problems.push(`${ENTRY}: ${file} shows '${section}.…' (in ${part}.json), not up-front`);
+}
+
+if (problems.length) {
+  console.error(`page strings check failed (${problems.length} problems):`);
+  for (const p of problems) console.error(`  - ${p}`);
+  process.exit(1);
+}
+console.log(`page strings check ok: the entry and ${pages.size} lazy pages load every string part they show.`);
