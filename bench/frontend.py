@@ -1,10 +1,10 @@
 """5. Frontend: JavaScript and CSS bytes (gzip -9) per route, from the Vite build manifest, and
 Lighthouse (mobile preset, simulated Slow 4G) on /login and /user/home.
 
-A route's bytes are the entry chunk and its static imports, plus the route's lazy chunks (the
-shell and the screen, as app/router.tsx declares them) with their static imports and the
-default locale's strings; chunks a screen imports dynamically (modals, widgets loaded later)
-are counted separately as "on demand". The build goes to the bench's own directory, never to
+A route's bytes are the entry chunk and its static imports, plus what index.html preloads for
+the route (its shell and screen chunks with their static imports, and the default locale's
+up-front strings and the string parts the screens show); chunks a screen imports dynamically
+(modals, widgets loaded later) are counted separately as "on demand". The build goes to the bench's own directory, never to
 frontend/dist (other runs may be serving that one).
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import statistics
 import subprocess
 from dataclasses import dataclass
@@ -22,20 +23,8 @@ from typing import Any
 from bench.common import QUICK, REPO, WORK_DIR, Server, log, run
 
 DIST = WORK_DIR / "dist"
-LOCALE = "src/locales/th/translation.json"
-ROUTES: dict[str, list[str]] = {
-    "/login": ["src/app/routes/public-shell.tsx", "src/app/routes/login.tsx"],
-    "/register": ["src/app/routes/public-shell.tsx", "src/app/routes/register.tsx"],
-    "/user/home": ["src/app/routes/user-shell.tsx", "src/app/routes/user/home.tsx"],
-    "/user/statement": [
-        "src/app/routes/user-shell.tsx",
-        "src/app/routes/user/statement.tsx",
-    ],
-    "/user/profile": [
-        "src/app/routes/user-shell.tsx",
-        "src/app/routes/user/profile.tsx",
-    ],
-}
+LOCALE = "th"
+ROUTES = ["/login", "/register", "/user/home", "/user/statement", "/user/profile"]
 LOGIN_TARGET_KIB = 100
 LIGHTHOUSE_RUNS = 1 if QUICK else 3
 
@@ -73,43 +62,55 @@ def _gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), compresslevel=9))
 
 
+def _preloads(dist: Path) -> dict[str, Any]:
+    """What index.html preloads per language and per first screen (its data island, written
+    by frontend/plugins/preload-first-screen.ts)."""
+    html = (dist / "index.html").read_text()
+    found = re.search(
+        r'<script type="application/json" id="pao-preloads">(.*?)</script>',
+        html,
+        re.DOTALL,
+    )
+    if found is None:
+        raise RuntimeError("no preloads in the built index.html")
+    return dict(json.loads(found.group(1)))
+
+
 def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
     manifest: dict[str, Any] = json.loads(
         (dist / ".vite" / "manifest.json").read_text()
     )
+    key_of = {chunk["file"]: key for key, chunk in manifest.items()}
     entry = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    preloads = _preloads(dist)
+    language = preloads["languages"][LOCALE]
 
-    def closure(keys: list[str]) -> tuple[set[str], set[str]]:
+    def closure(keys: list[str]) -> set[str]:
         files: set[str] = set()
-        dynamic: set[str] = set()
         stack = list(keys)
-        seen: set[str] = set()
         while stack:
             key = stack.pop()
-            if key in seen or key not in manifest:
-                continue
-            seen.add(key)
             chunk = manifest[key]
+            if chunk["file"] in files:
+                continue
             files.add(chunk["file"])
             files.update(chunk.get("css", []))
             stack.extend(chunk.get("imports", []))
-            dynamic.update(chunk.get("dynamicImports", []))
-        return files, dynamic
+        return files
 
+    def key(href: str) -> str:
+        return key_of[href.lstrip("/")]
+
+    entry_files = closure([entry, key(language["strings"])])
     results = []
-    entry_files, _ = closure([entry, LOCALE])
-    for route, modules in ROUTES.items():
-        files, _ = closure([entry, LOCALE, *modules])
-        # Chunks that the route's own screens load on demand (modals, later widgets); the
-        # entry's dynamic imports are the other routes, not counted here.
-        own = [
-            key
-            for key, chunk in manifest.items()
-            if chunk["file"] in files - entry_files
-        ]
-        dynamic = {d for key in own for d in manifest[key].get("dynamicImports", [])}
-        later, _ = closure(sorted(dynamic))
-        on_demand = {f for f in later - files if f.endswith(".js")}
+    for route in ROUTES:
+        screen = preloads["screens"][route]
+        own = [key(href) for href in screen["js"]]
+        parts = [key(language["parts"][part]) for part in screen["strings"]]
+        files = entry_files | closure(own + parts)
+        # Chunks the route's screens load on demand (modals, later widgets).
+        dynamic = {d for k in own for d in manifest[k].get("dynamicImports", [])}
+        on_demand = {f for f in closure(sorted(dynamic)) - files if f.endswith(".js")}
         js = sum(_gz(dist / f) for f in files if f.endswith(".js"))
         css = sum(_gz(dist / f) for f in files if f.endswith(".css"))
         results.append(

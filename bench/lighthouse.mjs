@@ -2,6 +2,9 @@
 // URL, in Debian's chromium (CHROME_PATH). With a token, it is put in localStorage first (the
 // app's "remember me" storage) and Lighthouse keeps storage, so /user/home renders logged in.
 // Usage: node lighthouse.mjs URL [TOKEN]   → one JSON line on stdout.
+// LIGHTHOUSE_REPORT=path also writes the whole report there (its critical chains, LCP element and
+// per-request timings are what to read when a figure moves).
+import { writeFileSync } from 'node:fs';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
@@ -31,6 +34,7 @@ try {
     page,
   );
   const lhr = result.lhr;
+  if (process.env.LIGHTHOUSE_REPORT) writeFileSync(process.env.LIGHTHOUSE_REPORT, JSON.stringify(lhr));
   const audit = (id) => lhr.audits[id]?.numericValue ?? null;
   console.log(
     JSON.stringify({

@@ -2,7 +2,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
-import { preloadLanguage } from './plugins/preload-language';
+import { preloadFirstScreen } from './plugins/preload-first-screen';
 import { sharedChunks } from './plugins/shared-chunks';
 
 // The backend serves dist/ at / and the API under /api; in `vite dev` we proxy to it.
@@ -12,7 +12,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     // The language used when none is saved: lib/env.ts reads the same VITE_LAO flag.
-    preloadLanguage(['1', 'true'].includes(loadEnv(mode, process.cwd(), 'VITE_').VITE_LAO ?? '') ? 'la' : 'th'),
+    preloadFirstScreen(['1', 'true'].includes(loadEnv(mode, process.cwd(), 'VITE_').VITE_LAO ?? '') ? 'la' : 'th'),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {

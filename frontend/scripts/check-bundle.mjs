@@ -1,36 +1,28 @@
 #!/usr/bin/env node
 // Bundle budget: the gzip size of the JavaScript the /login route loads — the entry chunk and its
-// static imports, plus the lazy chunks /login pulls in (public shell, login screen, the default
-// language's up-front strings and any string part those pages declare) with their static imports.
-// Fonts, CSS and images are excluded.
+// static imports, plus what index.html preloads for /login (plugins/preload-first-screen.ts): the
+// default language's up-front strings and the screen's chunks and string parts. Fonts, CSS and
+// images are excluded.
 // Usage: node scripts/check-bundle.mjs [--no-build]
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { pageStrings } from './page-strings.mjs';
 
 export const BUDGET_KIB = 120;
 export const TARGET_KIB = 100;
 const dist = new URL('../dist/', import.meta.url);
-
-// Source modules whose chunks /login loads, besides the entry.
-const LOGIN_PAGES = ['src/app/routes/public-shell.tsx', 'src/app/routes/login.tsx'];
+const ROUTE = '/login';
 const locale = process.env.VITE_LAO === '1' ? 'la' : 'th';
-const declared = pageStrings();
-const partsOf = (page) => {
-  if (!declared.has(page)) throw new Error(`bundle check: ${page} is not a lazyPage of the router`);
-  return declared.get(page);
-};
-const LOGIN_MODULES = [
-  ...LOGIN_PAGES,
-  ...['translation', ...LOGIN_PAGES.flatMap(partsOf)].map((part) => `src/locales/${locale}/${part}.json`),
-];
 
 if (!process.argv.includes('--no-build')) {
   execSync('npx vite build --logLevel warn', { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
 }
 
 const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
+const html = readFileSync(new URL('index.html', dist), 'utf8');
+const island = /<script type="application\/json" id="pao-preloads">(.*?)<\/script>/s.exec(html);
+if (!island) throw new Error('bundle check: no preloads in index.html');
+const preloads = JSON.parse(island[1]);
 const files = new Set();
 
 function collect(key) {
@@ -41,9 +33,13 @@ function collect(key) {
   for (const dep of chunk.imports ?? []) collect(dep);
 }
 
-const entry = Object.keys(manifest).find((key) => manifest[key].isEntry);
-collect(entry);
-for (const module of LOGIN_MODULES) collect(module);
+collect(Object.keys(manifest).find((key) => manifest[key].isEntry));
+const language = preloads.languages[locale];
+const screen = preloads.screens[ROUTE];
+if (!screen) throw new Error(`bundle check: index.html preloads nothing for ${ROUTE}`);
+for (const href of [language.strings, ...screen.js, ...screen.strings.map((part) => language.parts[part])]) {
+  files.add(href.replace(/^\//, ''));
+}
 
 let total = 0;
 const rows = [];

@@ -1,17 +1,18 @@
 /**
  * A route screen loaded on demand together with the string parts it shows (lib/locale-files.ts):
  * both downloads start at once and the screen renders when both are in, so it never shows raw
- * keys. For the URL being opened, main.tsx calls `load` and `prefetch` before the first render,
- * so that the screen's chunks and main data download while the app starts, not after it.
+ * keys. For the URL being opened, index.html already preloads the screen's chunks and strings
+ * (app/first-screens.json, plugins/preload-first-screen.ts) and main.tsx calls `load` and
+ * `prefetch` before the first render, so that they download while the app starts, not after.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { loadStrings } from '@/lib/i18n';
 import type { StringPart } from '@/lib/locale-files';
 
-type ScreenModule = { default: ComponentType };
+export type ScreenModule = { default: ComponentType };
 
-type Options = {
+export type PageOptions = {
   /** Every part the screen and the modals it opens show; the up-front strings are implied. */
   strings?: readonly StringPart[];
   /** Starts the queries the screen's first paint shows. */
@@ -19,6 +20,8 @@ type Options = {
 };
 
 export type Page = {
+  /** The screen's source module, from frontend/ (e.g. 'src/app/routes/login.tsx'). */
+  module: string;
   Component: LazyExoticComponent<ComponentType>;
   load: () => Promise<ScreenModule>;
   strings: readonly StringPart[];
@@ -26,8 +29,9 @@ export type Page = {
 };
 
 export function lazyPage(
+  module: string,
   importScreen: () => Promise<ScreenModule>,
-  { strings = [], prefetch }: Options = {},
+  { strings = [], prefetch }: PageOptions = {},
 ): Page {
   let loading: Promise<ScreenModule> | undefined;
   const load = () => {
@@ -35,6 +39,7 @@ export function lazyPage(
     return loading;
   };
   return {
+    module,
     Component: lazy(load),
     load,
     strings,

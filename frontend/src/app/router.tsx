@@ -1,7 +1,8 @@
 /**
  * Route table of spec §2. Every screen is its own lazy chunk and names the string parts it shows
  * and the data its first paint needs (app/lazy-page.ts); /login loads only the public shell and
- * the login screen on top of the entry.
+ * the login screen on top of the entry. app/first-screens.json lists, for the build, what each
+ * path opens first (a test keeps it in step with this table).
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
@@ -12,31 +13,40 @@ import { spinQueries } from '@/features/promotions/api/spin';
 import { walletQuery } from '@/features/wallet/api/get-wallet';
 import { paths } from '@/lib/paths';
 import { RequireAuth } from './guards';
-import { lazyPage, type Page } from './lazy-page';
+import { lazyPage, type Page, type PageOptions, type ScreenModule } from './lazy-page';
 
-// scripts/page-strings.mjs reads the `strings` of these lines: every part each screen shows.
+// Every screen module, each its own chunk, fetched on first use.
+const screens = import.meta.glob<ScreenModule>('./routes/**/*.tsx');
+
+/** The screen routes/<name>.tsx. scripts/page-strings.mjs reads the `strings` of these calls. */
+function lazyScreen(name: string, options?: PageOptions): Page {
+  const importScreen = screens[`./routes/${name}.tsx`];
+  if (!importScreen) throw new Error(`no screen module routes/${name}.tsx`);
+  return lazyPage(`src/app/routes/${name}.tsx`, importScreen, options);
+}
+
 const appName = (client: QueryClient) => client.prefetchQuery(lookupQueries.info());
-const PublicShell = lazyPage(() => import('./routes/public-shell'), { prefetch: appName });
-const UserShell = lazyPage(() => import('./routes/user-shell'), { strings: ['member'], prefetch: appName });
-const Login = lazyPage(() => import('./routes/login'), {
+const PublicShell = lazyScreen('public-shell', { prefetch: appName });
+const UserShell = lazyScreen('user-shell', { strings: ['member'], prefetch: appName });
+const Login = lazyScreen('login', {
   prefetch: (client) => client.prefetchQuery(lookupQueries.active()),
 });
-const Register = lazyPage(() => import('./routes/register'), { strings: ['register'] });
-const Howto = lazyPage(() => import('./routes/howto'), { strings: ['support'] });
-const Contact = lazyPage(() => import('./routes/contact'), { strings: ['support'] });
-const Home = lazyPage(() => import('./routes/user/home'), {
+const Register = lazyScreen('register', { strings: ['register'] });
+const Howto = lazyScreen('howto', { strings: ['support'] });
+const Contact = lazyScreen('contact', { strings: ['support'] });
+const Home = lazyScreen('user/home', {
   strings: ['member'],
   // The balance is the screen's main content; the wheel's flag picks one of its widgets.
   prefetch: (client) =>
     Promise.all([client.prefetchQuery(walletQuery()), client.prefetchQuery(spinQueries.active())]),
 });
-const Profile = lazyPage(() => import('./routes/user/profile'), { strings: ['member', 'register'] });
-const Statement = lazyPage(() => import('./routes/user/statement'), { strings: ['member'] });
-const Bonus = lazyPage(() => import('./routes/user/bonus'), { strings: ['member'] });
-const Spin = lazyPage(() => import('./routes/user/spin'), { strings: ['member'] });
-const Terminated = lazyPage(() => import('./routes/terminated'));
-const NotFound = lazyPage(() => import('./routes/not-found'));
-const Agent = lazyPage(() => import('./routes/agent'), { strings: ['support'] });
+const Profile = lazyScreen('user/profile', { strings: ['member', 'register'] });
+const Statement = lazyScreen('user/statement', { strings: ['member'] });
+const Bonus = lazyScreen('user/bonus', { strings: ['member'] });
+const Spin = lazyScreen('user/spin', { strings: ['member'] });
+const Terminated = lazyScreen('terminated');
+const NotFound = lazyScreen('not-found');
+const Agent = lazyScreen('agent', { strings: ['support'] });
 
 type Handle = { page: Page; needsLogin?: boolean };
 

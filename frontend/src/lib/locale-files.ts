@@ -1,7 +1,7 @@
 /**
  * Where the strings come from. Each language is split into files under locales/<lng>/:
  * translation.json is loaded up-front (shells, login, shared components, error texts, time;
- * index.html preloads it, see plugins/preload-language.ts) and every other file is a feature
+ * index.html preloads it, see plugins/preload-first-screen.ts) and every other file is a feature
  * part, fetched only with the lazy screens that show it (app/lazy-page.ts), so that /login does
  * not download every feature's strings.
  */
