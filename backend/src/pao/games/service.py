@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import structlog
-from sqlalchemy import bindparam, select
+from sqlalchemy import ColumnElement, FromClause, Join, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -83,12 +83,16 @@ async def own_account(session: AsyncSession, *, member_id: int, game_code: str) 
     return account
 
 
+def launch_web(code: str, web: str | None, *, ufa_host: str) -> str | None:
+    """A game's web login URL: UFABET's is the operator's own host when one is set."""
+    if code == "UFABET" and ufa_host:
+        return ufa_host
+    return web
+
+
 def slot_of(
     game: Game, account: GameAccount | None, *, ufa_host: str = "", stale: bool = False
 ) -> Slot:
-    web = game.web
-    if game.code == "UFABET" and ufa_host:
-        web = ufa_host
     return Slot(
         code=game.code,
         name=game.name,
@@ -98,7 +102,7 @@ def slot_of(
         ft_wallet_slot=game.ft_wallet_slot,
         logo=game.logo,
         background=game.background,
-        web=web,
+        web=launch_web(game.code, game.web, ufa_host=ufa_host),
         android=game.android,
         ios=game.ios,
         stale=stale,
@@ -106,25 +110,71 @@ def slot_of(
     )
 
 
-async def member_slots(session: AsyncSession, *, member_id: int) -> list[Slot]:
-    """Every enabled game with the member's account on it (amounts as last known; no
-    provider is asked — that is ``refresh_balances``)."""
-    rows = (await session.execute(_SLOTS, {"member_id": member_id})).all()
-    settings = await load_site_settings(session)
-    return [slot_of(game, account, ufa_host=settings.ufa_host) for game, account in rows]
-
-
-# Every enabled game with the member's account on it, if any: one statement for the wallet
-# screen, which every page load asks for.
-_SLOTS = (
-    select(Game, GameAccount)
-    .outerjoin(
-        GameAccount,
-        (GameAccount.game_code == Game.code) & (GameAccount.member_id == bindparam("member_id")),
-    )
-    .where(Game.enabled.is_(True))
-    .order_by(Game.sort_order, Game.code)
+# The wallet screen's slots come inside its one statement (pao.wallet.screen): every enabled
+# game, with the member's account on it if any, as Core columns (no ORM objects to build).
+_games = Game.__table__
+_accounts = GameAccount.__table__
+SLOT_COLUMNS = (
+    _games.c.code.label("game_code"),
+    _games.c.name.label("game_name"),
+    _games.c.category.label("game_category"),
+    _games.c.ft_wallet_slot.label("game_ft_wallet_slot"),
+    _games.c.logo.label("game_logo"),
+    _games.c.background.label("game_background"),
+    _games.c.web.label("game_web"),
+    _games.c.android.label("game_android"),
+    _games.c.ios.label("game_ios"),
+    _accounts.c.id.label("account_id"),
+    _accounts.c.last_balance.label("account_last_balance"),
+    _accounts.c.balance_at.label("account_balance_at"),
 )
+SLOT_ORDER = (_games.c.sort_order, _games.c.code)
+
+
+def with_slots(source: FromClause, member_id: ColumnElement[Any]) -> Join:
+    """``source`` outer-joined with every enabled game and ``member_id``'s account on it: one
+    row per game, or one row with null :data:`SLOT_COLUMNS` when no game is enabled."""
+    return source.outerjoin(_games, _games.c.enabled.is_(True)).outerjoin(
+        _accounts, (_accounts.c.game_code == _games.c.code) & (_accounts.c.member_id == member_id)
+    )
+
+
+def slot_fields(values: Sequence[Any], *, ufa_host: str) -> dict[str, Any] | None:
+    """The :class:`Slot` fields of a row's :data:`SLOT_COLUMNS` values, in their order
+    (``None``: no game), as :func:`slot_of` fills them; the caller validates them with the
+    whole response, in one call."""
+    # Unpacked by position: a Row's attribute lookups cost more than the rest of this.
+    (
+        code,
+        name,
+        category,
+        ft_wallet_slot,
+        logo,
+        background,
+        web,
+        android,
+        ios,
+        account_id,
+        last_balance,
+        balance_at,
+    ) = values
+    if code is None:
+        return None
+    has_account = account_id is not None
+    return {
+        "code": code,
+        "name": name,
+        "category": category,
+        "is_active": has_account,
+        "amount": (last_balance or 0) if has_account else 0,
+        "ft_wallet_slot": ft_wallet_slot,
+        "logo": logo,
+        "background": background,
+        "web": launch_web(code, web, ufa_host=ufa_host),
+        "android": android,
+        "ios": ios,
+        "updated_at": balance_at if has_account else None,
+    }
 
 
 async def activate(app: Any, *, member_id: int, game_code: str) -> Slot:

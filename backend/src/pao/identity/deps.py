@@ -1,7 +1,12 @@
-"""``CurrentMember``: the member behind the bearer token, or 401 ``invalid-token``."""
+"""``CurrentMember``: the member behind the bearer token, or 401 ``invalid-token``.
+
+The rules (a token, an open login session, an active member) are also here as plain
+functions, for a read that loads the login together with its data in one statement
+(pao.wallet.screen)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -26,20 +31,39 @@ _LOGIN = (
 )
 
 
-async def current_login(
-    request: Request,
-    session: SessionDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> LoginSession:
+BearerCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def bearer_digest(credentials: HTTPAuthorizationCredentials | None) -> str:
+    """The stored digest of the bearer token (401 without a token)."""
     if credentials is None or not credentials.credentials:
         raise Unauthorized()
-    row = (await session.execute(_LOGIN, {"digest": token_digest(credentials.credentials)})).first()
-    login = row[0] if row is not None else None
-    if login is None or login.revoked_at is not None or login.expires_at <= utcnow():
+    return token_digest(credentials.credentials)
+
+
+def require_open_login(*, revoked_at: datetime | None, expires_at: datetime) -> None:
+    """401 unless the login session is neither revoked nor expired."""
+    if revoked_at is not None or expires_at <= utcnow():
         raise Unauthorized()
+
+
+def require_active_member(status: str) -> None:
+    """401 unless the member may use the API."""
+    if status != MemberStatus.ACTIVE:
+        raise Unauthorized()
+
+
+async def current_login(
+    request: Request, session: SessionDep, credentials: BearerCredentials
+) -> LoginSession:
+    row = (await session.execute(_LOGIN, {"digest": bearer_digest(credentials)})).first()
+    if row is None:
+        raise Unauthorized()
+    login = row[0]
+    require_open_login(revoked_at=login.revoked_at, expires_at=login.expires_at)
     request.state.login = login
     # The identity map holds objects weakly: keep the member alive until current_member runs.
-    request.state.login_member = row[1] if row is not None else None
+    request.state.login_member = row[1]
     return login
 
 
@@ -47,8 +71,9 @@ async def current_member(
     session: SessionDep, login: Annotated[LoginSession, Depends(current_login)]
 ) -> Member:
     member = await session.get(Member, login.member_id)
-    if member is None or member.status != MemberStatus.ACTIVE:
+    if member is None:
         raise Unauthorized()
+    require_active_member(member.status)
     return member
 
 

@@ -13,8 +13,9 @@ wallet.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import ColumnElement, Label, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
@@ -80,28 +81,38 @@ class InviteSummary:
     fail: int  # invitees who have not (yet) made a qualifying deposit
 
 
-# The wallet screen asks on every load, in the same statement as the balance
-# (pao.wallet.service.wallet_overview): three scalar subqueries on the ``member_id`` parameter.
-SUMMARY_COLUMNS = (
-    select(func.count())
-    .select_from(Member)
-    .where(Member.inviter_id == bindparam("member_id"))
-    .scalar_subquery()
-    .label("invitees"),
-    select(func.count(func.distinct(InviteIncome.invitee_id)))
-    .where(InviteIncome.inviter_id == bindparam("member_id"))
-    .scalar_subquery()
-    .label("earning"),
-    select(func.coalesce(func.sum(InviteIncome.amount), 0))
-    .where(InviteIncome.inviter_id == bindparam("member_id"), InviteIncome.collection_id.is_(None))
-    .scalar_subquery()
-    .label("uncollected"),
-)
-_SUMMARY = select(*SUMMARY_COLUMNS)
+def summary_columns(member_id: ColumnElement[Any]) -> tuple[Label[Any], Label[Any], Label[Any]]:
+    """The invite summary of ``member_id`` (a parameter, or a column of an enclosing query) as
+    three scalar subqueries: ``invitees``, ``earning``, ``uncollected``.
+
+    The wallet screen asks on every load, inside its one statement (pao.wallet.screen)."""
+    # Core tables, not the mapped classes: the wallet screen's statement stays a Core one (no
+    # ORM compile and result step). ``members`` is aliased: when ``member_id`` is a column of
+    # ``members`` in the enclosing query, the invitees must not be correlated with it.
+    invitees = Member.__table__.alias("invitees")
+    incomes = InviteIncome.__table__
+    return (
+        select(func.count())
+        .select_from(invitees)
+        .where(invitees.c.inviter_id == member_id)
+        .scalar_subquery()
+        .label("invitees"),
+        select(func.count(func.distinct(incomes.c.invitee_id)))
+        .where(incomes.c.inviter_id == member_id)
+        .scalar_subquery()
+        .label("earning"),
+        select(func.coalesce(func.sum(incomes.c.amount), 0))
+        .where(incomes.c.inviter_id == member_id, incomes.c.collection_id.is_(None))
+        .scalar_subquery()
+        .label("uncollected"),
+    )
+
+
+_SUMMARY = select(*summary_columns(bindparam("member_id")))
 
 
 def summary_of(*, invitees: int, earning: int, uncollected: int) -> InviteSummary:
-    """The summary from the values of :data:`SUMMARY_COLUMNS`."""
+    """The summary from the values of :func:`summary_columns`."""
     return InviteSummary(
         amount=int(uncollected), success=int(earning), fail=max(0, int(invitees) - int(earning))
     )

@@ -7,9 +7,8 @@ Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -50,36 +49,6 @@ _BALANCE = select(LedgerAccount.balance).where(
     LedgerAccount.owner == bindparam("owner"),
     LedgerAccount.currency == bindparam("currency"),
 )
-
-
-@dataclass(frozen=True)
-class WalletOverview:
-    balance: int
-    invite: InviteSummary
-
-
-async def wallet_overview(
-    session: AsyncSession, *, member_id: int, currency: Currency
-) -> WalletOverview:
-    """The balance and the invite summary of the wallet screen, in one statement."""
-    from pao.promotions.invite import SUMMARY_COLUMNS, summary_of
-
-    statement = _overviews.get(0)
-    if statement is None:
-        statement = _overviews[0] = select(
-            _BALANCE.scalar_subquery().label("balance"), *SUMMARY_COLUMNS
-        )
-    params = {"owner": str(member_id), "currency": currency, "member_id": member_id}
-    row = (await session.execute(statement, params)).one()
-    invite = summary_of(invitees=row.invitees, earning=row.earning, uncollected=row.uncollected)
-    return WalletOverview(
-        balance=int(row.balance or 0),
-        invite=InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail),
-    )
-
-
-# Built on first use: its invite columns come from promotions, which builds on the wallet.
-_overviews: dict[int, Select[Any]] = {}
 
 
 async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
