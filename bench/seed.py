@@ -4,7 +4,9 @@ services, so that every run starts from the same state and the books balance fro
 Members ``08xxxxxxxx`` (index 1…N) share one password (hashed once, at the production argon2
 cost) and each has a login session whose token is ``bench-token-<index>`` (stored, as always,
 as its SHA-256), so that wrk and pgbench can address any member without a login round.
-Member 1 is the "hot" wallet."""
+Member 1 is the "hot" wallet. The game catalogue is the demo's (sixteen games, as ``pao demo``
+seeds it) and every member has an account on the first ``GAME_ACCOUNTS`` of them, so that the
+wallet screen carries what a player's does."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from datetime import timedelta
 import pao.models  # noqa: F401  (registers every table)
 from pao.core.db import Base, create_sessionmaker
 from pao.core.security import hash_password, token_digest
+from pao.games.catalogue import DEMO_GAMES, seed_games
+from pao.games.models import GameAccount
 from pao.identity.models import LoginSession, Member
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
@@ -33,6 +37,7 @@ FUNDS = 1_000_000_00  # minor units per member: never the limit during a run
 WITHDRAW_AMOUNT_MAJOR = (
     1  # THB per withdrawal request (withdrawMin is lowered to allow it)
 )
+GAME_ACCOUNTS = 3
 
 
 def phone_of(index: int) -> str:
@@ -102,6 +107,20 @@ async def seed(members: int) -> None:
             for i, member in enumerate(rows, start=1)
         )
         await session.flush()
+        await seed_games(session)
+        session.add_all(
+            GameAccount(
+                member_id=member.id,
+                game_code=game.code,
+                username=f"bench{member.id}{game.code.lower()}",
+                password="bench-game-pass",
+                last_balance=0,
+                balance_at=now,
+            )
+            for member in rows
+            for game in DEMO_GAMES[:GAME_ACCOUNTS]
+        )
+        await session.flush()
         for member in rows:
             # The member's suspense account, which a first withdrawal would open (pgbench
             # expects it to exist).
@@ -119,7 +138,10 @@ async def seed(members: int) -> None:
                 actor="ops:bench",
             )
     await engine.dispose()
-    log(f"seeded {members} members with {FUNDS // 100:,} THB each")
+    log(
+        f"seeded {members} members with {FUNDS // 100:,} THB each, {len(DEMO_GAMES)} games "
+        f"and {GAME_ACCOUNTS} game accounts each"
+    )
 
 
 def prepare(members: int) -> None:
