@@ -22,24 +22,18 @@ from pao.core.errors import Unauthorized
 from pao.games.service import SLOT_COLUMNS, SLOT_ORDER, slot_fields, with_slots
 from pao.identity.deps import bearer_digest, require_active_member, require_open_login
 from pao.identity.models import LoginSession, Member
-from pao.ledger.models import AccountKind, LedgerAccount
 from pao.promotions.invite import summary_columns, summary_of
 from pao.site.banks import find_bank
 from pao.site.settings import load_site_settings
 from pao.wallet.schemas import WalletResponse
+from pao.wallet.service import balance_query
 
 _members = Member.__table__
 _logins = LoginSession.__table__
-_accounts = LedgerAccount.__table__
 
 # The balance as pao.wallet.service.wallet_balance reads it, for the member of the row.
 _BALANCE = (
-    select(_accounts.c.balance)
-    .where(
-        _accounts.c.kind == AccountKind.PLAYER_WALLET,
-        _accounts.c.owner == cast(_members.c.id, String),
-        _accounts.c.currency == _members.c.currency,
-    )
+    balance_query(cast(_members.c.id, String), _members.c.currency)
     .scalar_subquery()
     .label("balance")
 )

@@ -7,8 +7,9 @@ Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import ColumnElement, Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -44,11 +45,19 @@ async def wallet_balance(session: AsyncSession, *, member_id: int, currency: Cur
     return int((await session.execute(_BALANCE, params)).scalar_one_or_none() or 0)
 
 
-_BALANCE = select(LedgerAccount.balance).where(
-    LedgerAccount.kind == AccountKind.PLAYER_WALLET,
-    LedgerAccount.owner == bindparam("owner"),
-    LedgerAccount.currency == bindparam("currency"),
-)
+def balance_query(owner: ColumnElement[str], currency: ColumnElement[str]) -> Select[Any]:
+    """The player wallet's balance of ``owner`` (a member id as text) in ``currency``: bind
+    parameters here, or columns of an enclosing query (pao.wallet.screen). On the table, not
+    the mapped class: the wallet screen's statement stays a Core one."""
+    accounts = LedgerAccount.__table__.c
+    return select(accounts.balance).where(
+        accounts.kind == AccountKind.PLAYER_WALLET,
+        accounts.owner == owner,
+        accounts.currency == currency,
+    )
+
+
+_BALANCE = balance_query(bindparam("owner"), bindparam("currency"))
 
 
 async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
