@@ -18,7 +18,7 @@ import { lazyPage, type Page, type PageOptions, type ScreenModule } from './lazy
 // Every screen module, each its own chunk, fetched on first use.
 const screens = import.meta.glob<ScreenModule>('./routes/**/*.tsx');
 
-/** The screen routes/<name>.tsx. scripts/page-strings.mjs reads the `strings` of these calls. */
+/** The screen routes/<name>.tsx. scripts/check-page-strings.mjs reads the `strings` of these calls. */
 function lazyScreen(name: string, options?: PageOptions): Page {
   const importScreen = screens[`./routes/${name}.tsx`];
   if (!importScreen) throw new Error(`no screen module routes/${name}.tsx`);
