@@ -6,13 +6,14 @@ optional Redis client and every domain's router.
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy import text
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -116,27 +117,62 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+class _SpaDocument:
+    """The SPA's index.html, read and gzip-compressed once, when the app is built.
+
+    Every history-mode route (``/login``, ``/user/home``, …) answers with this document, so
+    compressing it per request would repeat the same work on each page load; the build does not
+    change it while the process runs (a rebuild needs a restart to be served).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.plain = path.read_bytes()
+        # mtime=0: the same bytes on every start and in every process behind a load balancer.
+        self.gzipped = gzip.compress(self.plain, compresslevel=9, mtime=0)
+
+    def response(self, accept_encoding: str) -> Response:
+        """The document, gzipped when the client accepts it.
+
+        ``no-cache``: the browser revalidates on every load, because the document names the
+        hashed asset files of the current build. ``Vary``: a shared cache must not hand the
+        gzipped body to a client that did not ask for it. "Accepts gzip" is the test Starlette's
+        ``GZipMiddleware`` applies to ``/assets``, so both answer the same clients alike.
+        """
+        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if "gzip" in accept_encoding:
+            headers["Content-Encoding"] = "gzip"
+            return Response(self.gzipped, media_type="text/html", headers=headers)
+        return Response(self.plain, media_type="text/html", headers=headers)
+
+
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
     """Serve the built SPA; unknown non-API paths fall back to index.html (history mode)."""
     index = static_dir / "index.html"
     if not index.is_file():
         return
+    document = _SpaDocument(index)
+    root = static_dir.resolve()
     assets = static_dir / "assets"
     if assets.is_dir():
         # Compressed: on a phone over slow 4G the JS bytes decide when /login paints
-        # (docs/benchmarks.md: LCP). Only the built assets; API answers stay uncompressed.
+        # (docs/benchmarks.md: LCP). Only the built assets and index.html; API answers stay
+        # uncompressed.
         app.mount(
             "/assets",
             GZipMiddleware(StaticFiles(directory=assets), minimum_size=1024),
             name="assets",
         )
 
-    # response_model=None: a union of Response classes is not a pydantic response model.
-    @app.get("/{path:path}", include_in_schema=False, response_model=None)
-    def spa(path: str) -> FileResponse | JSONResponse:  # sync: it touches the filesystem
+    @app.get("/{path:path}", include_in_schema=False)
+    def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
         if path.startswith(("api/", "sandbox/")):
             return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()
-        if path and candidate.is_file() and candidate.is_relative_to(static_dir.resolve()):
+        # /index.html itself is the document too: same bytes, same no-cache.
+        if (
+            candidate != root / "index.html"
+            and candidate.is_file()
+            and candidate.is_relative_to(root)
+        ):
             return FileResponse(candidate)
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return document.response(request.headers.get("accept-encoding", ""))

@@ -1,5 +1,6 @@
-"""The built app's assets are served gzip-compressed (the /login paint on slow 4G depends on
-the bytes; docs/benchmarks.md), and still plain to a client that does not accept gzip."""
+"""The built app's assets and its index.html are served gzip-compressed (the /login paint on
+slow 4G depends on the bytes; docs/benchmarks.md), and still plain to a client that does not
+accept gzip."""
 
 from __future__ import annotations
 
@@ -12,11 +13,17 @@ from pao.core.settings import Settings
 from pao.main import create_app
 
 SCRIPT = b"export const greeting = 'sawasdee';\n" * 400
+# The size of the real document's preload list, so that compressing it pays.
+INDEX = (
+    b"<!doctype html><title>Pao</title>\n"
+    + b'<link rel="modulepreload" href="/assets/index-abc123.js">\n' * 80
+)
+SPA_PATHS = ("/", "/login", "/user/home", "/index.html")
 
 
 def built_spa(root: Path) -> Path:
     (root / "assets").mkdir(parents=True)
-    (root / "index.html").write_text("<!doctype html><title>Pao</title>")
+    (root / "index.html").write_bytes(INDEX)
     (root / "assets" / "index-abc123.js").write_bytes(SCRIPT)
     return root
 
@@ -45,3 +52,51 @@ async def test_api_answers_are_not_compressed(settings: Settings, tmp_path: Path
         answer = await client.get("/api/nothing-here", headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 404
         assert "content-encoding" not in answer.headers
+
+
+async def raw_get(
+    client: httpx.AsyncClient, path: str, accept_encoding: str
+) -> tuple[httpx.Response, bytes]:
+    """The answer and its body as sent on the wire (httpx would decode a gzipped one)."""
+    async with client.stream("GET", path, headers={"Accept-Encoding": accept_encoding}) as answer:
+        return answer, b"".join([chunk async for chunk in answer.aiter_raw()])
+
+
+async def test_index_html_is_gzipped_when_asked_for(settings: Settings, tmp_path: Path) -> None:
+    app = create_app(settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist")}))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for path in SPA_PATHS:
+            packed, body = await raw_get(client, path, "gzip, deflate, br")
+            assert packed.status_code == 200, path
+            assert packed.headers["content-encoding"] == "gzip", path
+            assert gzip.decompress(body) == INDEX, path
+            assert int(packed.headers["content-length"]) == len(body) < len(INDEX)
+            assert packed.headers["content-type"] == "text/html; charset=utf-8"
+            # Revalidated on every load, and kept apart from the plain body by shared caches.
+            assert packed.headers["cache-control"] == "no-cache", path
+            assert packed.headers["vary"] == "Accept-Encoding", path
+
+            plain, body = await raw_get(client, path, "identity")
+            assert plain.status_code == 200, path
+            assert "content-encoding" not in plain.headers, path
+            assert body == INDEX, path
+            assert int(plain.headers["content-length"]) == len(INDEX)
+            assert plain.headers["cache-control"] == "no-cache", path
+            assert plain.headers["vary"] == "Accept-Encoding", path
+
+        # No Accept-Encoding at all: plain.
+        bare, body = await raw_get(client, "/login", "")
+        assert "content-encoding" not in bare.headers
+        assert body == INDEX
+
+
+async def test_index_html_is_read_once(settings: Settings, tmp_path: Path) -> None:
+    """Compressed when the app is built, not per request: a later change on disk is not served."""
+    dist = built_spa(tmp_path / "dist")
+    app = create_app(settings.model_copy(update={"static_dir": dist}))
+    (dist / "index.html").write_text("<!doctype html><title>changed</title>")
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        answer = await client.get("/login", headers={"Accept-Encoding": "gzip"})
+        assert answer.content == INDEX
