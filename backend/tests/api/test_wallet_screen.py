@@ -1,7 +1,8 @@
-"""GET /api/wallet as one statement (pao.wallet.screen): the body is what the ORM path builds
-(slots as ``slot_of`` makes them, the bank account as the profile shows it), only the
-member's own game accounts show, and identity's rules hold: a missing, unknown, revoked or
-expired token, or a member who is not active, gets 401 ``invalid-token``."""
+"""GET /api/wallet as one statement (pao.wallet.screen): the body is exactly the expected JSON,
+and the same as the ORM path builds (slots as ``slot_of`` makes them from loaded games and
+accounts, the bank account as the profile shows it); only the member's own game accounts show,
+and identity's rules hold: a missing, unknown, revoked or expired token, or a member who is not
+active, gets 401 ``invalid-token``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pao.games.service import list_games, slot_of
 from pao.identity.models import Member, MemberStatus
 from pao.kit.clock import clock
 from tests.games_support import funded_member, seed
-from tests.helpers import auth, login, register, set_site_setting
+from tests.helpers import auth, login, new_bank_account_no, register, set_site_setting
 
 INVALID = (401, {"message": "invalid-token"})
 UFA_HOST = "https://ufa.example.com"
@@ -56,6 +57,12 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
     await add_account(app, other, "SUPERSLOT", 99_00, seen_at)
     async with app.state.sessionmaker() as session:
         await session.execute(update(Game).where(Game.code == "SLOTXO").values(enabled=False))
+        # Every field of JOKER distinct, so that no two columns can be swapped unseen.
+        await session.execute(
+            update(Game)
+            .where(Game.code == "JOKER")
+            .values(android="joker://android", ios="joker://ios", ft_wallet_slot=0.5)
+        )
         await session.commit()
     await set_site_setting(client, "ufaHost", UFA_HOST)
 
@@ -73,12 +80,12 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
         "category": "slot",
         "isActive": True,
         "amount": 1234.56,
-        "ftWalletSlot": 1.0,
+        "ftWalletSlot": 0.5,
         "logo": "/games/joker-logo.svg",
         "background": "/games/joker-bg.svg",
         "web": "/sandbox/games/login/JOKER",
-        "android": None,
-        "ios": None,
+        "android": "joker://android",
+        "ios": "joker://ios",
         "stale": False,
         "updatedAt": "2026-01-02T03:04:05.678901Z",
     }
@@ -91,7 +98,8 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
     assert (slots["SUPERSLOT"]["isActive"], slots["SUPERSLOT"]["amount"]) == (False, 0.0)
     assert "SLOTXO" not in slots
     assert slots["UFABET"]["web"] == UFA_HOST
-    # The same slots, in the same order, as the ORM path (activate, refresh) builds them.
+    # The same slots, in the same order, as the ORM path (activate, refresh) builds them from
+    # loaded games and accounts: the row's columns carry the same values as the objects.
     async with app.state.sessionmaker() as session:
         games = await list_games(session)
         query = select(GameAccount).where(GameAccount.member_id == mid)
@@ -104,10 +112,27 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
     ]
 
 
-async def test_bank_account_is_the_profiles(client: httpx.AsyncClient) -> None:
-    token = await login(client, await register(client))
-    profile = (await client.get("/api/account/profile", headers=auth(token))).json()
-    assert (await wallet(client, token)).json()["bankAccount"] == profile["bankAccount"]
+async def test_bank_account_is_the_profiles(client: httpx.AsyncClient, app: FastAPI) -> None:
+    account_no = new_bank_account_no()
+    phone = await register(client, bank_account_no=account_no)
+    token = await login(client, phone)
+    expected = {
+        "bank": {"nameTH": "ธนาคารกสิกรไทย", "nameEN": "Kasikornbank"},
+        "bankAccountName": "TEST MEMBER",
+        "bankAccountNo": account_no,
+        "bankCode": "KBANK",
+    }
+    profile = await client.get("/api/account/profile", headers=auth(token))
+    assert (await wallet(client, token)).json()["bankAccount"] == expected
+    assert profile.json()["bankAccount"] == expected
+    # A code no longer in the bank list (a member from before it left): no bank, the rest kept.
+    async with app.state.sessionmaker() as session:
+        await session.execute(update(Member).where(Member.phone == phone).values(bank_code="OLD"))
+        await session.commit()
+    gone = {**expected, "bank": None, "bankCode": "OLD"}
+    profile = await client.get("/api/account/profile", headers=auth(token))
+    assert (await wallet(client, token)).json()["bankAccount"] == gone
+    assert profile.json()["bankAccount"] == gone
 
 
 @pytest.mark.parametrize(

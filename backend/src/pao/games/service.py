@@ -93,25 +93,28 @@ def launch_web(code: str, web: str | None, *, ufa_host: str) -> str | None:
 def slot_of(
     game: Game, account: GameAccount | None, *, ufa_host: str = "", stale: bool = False
 ) -> Slot:
-    return Slot(
-        code=game.code,
-        name=game.name,
-        category=game.category.value if hasattr(game.category, "value") else game.category,
-        is_active=account is not None,
-        amount=(account.last_balance or 0) if account else 0,
-        ft_wallet_slot=game.ft_wallet_slot,
-        logo=game.logo,
-        background=game.background,
-        web=launch_web(game.code, game.web, ufa_host=ufa_host),
-        android=game.android,
-        ios=game.ios,
-        stale=stale,
-        updated_at=account.balance_at if account else None,
+    """:func:`slot_fields` of a loaded game and account (activation, balance refresh)."""
+    account_values = (
+        (account.id, account.last_balance, account.balance_at) if account else (None, None, None)
     )
+    values = (
+        game.code,
+        game.name,
+        game.category,
+        game.ft_wallet_slot,
+        game.logo,
+        game.background,
+        game.web,
+        game.android,
+        game.ios,
+        *account_values,
+    )
+    return Slot.model_validate(slot_fields(values, ufa_host=ufa_host, stale=stale))
 
 
 # The wallet screen's slots come inside its one statement (pao.wallet.screen): every enabled
 # game, with the member's account on it if any, as Core columns (no ORM objects to build).
+# slot_fields reads them in this order.
 _games = Game.__table__
 _accounts = GameAccount.__table__
 SLOT_COLUMNS = (
@@ -139,11 +142,16 @@ def with_slots(source: FromClause, member_id: ColumnElement[Any]) -> Join:
     )
 
 
-def slot_fields(values: Sequence[Any], *, ufa_host: str) -> dict[str, Any] | None:
-    """The :class:`Slot` fields of a row's :data:`SLOT_COLUMNS` values, in their order
-    (``None``: no game), as :func:`slot_of` fills them; the caller validates them with the
-    whole response, in one call."""
-    # Unpacked by position: a Row's attribute lookups cost more than the rest of this.
+def slot_fields(values: Sequence[Any], *, ufa_host: str, stale: bool = False) -> dict[str, Any]:
+    """The :class:`Slot` fields of one game and the member's account on it, from their
+    :data:`SLOT_COLUMNS` values in that order (a null ``account_id``: no account), not
+    validated: the wallet screen validates them with its whole response, in one call, and
+    :func:`slot_of` alone.
+
+    Values by position, not by name: the wallet screen passes a slice of each of its rows as it
+    comes, and a Row's attribute lookups, or keyword arguments, would cost more than the rest
+    of this.
+    """
     (
         code,
         name,
@@ -158,8 +166,6 @@ def slot_fields(values: Sequence[Any], *, ufa_host: str) -> dict[str, Any] | Non
         last_balance,
         balance_at,
     ) = values
-    if code is None:
-        return None
     has_account = account_id is not None
     return {
         "code": code,
@@ -173,6 +179,7 @@ def slot_fields(values: Sequence[Any], *, ufa_host: str) -> dict[str, Any] | Non
         "web": launch_web(code, web, ufa_host=ufa_host),
         "android": android,
         "ios": ios,
+        "stale": stale,
         "updated_at": balance_at if has_account else None,
     }
 

@@ -8,7 +8,7 @@ reaches argon2 or the database (too long → 422 ``KEY_INVALID``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -136,14 +136,30 @@ class AgreementResponse(BaseModel):
     accepted: bool
 
 
+def bank_account_fields(
+    *, bank_code: str, bank_account_name: str, bank_account_no: str
+) -> dict[str, Any]:
+    """The :class:`BankAccountOut` fields of a member's bank columns, not validated: the
+    wallet screen, which reads the columns without loading a :class:`Member`, validates them
+    with its whole response, in one call."""
+    bank = find_bank(bank_code)
+    return {
+        "bank": {"name_th": bank.name_th, "name_en": bank.name_en} if bank else None,
+        "bank_account_name": bank_account_name,
+        "bank_account_no": bank_account_no,
+        "bank_code": bank_code,
+    }
+
+
 def bank_account_of(member: Member) -> BankAccountOut:
-    """The member's bank account as the wire shows it (profile, wallet)."""
-    bank = find_bank(member.bank_code)
-    return BankAccountOut(
-        bank=BankOut(name_th=bank.name_th, name_en=bank.name_en) if bank else None,
-        bank_account_name=member.bank_account_name,
-        bank_account_no=member.bank_account_no,
-        bank_code=member.bank_code,
+    """The member's bank account as the profile shows it (and the wallet screen, from the same
+    :func:`bank_account_fields`)."""
+    return BankAccountOut.model_validate(
+        bank_account_fields(
+            bank_code=member.bank_code,
+            bank_account_name=member.bank_account_name,
+            bank_account_no=member.bank_account_no,
+        )
     )
 
 

@@ -11,19 +11,17 @@ is shown unless that login is open and the member active.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import TypeAdapter
-from sqlalchemy import Row, String, bindparam, cast, select
+from sqlalchemy import String, bindparam, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import Unauthorized
 from pao.games.service import SLOT_COLUMNS, SLOT_ORDER, slot_fields, with_slots
 from pao.identity.deps import bearer_digest, require_active_member, require_open_login
 from pao.identity.models import LoginSession, Member
+from pao.identity.schemas import bank_account_fields
 from pao.promotions.invite import summary_columns, summary_of
-from pao.site.banks import find_bank
 from pao.site.settings import load_site_settings
 from pao.wallet.schemas import WalletResponse
 from pao.wallet.service import balance_query
@@ -64,7 +62,8 @@ _ME = (
 # One row per enabled game (or one row when there is none), each carrying the member's row.
 _SCREEN = select(_ME, *SLOT_COLUMNS).select_from(with_slots(_ME, _ME.c.id)).order_by(*SLOT_ORDER)
 
-# Where a row's SLOT_COLUMNS begin (they come last).
+# Where a row's SLOT_COLUMNS begin (they come last); the first is the game's code, null in the
+# one row of a screen without games.
 _SLOTS_AT = len(_ME.c)
 _RESPONSE = TypeAdapter(WalletResponse)
 
@@ -85,25 +84,18 @@ async def wallet_screen(
     invite = summary_of(invitees=me.invitees, earning=me.earning, uncollected=me.uncollected)
     body = {
         "profile": {"name": me.name, "username": me.phone, "coin": me.coin, "id": str(me.id)},
-        "bank_account": _bank_account(me),
+        "bank_account": bank_account_fields(
+            bank_code=me.bank_code,
+            bank_account_name=me.bank_account_name,
+            bank_account_no=me.bank_account_no,
+        ),
         "wallet": {"amount": int(me.balance or 0)},
         "invite": {"amount": invite.amount, "success": invite.success, "fail": invite.fail},
         "slots": [
-            slot
-            for slot in (slot_fields(row[_SLOTS_AT:], ufa_host=ufa_host) for row in rows)
-            if slot is not None
+            slot_fields(row[_SLOTS_AT:], ufa_host=ufa_host)
+            for row in rows
+            if row[_SLOTS_AT] is not None
         ],
     }
     # What FastAPI would do with a returned model (validate, then dump_json by alias), once.
     return _RESPONSE.dump_json(_RESPONSE.validate_python(body), by_alias=True)
-
-
-def _bank_account(me: Row[Any]) -> dict[str, Any]:
-    # pao.identity.schemas.bank_account_of, from the row's columns instead of a Member.
-    bank = find_bank(me.bank_code)
-    return {
-        "bank": {"name_th": bank.name_th, "name_en": bank.name_en} if bank else None,
-        "bank_account_name": me.bank_account_name,
-        "bank_account_no": me.bank_account_no,
-        "bank_code": me.bank_code,
-    }
