@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 from pao.kit.clock import clock
+from pao.site import settings as site_settings
 from pao.site.demo_content import DEMO_SETTINGS, seed_site_content
 from pao.site.exceptions import InvalidSettingValue, UnknownSetting
 from pao.site.models import SiteSetting
@@ -192,8 +194,6 @@ async def test_loaded_settings_follow_every_change_and_are_not_shared(
 async def test_a_change_by_another_process_shows_within_the_cache_time(
     session: AsyncSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pao.site import settings as site_settings
-
     monkeypatch.setattr(site_settings, "CACHE_SECONDS", 0.05)
     await set_value(session, "withdrawMax", 900_00, actor="test")
     assert (await load_site_settings(session)).withdraw_max == 900_00
@@ -203,3 +203,78 @@ async def test_a_change_by_another_process_shows_within_the_cache_time(
     )
     await asyncio.sleep(0.06)
     assert (await load_site_settings(session)).withdraw_max == 800_00
+
+
+class OtherPool:
+    """A second database pool of this process, as another reader of the settings.
+
+    Plain (no ``BEGIN IMMEDIATE``): on SQLite the app's own sessions cannot read while the
+    ``session`` fixture has its write transaction open."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = create_async_engine(url)
+
+    async def withdraw_min(self) -> int:
+        """withdrawMin as loaded here: cached by this pool, refreshed only once dropped."""
+        async with AsyncSession(self.engine) as reader:
+            return (await load_site_settings(reader)).withdraw_min
+
+    async def store_withdraw_min(self, value: int) -> None:
+        """Store withdrawMin as another process would: no cache of this one is dropped."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                update(SiteSetting).where(SiteSetting.key == "withdrawMin").values(value=value)
+            )
+
+
+@pytest.fixture
+async def other_pool(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[OtherPool]:
+    # A cached copy outlives the test: only a drop can refresh it.
+    monkeypatch.setattr(site_settings, "CACHE_SECONDS", 3600.0)
+    pool = OtherPool(database_url)
+    yield pool
+    await pool.engine.dispose()
+
+
+async def test_each_committed_change_shows_to_the_other_pools_at_once(
+    session: AsyncSession, other_pool: OtherPool
+) -> None:
+    # The session's first transaction and its later ones, each changing two settings.
+    for amount in (300_00, 400_00, 500_00):
+        await set_value(session, "withdrawMin", amount, actor="test")
+        await set_value(session, "withdrawMax", amount * 10, actor="test")
+        # Read, and cached, before the commit: the old value.
+        assert await other_pool.withdraw_min() != amount
+        await session.commit()
+        assert await other_pool.withdraw_min() == amount, amount
+
+
+async def test_a_savepoints_release_is_not_the_commit(
+    session: AsyncSession, other_pool: OtherPool
+) -> None:
+    await set_value(session, "withdrawMin", 300_00, actor="test")
+    async with session.begin_nested():
+        await set_value(session, "withdrawMax", 3_000_00, actor="test")
+    # Released, not committed: still the old value, and cached again.
+    assert await other_pool.withdraw_min() != 300_00
+    await session.commit()
+    assert await other_pool.withdraw_min() == 300_00
+
+
+async def test_a_rolled_back_change_drops_nothing_later(
+    session: AsyncSession, other_pool: OtherPool
+) -> None:
+    await set_value(session, "withdrawMin", 300_00, actor="test")
+    await session.commit()
+    assert await other_pool.withdraw_min() == 300_00
+    await set_value(session, "withdrawMin", 400_00, actor="test")
+    await session.rollback()
+    assert await other_pool.withdraw_min() == 300_00
+    # A change by another process shows within the cache time, not sooner...
+    await other_pool.store_withdraw_min(350_00)
+    # ...and the session's next commit, which changed no setting, does not drop the cache.
+    await session.execute(select(func.count()).select_from(SiteSetting))
+    await session.commit()
+    assert await other_pool.withdraw_min() == 300_00

@@ -163,8 +163,18 @@ def _parse(data: dict[str, Any]) -> SiteSettings:
         return SiteSettings.model_validate({k: v for k, v in data.items() if k not in bad})
 
 
-def _invalidate_on_commit(_session: Session) -> None:
-    invalidate_settings_cache()
+def _invalidate_on_commit(session: Session) -> None:
+    """``after_commit`` of a session that ran :func:`set_value`: drop the cache when the
+    transaction that changed a setting commits, not when any other of its transactions does.
+
+    ``after_commit`` also follows every savepoint's release, which makes nothing visible to
+    other connections: only the outermost commit counts. A transaction that changed a setting
+    and was rolled back is never the one committing here; its mark is just cleared. (A change
+    undone by a savepoint's rollback still drops the cache at commit: one needless re-read.)"""
+    if session.in_nested_transaction():
+        return
+    if session.info.pop(_CHANGED_IN, None) is session.get_transaction():
+        invalidate_settings_cache()
 
 
 def invalidate_settings_cache() -> None:
@@ -182,6 +192,8 @@ _KNOWN_KEYS = frozenset(
 # Per database pool (one per app; tests' apps never share one): (read at, generation, parsed).
 _cached: WeakKeyDictionary[Pool, tuple[float, int, SiteSettings]] = WeakKeyDictionary()
 _generation = 0
+# Session.info key: the (outermost) transaction in which set_value changed a setting.
+_CHANGED_IN = "pao.site.settings.changed_in"
 
 
 async def get_value(session: AsyncSession, key: str, default: Any = None) -> Any:
@@ -193,7 +205,6 @@ async def set_value(session: AsyncSession, key: str, value: Any, *, actor: str) 
     # Dropped now (this transaction reads its own change) and again once committed (others
     # may have cached the old value meanwhile).
     invalidate_settings_cache()
-    event.listen(session.sync_session, "after_commit", _invalidate_on_commit, once=True)
     row = await session.get(SiteSetting, key)
     if row is None:
         session.add(SiteSetting(key=key, value=value, updated_by=actor))
@@ -201,3 +212,11 @@ async def set_value(session: AsyncSession, key: str, value: Any, *, actor: str) 
         row.value = value
         row.updated_by = actor
     await session.flush()
+    sync_session = session.sync_session
+    # After the flush, so that the transaction has begun; get_transaction() is the outermost.
+    sync_session.info[_CHANGED_IN] = sync_session.get_transaction()
+    # One listener per session, kept for all its transactions: a once=True one would be spent
+    # by the first commit or savepoint release, and as SQLAlchemy adds a function only once per
+    # target, the session's later transactions would commit without a drop.
+    if not event.contains(sync_session, "after_commit", _invalidate_on_commit):
+        event.listen(sync_session, "after_commit", _invalidate_on_commit)
