@@ -3,9 +3,9 @@
 An authenticated call loads the member together with its login session (one statement, not
 two), the pool does not ping each connection (three more round trips on asyncpg), no
 dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thread pool), a
-withdrawal sends no more statements than counted in the bench, and the wallet read is one
+withdrawal sends no more statements than counted in the bench, the wallet read is one
 statement (login, member, balance, invite summary and games together) without a
-transaction on PostgreSQL."""
+transaction on PostgreSQL, and the wallet's routes are matched first."""
 
 from __future__ import annotations
 
@@ -172,3 +172,11 @@ def test_hot_routes_never_hop_to_the_threadpool(app: FastAPI, method: str, path:
     ]
     assert sync == []
     assert not _runs_in_threadpool(route.endpoint)
+
+
+def test_wallet_routes_are_matched_before_the_other_domains(app: FastAPI) -> None:
+    """Routes are tried one by one in order; the wallet read, asked for by every page load,
+    must not wait behind thirty-odd others (docs/benchmarks.md)."""
+    api_paths = [r.path for r in _api_routes(app.routes) if r.path.startswith("/api/")]
+    wallet_paths = {"/api/wallet", "/api/wallet/withdraw", "/api/wallet/withdrawAll"}
+    assert wallet_paths <= set(api_paths[:4]), api_paths[:6]
