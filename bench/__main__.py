@@ -55,16 +55,20 @@ def main(argv: list[str] | None = None) -> int:
         from bench import login, wallet
 
         with Server(workers=args.workers) as server:
+            with timed("warm-up"):
+                wallet.warm_up(server, args.members)
             if "wallet" in only:
                 from bench import sqlcheck
 
                 results["sqlcheck"] = sqlcheck.check()
                 with timed("wallet write path"):
                     results["withdrawals"] = wallet.withdrawals(server, args.members)
+                with timed("write path ceilings (no HTTP)"):
+                    results["ceilings"] = wallet.ceilings(args.members)
                 checks.append(invariants.check("withdrawals"))
             if "read" in only:
                 with timed("read path"):
-                    results["read"] = wallet.reads(server, args.members)
+                    results["reads"] = wallet.reads(server, args.members)
                     results["floor"] = wallet.framework_floor(server, args.members)
                 checks.append(invariants.check("reads"))
             if "login" in only:

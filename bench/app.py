@@ -1,8 +1,14 @@
 """The bench-only app: Pao's own ``create_app()`` plus a bare ASGI endpoint, in one process.
 
-``GET /bench/bare?token=…`` answers with one raw asyncpg query and no framework at all (no
-FastAPI, no SQLAlchemy, no pydantic): the baseline that ``GET /api/wallet`` is compared with, in
-the same server process and on the same event loop. It exists only here, never in production.
+Two bare endpoints answer with one raw asyncpg query and no framework at all (no FastAPI, no
+SQLAlchemy, no pydantic), in the same server process and on the same event loop as the app:
+
+* ``GET /bench/bare-screen?token=…`` runs the wallet screen's own statement (the one
+  ``GET /api/wallet`` sends, compiled once) and dumps its rows as JSON: the same database work
+  without the framework, as pgbench runs the withdrawal's SQL without the app;
+* ``GET /bench/bare?token=…`` reads the balance alone: the least an authenticated read can do.
+
+They exist only here, never in production.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from pao.main import create_app
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 BARE_PATH = "/bench/bare"
+SCREEN_PATH = "/bench/bare-screen"
 # The member's wallet balance by token, in one statement (what /api/wallet shows, minus the
 # profile): the least work an authenticated balance read can do.
 BARE_QUERY = """
@@ -29,6 +36,19 @@ WHERE s.token_digest = $1
 """
 
 
+def _screen_statement() -> tuple[str, Any]:
+    """Pao's wallet-screen statement (pao.wallet.screen), compiled once for asyncpg: its SQL
+    and a function giving its positional arguments for a token digest."""
+    from pao.wallet.screen import SCREEN
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    compiled = SCREEN.compile(dialect=dialect())
+    names = list(compiled.positiontup or [])
+    fixed = [compiled.params[name] for name in names]
+    at = names.index("digest")
+    return str(compiled), lambda digest: [*fixed[:at], digest, *fixed[at + 1 :]]
+
+
 class BareEndpoint:
     def __init__(self, app: ASGIApp, dsn: str, pool_size: int) -> None:
         self.app = app
@@ -36,6 +56,7 @@ class BareEndpoint:
         self.pool_size = pool_size
         self.pool: asyncpg.Pool | None = None
         self.lock = asyncio.Lock()
+        self.screen: tuple[str, Any] | None = None
 
     async def _pool(self) -> asyncpg.Pool:
         if self.pool is None:
@@ -52,17 +73,26 @@ class BareEndpoint:
         return self.pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != BARE_PATH:
+        if scope["type"] != "http" or scope["path"] not in (BARE_PATH, SCREEN_PATH):
             await self.app(scope, receive, send)
             return
         query = parse_qs(scope["query_string"].decode())
         token = query.get("token", [""])[0]
         digest = hashlib.sha256(token.encode()).hexdigest()
         pool = await self._pool()
-        balance = await pool.fetchval(BARE_QUERY, digest)
-        status = 200 if balance is not None else 401
-        body: dict[str, Any] = {"wallet": {"amount": (balance or 0) / 100}}
-        payload = json.dumps(body).encode()
+        if scope["path"] == SCREEN_PATH:
+            # Compiled on first use: a --before snapshot of backend/src may not have it.
+            if self.screen is None:
+                self.screen = _screen_statement()
+            sql, args = self.screen
+            rows = await pool.fetch(sql, *args(digest))
+            status = 200 if rows else 401
+            payload = json.dumps([dict(row) for row in rows], default=str).encode()
+        else:
+            balance = await pool.fetchval(BARE_QUERY, digest)
+            status = 200 if balance is not None else 401
+            body: dict[str, Any] = {"wallet": {"amount": (balance or 0) / 100}}
+            payload = json.dumps(body).encode()
         await send(
             {
                 "type": "http.response.start",

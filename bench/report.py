@@ -35,10 +35,16 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         out.append(
             _comparison_row(comparison, "pgbench, same SQL", targets[comparison.name])
         )
+    for comparison in results.get("ceilings", []):
+        out.append(_comparison_row(comparison, "pgbench, same SQL", None))
     for comparison in results.get("before_after", []):
         out.append(_comparison_row(comparison, "before", None))
-    if "read" in results:
-        out.append(_comparison_row(results["read"], "bare ASGI + asyncpg", 0.5))
+    for index, comparison in enumerate(results.get("reads", [])):
+        # The first is the target's: the same statement in the bare endpoint.
+        baseline = "bare ASGI + asyncpg, " + (
+            "same SQL" if index == 0 else "balance only"
+        )
+        out.append(_comparison_row(comparison, baseline, 0.5 if index == 0 else None))
     if "floor" in results:
         out.append(_comparison_row(results["floor"], "bare ASGI + asyncpg", None))
     if "login" in results:

@@ -3,59 +3,120 @@
 * Withdrawals: wrk → ``POST /api/wallet/withdraw`` (fresh Idempotency-Key each, as the app
   sends) vs pgbench running bench/sql/withdraw.sql — the same statements the endpoint sends —
   at the same concurrency, over many wallets and then on one hot wallet.
-* Reads: wrk → ``GET /api/wallet`` vs ``GET /bench/bare`` (one raw asyncpg query, no framework)
-  served by the same process (bench/app.py).
+* The same script run from Python (bench/driver.py) by asyncpg alone and through SQLAlchemy's
+  async engine, against pgbench again: the ceilings of a Python client and of the fixed stack,
+  which tell where the write path's limit lies.
+* Reads: wrk → ``GET /api/wallet`` vs ``GET /bench/bare-screen`` (the wallet screen's own
+  statement, one raw asyncpg query, rows dumped as JSON, no framework) and ``GET /bench/bare``
+  (the balance alone), served by the same process (bench/app.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bench import driver
 from bench.common import Comparison, Server, interleave, rounds, seconds
 from bench.http import pgbench, wrk
 
 CONCURRENCY = 32
 
 
-def withdrawals(server: Server, members: int) -> list[Comparison]:
-    results = []
-    duration = seconds(8)
-    for name, lo, hi in (
-        ("withdraw, many wallets", 1, members),
-        ("withdraw, one hot wallet", 1, 1),
-    ):
-        results.append(
-            interleave(
-                name,
-                rounds(3),
-                lambda lo=lo, hi=hi: wrk(
-                    server.url,
-                    "withdraw",
-                    lo=lo,
-                    hi=hi,
-                    connections=CONCURRENCY,
-                    duration=duration,
-                    server=server,
-                ),
-                lambda lo=lo, hi=hi: pgbench(
-                    "withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration
-                ),
-            )
+def warm_up(server: Server, members: int) -> None:
+    """A few seconds of each request the server is measured with, not counted: every pooled
+    connection prepares its statements and SQLAlchemy compiles its own on first use, which
+    would otherwise fall on the first round alone."""
+    for mode in ("withdraw", "wallet", "bare", "health"):
+        wrk(
+            server.url,
+            mode,
+            lo=1,
+            hi=members,
+            connections=CONCURRENCY,
+            duration=seconds(3),
         )
-    return results
 
 
-def reads(server: Server, members: int) -> Comparison:
-    return _against_bare("GET /api/wallet vs bare ASGI", "wallet", server, members)
+def _scenarios(members: int) -> list[tuple[str, int, int]]:
+    return [("many wallets", 1, members), ("one hot wallet", 1, 1)]
+
+
+def withdrawals(server: Server, members: int) -> list[Comparison]:
+    duration = seconds(8)
+    return [
+        interleave(
+            f"withdraw, {scenario}",
+            rounds(3),
+            lambda lo=lo, hi=hi: wrk(
+                server.url,
+                "withdraw",
+                lo=lo,
+                hi=hi,
+                connections=CONCURRENCY,
+                duration=duration,
+                server=server,
+            ),
+            lambda lo=lo, hi=hi: pgbench(
+                "withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration
+            ),
+        )
+        for scenario, lo, hi in _scenarios(members)
+    ]
+
+
+def ceilings(members: int) -> list[Comparison]:
+    """withdraw.sql run by asyncpg and through SQLAlchemy (2 processes, as the server has 2
+    workers) against pgbench: what Python, and the fixed stack, reach with no HTTP and no
+    application code at all."""
+    duration = seconds(8)
+    return [
+        interleave(
+            f"ceiling: {level} runs withdraw.sql, {scenario}",
+            rounds(3),
+            lambda level=level, lo=lo, hi=hi: driver.run(
+                level,
+                "withdraw.sql",
+                lo=lo,
+                hi=hi,
+                clients=CONCURRENCY,
+                duration=duration,
+            ),
+            lambda lo=lo, hi=hi: pgbench(
+                "withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration
+            ),
+        )
+        for scenario, lo, hi in _scenarios(members)
+        for level in driver.LEVELS
+    ]
+
+
+def reads(server: Server, members: int) -> list[Comparison]:
+    """``GET /api/wallet`` against the bare endpoint running the wallet screen's own statement
+    (the same database work, as pgbench runs the withdrawal's SQL: the target's baseline), and
+    against the bare balance-only query (the least an authenticated read can do)."""
+    return [
+        _against_bare(
+            "GET /api/wallet vs bare ASGI, same SQL",
+            "wallet",
+            server,
+            members,
+            "bare-screen",
+        ),
+        _against_bare(
+            "GET /api/wallet vs bare ASGI, balance only", "wallet", server, members
+        ),
+    ]
 
 
 def framework_floor(server: Server, members: int) -> Comparison:
     """``GET /healthz`` (FastAPI, the middleware and one SQLAlchemy ``SELECT 1``) against the
-    same bare endpoint: what the framework alone costs, the ceiling of any API read."""
+    bare balance-only endpoint: what the framework alone costs, the ceiling of any API read."""
     return _against_bare("floor: GET /healthz vs bare ASGI", "health", server, members)
 
 
-def _against_bare(name: str, mode: str, server: Server, members: int) -> Comparison:
+def _against_bare(
+    name: str, mode: str, server: Server, members: int, bare: str = "bare"
+) -> Comparison:
     duration = seconds(6)
     return interleave(
         name,
@@ -71,7 +132,7 @@ def _against_bare(name: str, mode: str, server: Server, members: int) -> Compari
         ),
         lambda: wrk(
             server.url,
-            "bare",
+            bare,
             lo=1,
             hi=members,
             connections=CONCURRENCY,

@@ -1,5 +1,5 @@
 -- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce
---   mode: withdraw | wallet | bare | health | login
+--   mode: withdraw | wallet | bare | bare-screen | health | login
 --   lo, hi: the bench members to spread over (lo = hi: one hot member)
 --   nonce: makes Idempotency-Keys unique across rounds and runs
 -- done() prints one JSON line that bench/http.py reads.
@@ -31,6 +31,8 @@ function request()
     return wrk.format("GET", "/healthz")
   elseif mode == "bare" then
     return wrk.format("GET", "/bench/bare?token=bench-token-" .. i)
+  elseif mode == "bare-screen" then
+    return wrk.format("GET", "/bench/bare-screen?token=bench-token-" .. i)
   elseif mode == "login" then
     return wrk.format("POST", "/api/login", { ["Content-Type"] = "application/json" },
       string.format('{"username":"08%08d","password":"bench-pass-1"}', i))

@@ -60,7 +60,7 @@ _ME = (
     .subquery("me")
 )
 # One row per enabled game (or one row when there is none), each carrying the member's row.
-_SCREEN = select(_ME, *SLOT_COLUMNS).select_from(with_slots(_ME, _ME.c.id)).order_by(*SLOT_ORDER)
+SCREEN = select(_ME, *SLOT_COLUMNS).select_from(with_slots(_ME, _ME.c.id)).order_by(*SLOT_ORDER)
 
 # Where a row's SLOT_COLUMNS begin (they come last); the first is the game's code, null in the
 # one row of a screen without games.
@@ -74,7 +74,7 @@ async def wallet_screen(
     """The JSON body of ``GET /api/wallet`` for the bearer of ``credentials`` (401
     ``invalid-token`` for a missing, unknown, revoked or expired token, or a member who is
     not active)."""
-    rows = (await session.execute(_SCREEN, {"digest": bearer_digest(credentials)})).all()
+    rows = (await session.execute(SCREEN, {"digest": bearer_digest(credentials)})).all()
     if not rows:
         raise Unauthorized()
     me = rows[0]
