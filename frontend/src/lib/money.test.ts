@@ -14,6 +14,19 @@ describe('formatMoney', () => {
     expect(formatMoney(50000, 'LAK')).toBe('50,000');
   });
 
+  it('writes what Intl.NumberFormat (en-US) writes, for any amount with up to 2 decimals', () => {
+    const intl = (decimals: number) =>
+      new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const samples = [0.01, 0.5, 0.99, 1, 999.99, 1000, 99999.5, 123456789.12, -0.5, -1234.5, -1000000];
+    for (let i = 0; i < 2000; i += 1) samples.push(((next() % 2_000_000_000) - 1_000_000_000) / 100);
+    for (const amount of samples) {
+      expect(formatMoney(amount), String(amount)).toBe(intl(2).format(amount));
+      expect(formatMoney(amount, 'LAK'), String(amount)).toBe(intl(0).format(amount));
+    }
+  });
+
   it('never shows a negative zero or NaN', () => {
     expect(formatMoney(-0.001)).toBe('0.00');
     expect(formatMoney(Number.NaN)).toBe('-');

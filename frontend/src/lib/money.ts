@@ -4,26 +4,22 @@
  */
 export type Currency = 'THB' | 'LAK';
 
-const formatters = new Map<number, Intl.NumberFormat>();
-
-function formatter(decimals: number): Intl.NumberFormat {
-  let f = formatters.get(decimals);
-  if (!f) {
-    // en-US grouping (1,234.50) is what Thai and Lao banking apps show as well.
-    f = new Intl.NumberFormat('en-US', {
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    });
-    formatters.set(decimals, f);
-  }
-  return f;
+/** `amount` rounded to `decimals` places, grouped by thousands: 1234.5 → "1,234.50". Written out
+ * rather than with Intl.NumberFormat, whose first use costs tens of milliseconds of a cheap
+ * phone's CPU before the balance can be shown; a test holds it to Intl's output (en-US). */
+function grouped(amount: number, decimals: number): string {
+  // Amounts carry at most 2 decimals, so scaling to minor units and rounding is exact enough.
+  const minor = Math.round(Math.abs(amount) * 10 ** decimals);
+  const digits = String(minor).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+$)/g, ',');
+  const text = decimals ? `${whole}.${digits.slice(-decimals)}` : whole;
+  return amount < 0 && minor !== 0 ? `-${text}` : text;
 }
 
 /** 1234.5 → "1,234.50"; kip has no decimals on screen: 1234.5 LAK → "1,235". */
 export function formatMoney(amount: number, currency: Currency = 'THB'): string {
   if (!Number.isFinite(amount)) return '-';
-  const value = formatter(currency === 'LAK' ? 0 : 2).format(amount);
-  return value === '-0.00' || value === '-0' ? value.slice(1) : value;
+  return grouped(amount, currency === 'LAK' ? 0 : 2);
 }
 
 const AMOUNT_RE = /^\d+(\.\d{1,2})?$/;

@@ -17,6 +17,7 @@ import { GameSection } from '@/features/games/components/GameSection';
 import { InviteBonusBar } from '@/features/promotions/components/InviteBonusBar';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { usePainted } from '@/hooks/use-painted';
 import { bankName, formatBankAccount } from '@/lib/bank';
 
 // Loaded when first opened: the promotions modals are not part of the home chunk.
@@ -46,11 +47,13 @@ export default function HomeRoute() {
   const [depositOpen, setDepositOpen] = useState(false);
   const reloadWallet = () => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey });
   const bank = wallet.data?.bankAccount;
+  // The games come after the balance (or its error) has been painted (hooks/use-painted.ts).
+  const balancePainted = usePainted(!wallet.isPending);
 
   return (
     <div className="stack-lg">
       <BalanceCard />
-      <InviteBonusBar amount={wallet.data?.invite.amount} />
+      <InviteBonusBar amount={wallet.data?.invite.amount} pending={wallet.isPending} />
       <WidgetGrid
         actions={{
           deposit: () => setDepositOpen(true),
@@ -70,11 +73,13 @@ export default function HomeRoute() {
           refund: () => setRefundOpen(true),
         }}
       />
-      <GameSection
-        slots={wallet.data?.slots ?? []}
-        walletAmount={wallet.data?.wallet.amount}
-        onChanged={reloadWallet}
-      />
+      {balancePainted && (
+        <GameSection
+          slots={wallet.data?.slots ?? []}
+          walletAmount={wallet.data?.wallet.amount}
+          onChanged={reloadWallet}
+        />
+      )}
       <WithdrawModal
         open={withdrawOpen}
         onClose={() => setWithdrawOpen(false)}

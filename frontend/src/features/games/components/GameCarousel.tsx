@@ -75,6 +75,9 @@ export function GameCarousel({ id, title, slots, onOpen }: Props) {
       >
         {slots.map((slot, index) => {
           const offset = index - active;
+          // Only the cards shown and the next ones a swipe brings in (invisible, so that they
+          // slide in): the others would cost a cheap phone their layout, layers and artwork.
+          if (Math.abs(offset) > 2) return null;
           const hidden = Math.abs(offset) > 1;
           return (
             <button

@@ -7,12 +7,26 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { formatMoney } from '@/lib/money';
 import { useCollectInvite } from '../api/invite';
 
-export function InviteBonusBar({ amount }: { amount?: number }) {
+/** `pending`: the amount is on its way; the bar keeps its room meanwhile (hidden), so that the menu
+ * below it does not move when it arrives. */
+export function InviteBonusBar({ amount, pending = false }: { amount?: number; pending?: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText();
   const collect = useCollectInvite();
-  if (amount === undefined) return null;
+  if (amount === undefined && !pending) return null;
+  if (amount === undefined) {
+    return (
+      <div className="card row-between" aria-hidden="true" style={{ visibility: 'hidden' }}>
+        <span>
+          {t('promotions.invite.accrued')} <strong>{formatMoney(0)}</strong>
+        </span>
+        <button type="button" className="btn btn-primary" disabled tabIndex={-1}>
+          {t('promotions.invite.receive')}
+        </button>
+      </div>
+    );
+  }
   return (
     <section className="card row-between" aria-label={t('promotions.invite.accrued')}>
       <span>
