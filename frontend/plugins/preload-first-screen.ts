@@ -3,27 +3,30 @@
  * - its up-front strings (locales/<lng>/translation.json) and the web fonts its text is set in
  *   (the 400 and 700 weights of the subsets it uses);
  * - the chunks, stylesheets and string parts of the screen at the URL being opened
- *   (src/app/first-screens.json), when it can open: member screens only with a stored session.
+ *   (src/app/first-screens.json), when it can open: member screens only with a stored session;
+ * - the data that screen shows: its GET requests are sent at once, and the API client takes their
+ *   answers (src/lib/early-requests.ts).
  * Without it those are asked for only once the entry (and the libraries it imports) has been
  * downloaded and run: a whole extra round trip before the first paint on a slow phone network.
  */
 import type { OutputBundle, OutputChunk } from 'rollup';
 import type { Plugin } from 'vite';
 import firstScreens from '../src/app/first-screens.json';
+import { CLIENT_HEADER, CLIENT_MARKER, EARLY_REQUESTS_GLOBAL } from '../src/lib/early-requests';
 import { CORE_STRINGS, LOCALES, type Locale } from '../src/lib/locales';
 import { STORAGE_KEYS } from '../src/lib/storage';
 
-// Font files (fontsource names) per language: th and en text is set in Noto Sans Thai (en needs
-// only its Latin subset), Lao (<html lang="lo">) in Noto Sans Lao; digits and names are Latin.
+// Font files (fontsource names) per language: Thai and Lao text is set in Noto Sans Thai and Lao,
+// Latin text (all of English, digits and names elsewhere) in the system font (src/main.tsx).
 const FONTS: Record<Locale, string[]> = {
-  th: ['noto-sans-thai-thai', 'noto-sans-thai-latin'],
-  la: ['noto-sans-lao-lao', 'noto-sans-lao-latin'],
-  en: ['noto-sans-thai-latin'],
+  th: ['noto-sans-thai-thai'],
+  la: ['noto-sans-lao-lao'],
+  en: [],
 };
 const WEIGHTS = [400, 700];
 
 type Language = { strings: string; fonts: string[]; parts: Record<string, string> };
-type Screen = { js: string[]; css: string[]; strings: string[]; login: boolean };
+type Screen = { js: string[]; css: string[]; strings: string[]; data: string[]; login: boolean };
 type Preloads = { languages: Record<string, Language>; screens: Record<string, Screen> };
 
 const chunksOf = (bundle: OutputBundle): OutputChunk[] =>
@@ -85,6 +88,7 @@ function screens(bundle: OutputBundle, base: string): Record<string, Screen> {
           js: needed.map((chunk) => base + chunk.fileName),
           css: [...new Set(css)].filter((file) => !loadedCss.has(file)).map((file) => base + file),
           strings: screen.strings,
+          data: screen.data,
           login: screen.login,
         },
       ];
@@ -108,7 +112,19 @@ function scripts(preloads: Preloads, defaultLocale: Locale): string {
   }
   var language = preloads.languages[stored(${key(STORAGE_KEYS.locale)})] || preloads.languages[${key(defaultLocale)}];
   var screen = preloads.screens[location.pathname.replace(/(.)\\/+$/, '$1')];
-  if (screen && screen.login && !stored(${key(STORAGE_KEYS.token)})) screen = null;
+  var token = stored(${key(STORAGE_KEYS.token)});
+  if (screen && screen.login && !token) screen = null;
+  if (screen) {
+    // The screen's data first: the answers are small and the main content waits for them.
+    var early = (window[${key(EARLY_REQUESTS_GLOBAL)}] = {});
+    screen.data.forEach(function (url) {
+      var headers = { ${key(CLIENT_HEADER)}: ${key(CLIENT_MARKER)} };
+      if (token) headers.Authorization = 'Bearer ' + token;
+      var response = fetch(url, { headers: headers });
+      response.catch(function () {}); // reported by the API client when it takes the answer
+      early[url] = { token: token, at: performance.now(), response: response };
+    });
+  }
   function add(rel, href, as) {
     var link = document.createElement('link');
     link.rel = rel;

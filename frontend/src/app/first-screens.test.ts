@@ -1,10 +1,30 @@
 import { writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/lib/paths';
 import firstScreens from './first-screens.json';
+import type { Page } from './lazy-page';
 import { pagesAt } from './router';
 
-type FirstScreen = { modules: string[]; strings: string[]; login: boolean };
+type FirstScreen = { modules: string[]; strings: string[]; data: string[]; login: boolean };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The URLs the pages' prefetches ask for: index.html starts them itself (lib/early-requests.ts). */
+async function dataOf(pages: Page[]): Promise<string[]> {
+  const urls: string[] = [];
+  vi.stubGlobal('fetch', (url: string) => {
+    urls.push(url);
+    return Promise.resolve(new Response('null'));
+  });
+  const client = new QueryClient();
+  for (const page of pages) page.prefetch(client);
+  await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+  client.clear();
+  return [...new Set(urls)];
+}
 
 const everyPath = (tree: object): string[] =>
   Object.values(tree).flatMap((value: unknown) => (typeof value === 'string' ? [value] : everyPath(value as object)));
@@ -13,25 +33,27 @@ const everyPath = (tree: object): string[] =>
 const REDIRECTS: string[] = [paths.root, paths.user.root];
 
 /** What pagesAt says each path opens first, in the shape the build reads. */
-function expected(): Record<string, FirstScreen> {
+async function expected(): Promise<Record<string, FirstScreen>> {
   const screens = everyPath(paths).filter((path) => !REDIRECTS.includes(path));
-  const entries = screens.map((path): [string, FirstScreen] => {
+  const entries: [string, FirstScreen][] = [];
+  for (const path of screens) {
     const pages = pagesAt(path, true);
-    return [
+    entries.push([
       path,
       {
         modules: pages.map((page) => page.module),
         strings: [...new Set(pages.flatMap((page) => page.strings))],
+        data: await dataOf(pages),
         login: pagesAt(path, false).length === 0,
       },
-    ];
-  });
+    ]);
+  }
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 describe('first-screens.json (what index.html preloads for the URL being opened)', () => {
-  it('matches the route table', () => {
-    const want = expected();
+  it('matches the route table', async () => {
+    const want = await expected();
     // After a change of the route table: WRITE_FIRST_SCREENS=1 npx vitest run first-screens
     if (process.env.WRITE_FIRST_SCREENS) {
       writeFileSync(new URL('./first-screens.json', import.meta.url), `${JSON.stringify(want, null, 2)}\n`);
@@ -40,7 +62,15 @@ describe('first-screens.json (what index.html preloads for the URL being opened)
   });
 
   it('needs a stored session for the member screens only', () => {
-    expect(firstScreens['/login']).toMatchObject({ login: false, modules: ['src/app/routes/public-shell.tsx', 'src/app/routes/login.tsx'] });
-    expect(firstScreens['/user/home']).toMatchObject({ login: true, strings: ['member'] });
+    expect(firstScreens['/login']).toMatchObject({
+      login: false,
+      modules: ['src/app/routes/public-shell.tsx', 'src/app/routes/login.tsx'],
+      data: ['/api/lookup/info', '/api/lookup/active'],
+    });
+    expect(firstScreens['/user/home']).toMatchObject({
+      login: true,
+      strings: ['member'],
+      data: ['/api/lookup/info', '/api/wallet', '/api/spinwheel/active'],
+    });
   });
 });

@@ -6,7 +6,7 @@
  * `prefetch` before the first render, so that they download while the app starts, not after.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 import { loadStrings } from '@/lib/i18n';
 import type { StringPart } from '@/lib/locale-files';
 
@@ -22,7 +22,8 @@ export type PageOptions = {
 export type Page = {
   /** The screen's source module, from frontend/ (e.g. 'src/app/routes/login.tsx'). */
   module: string;
-  Component: LazyExoticComponent<ComponentType>;
+  /** The screen: rendered at once when its module is in, else through React.lazy. */
+  Component: ComponentType;
   load: () => Promise<ScreenModule>;
   strings: readonly StringPart[];
   prefetch: (client: QueryClient) => void;
@@ -34,13 +35,26 @@ export function lazyPage(
   { strings = [], prefetch }: PageOptions = {},
 ): Page {
   let loading: Promise<ScreenModule> | undefined;
+  let loaded: ComponentType | undefined;
   const load = () => {
-    loading ??= Promise.all([importScreen(), loadStrings(strings)]).then(([screen]) => screen);
+    loading ??= Promise.all([importScreen(), loadStrings(strings)]).then(([screen]) => {
+      loaded = screen.default;
+      return screen;
+    });
     return loading;
   };
+  const Lazy = lazy(load);
+  // React.lazy suspends on its first render even when the module is in: a fallback committed and
+  // a second render for each screen. main.tsx waits for the first screen's modules, so that one
+  // renders in one go. Chosen once per mount: switching would remount the screen.
+  function Component() {
+    const [Screen] = useState(() => loaded ?? Lazy);
+    return createElement(Screen);
+  }
+  Component.displayName = `Page(${module})`;
   return {
     module,
-    Component: lazy(load),
+    Component,
     load,
     strings,
     // prefetchQuery never throws: a failed fetch is asked again, and reported, by the screen.

@@ -4,13 +4,13 @@
  * errors turned into ApiError and routed per spec §8. Success bodies are the data itself.
  */
 import type { paths } from '@/api/schema.gen';
+import { CLIENT_HEADER, CLIENT_MARKER, takeEarly } from './early-requests';
 import { ApiError, NETWORK_ERROR, TIMEOUT, errorRoute, type ErrorRoute } from './errors';
 import { getToken } from './storage';
 
+export { CLIENT_HEADER, CLIENT_MARKER };
 export const TIMEOUT_MS = 60_000;
 export const UPLOAD_TIMEOUT_MS = 300_000;
-export const CLIENT_HEADER = 'X-Pao-Client';
-export const CLIENT_MARKER = 'wallet';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -100,7 +100,19 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** One request: adds headers, applies the time-out, returns the body or throws an ApiError. */
+/** `response`, or a rejection when `signal` aborts first (a request index.html started cannot be
+ * aborted itself, but its caller stops waiting for it). */
+function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error));
+    response.then(resolve, reject);
+  });
+}
+
+/**
+ * One request: adds headers, applies the time-out, returns the body or throws an ApiError. A GET
+ * that index.html already started for the first screen (lib/early-requests.ts) is not sent again.
+ */
 export async function request<T>(
   method: string,
   path: string,
@@ -126,14 +138,19 @@ export async function request<T>(
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort);
 
+  const url = buildUrl(path, options);
+  // Only a plain GET: index.html sends no other headers than these.
+  const early = method === 'GET' && !options.headers ? takeEarly(url, token) : undefined;
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options), {
-      method,
-      headers,
-      body: body === undefined ? undefined : isUpload ? body : JSON.stringify(body),
-      signal: controller.signal,
-    });
+    response = await (early
+      ? untilAborted(early, controller.signal)
+      : fetch(url, {
+          method,
+          headers,
+          body: body === undefined ? undefined : isUpload ? body : JSON.stringify(body),
+          signal: controller.signal,
+        }));
   } catch (error) {
     if (timedOut) throw new ApiError(0, TIMEOUT);
     if (options.signal?.aborted) throw error;
