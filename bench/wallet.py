@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench import driver
-from bench.common import Comparison, Server, interleave, rounds, seconds
+from bench.common import Comparison, Sample, Server, interleave, rounds, seconds
 from bench.http import pgbench, wrk
 
 CONCURRENCY = 32
@@ -41,6 +41,11 @@ def _scenarios(members: int) -> list[tuple[str, int, int]]:
     return [("many wallets", 1, members), ("one hot wallet", 1, 1)]
 
 
+def _pgbench_withdrawals(lo: int, hi: int, duration: float) -> Sample:
+    """The baseline of every write-path row: pgbench running withdraw.sql."""
+    return pgbench("withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration)
+
+
 def withdrawals(server: Server, members: int) -> list[Comparison]:
     duration = seconds(8)
     return [
@@ -56,9 +61,7 @@ def withdrawals(server: Server, members: int) -> list[Comparison]:
                 duration=duration,
                 server=server,
             ),
-            lambda lo=lo, hi=hi: pgbench(
-                "withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration
-            ),
+            lambda lo=lo, hi=hi: _pgbench_withdrawals(lo, hi, duration),
         )
         for scenario, lo, hi in _scenarios(members)
     ]
@@ -81,9 +84,7 @@ def ceilings(members: int) -> list[Comparison]:
                 clients=CONCURRENCY,
                 duration=duration,
             ),
-            lambda lo=lo, hi=hi: pgbench(
-                "withdraw.sql", lo=lo, hi=hi, clients=CONCURRENCY, duration=duration
-            ),
+            lambda lo=lo, hi=hi: _pgbench_withdrawals(lo, hi, duration),
         )
         for scenario, lo, hi in _scenarios(members)
         for level in driver.LEVELS
