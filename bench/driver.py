@@ -6,9 +6,9 @@ its order) from Python at two levels, with no HTTP and no application code:
 
 * ``asyncpg``: the driver Pao uses, each statement prepared once per connection (as
   ``pgbench -M prepared``) — the ceiling of any Python code on this machine;
-* ``sqlalchemy``: the same through SQLAlchemy's async engine (``AsyncConnection``,
-  ``exec_driver_sql`` inside ``begin()``) — a lower bound of the fixed stack's cost: Pao's
-  Core statements pay the compile-cache lookup and the ORM session on top.
+* ``sqlalchemy``: the same through SQLAlchemy's async engine (prebuilt ``text()`` statements
+  executed on an ``AsyncConnection`` inside ``begin()``) — a lower bound of the fixed stack's
+  cost: Pao's statements pay the ORM session on top.
 
 The script is read the way pgbench reads it (``\\set i random(:lo, :hi)``, ``\\gset [prefix]``,
 ``:name`` variables), so it cannot drift from what pgbench runs. Like Pao's servers, it runs
@@ -166,9 +166,7 @@ class _SqlalchemyClient(_Client):
         # BEGIN and COMMIT are the connection's begin(); the others prebuilt text() statements,
         # as Pao prebuilds its Core ones (SQLAlchemy compiles each once and caches its result
         # metadata; exec_driver_sql would build that anew on every call).
-        self.body = [
-            s for s in self.statements if s.sql.strip() not in ("BEGIN", "COMMIT")
-        ]
+        self.body = [s for s in self.statements if not s.transaction_control]
         self.text = {s.sql: text(s.source) for s in self.body}
 
     async def transaction(self, values: dict[str, Any]) -> None:
@@ -196,8 +194,9 @@ async def _worker(
     engine = None
     runners: list[_Client]
     if level == "asyncpg":
-        runners = [_AsyncpgClient(steps, bounds) for _ in range(clients)]
-        await asyncio.gather(*(r.open() for r in runners))  # type: ignore[attr-defined]
+        direct = [_AsyncpgClient(steps, bounds) for _ in range(clients)]
+        await asyncio.gather(*(client.open() for client in direct))
+        runners = list(direct)
     else:
         from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -205,8 +204,9 @@ async def _worker(
             PG_URL.replace("postgresql://", "postgresql+asyncpg://", 1),
             pool_size=clients,
         )
-        runners = [_SqlalchemyClient(steps, bounds) for _ in range(clients)]
-        await asyncio.gather(*(r.open(engine) for r in runners))  # type: ignore[attr-defined]
+        layered = [_SqlalchemyClient(steps, bounds) for _ in range(clients)]
+        await asyncio.gather(*(client.open(engine) for client in layered))
+        runners = list(layered)
     deadline = time.monotonic() + seconds
     await asyncio.gather(*(r.loop(deadline) for r in runners))
     await asyncio.gather(*(r.close() for r in runners))
