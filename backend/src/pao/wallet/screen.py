@@ -60,6 +60,7 @@ _ME = (
     .subquery("me")
 )
 # One row per enabled game (or one row when there is none), each carrying the member's row.
+# Public: the bench runs this very statement bare, as the read path's baseline (bench/app.py).
 SCREEN = select(_ME, *SLOT_COLUMNS).select_from(with_slots(_ME, _ME.c.id)).order_by(*SLOT_ORDER)
 
 # Where a row's SLOT_COLUMNS begin (they come last); the first is the game's code, null in the
