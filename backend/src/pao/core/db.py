@@ -60,7 +60,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
     if settings.is_sqlite:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(url, connect_args={"timeout": 30})
-        _configure_sqlite(engine)
+        configure_sqlite(engine)
         return engine
     return create_async_engine(
         url,
@@ -70,7 +70,11 @@ def create_engine(settings: Settings) -> AsyncEngine:
     )
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def configure_sqlite(engine: AsyncEngine) -> None:
+    """WAL, a 30 s busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for every transaction:
+    a transaction takes the write lock when it begins, so that writers (even in different
+    processes) run one after the other instead of failing half-way (ADR 0002)."""
+
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, emit BEGIN, so that it can be BEGIN IMMEDIATE.

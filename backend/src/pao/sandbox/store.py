@@ -1,4 +1,10 @@
-"""The sandbox's own database (``{data_dir}/sandbox.db``), separate from Pao's."""
+"""The sandbox's own database (``{data_dir}/sandbox.db``), separate from Pao's.
+
+Several ``pao serve`` processes (``--workers N``, or tests starting two servers) share the file:
+it is set up like Pao's own SQLite database (:func:`pao.core.db.configure_sqlite`), so that
+creating the tables at start-up runs under the write lock, one process after the other (two
+processes checking "no table yet" at once used to collide on ``CREATE TABLE``).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.orm import DeclarativeBase
 
+from pao.core.db import configure_sqlite
 from pao.core.settings import Settings
 
 
@@ -25,7 +32,9 @@ class SandboxBase(DeclarativeBase):
 def create_sandbox_engine(settings: Settings) -> AsyncEngine:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     path = (settings.data_dir / "sandbox.db").resolve()
-    return create_async_engine(f"sqlite+aiosqlite:///{path}", connect_args={"timeout": 30})
+    engine = create_async_engine(f"sqlite+aiosqlite:///{path}", connect_args={"timeout": 30})
+    configure_sqlite(engine)
+    return engine
 
 
 async def init_sandbox_store(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
