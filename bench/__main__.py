@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
         with Server(workers=args.workers) as server:
             with timed("warm-up"):
-                wallet.warm_up(server, args.members)
+                wallet.warm_up(server, args.members, only)
             if "wallet" in only:
                 from bench import sqlcheck
 

@@ -22,11 +22,15 @@ from bench.http import pgbench, wrk
 CONCURRENCY = 32
 
 
-def warm_up(server: Server, members: int) -> None:
-    """A few seconds of each request the server is measured with, not counted: every pooled
-    connection prepares its statements and SQLAlchemy compiles its own on first use, which
-    would otherwise fall on the first round alone."""
-    for mode in ("withdraw", "wallet", "bare", "health"):
+def warm_up(server: Server, members: int, sections: list[str]) -> None:
+    """A few seconds of each request the run measures, not counted: every pooled connection
+    prepares its statements and SQLAlchemy compiles its own on first use (the bare screen
+    endpoint compiles its statement then), which would otherwise fall on the first round alone."""
+    modes = {
+        "wallet": ["withdraw"],
+        "read": ["wallet", "bare-screen", "bare", "health"],
+    }
+    for mode in (mode for section in sections for mode in modes.get(section, [])):
         wrk(
             server.url,
             mode,
