@@ -78,7 +78,7 @@ def app_env(**extra: str) -> dict[str, str]:
     from pao.core.settings import Settings
 
     for name in Settings.model_fields:
-        if name.endswith("secret"):
+        if name.endswith("secret") or name == "game_provider_key":
             env.setdefault(f"PAO_{name.upper()}", "bench-only-not-a-secret")
     env.update(extra)
     return env

@@ -44,8 +44,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Serving without the payment secrets is refused (the contract build never starts).
-        settings.require_payment_secrets()
+        # Serving without the third parties' secrets is refused (the contract build never starts).
+        settings.require_third_party_secrets()
         if settings.sandbox:
             from pao.sandbox.store import create_sandbox_engine, init_sandbox_store
 

@@ -1,5 +1,5 @@
-"""Payment secrets: sandbox defaults only in sandbox mode; a real deployment refuses to start
-without them."""
+"""Third parties' secrets (payments, game providers): sandbox defaults only in sandbox mode; a
+real deployment refuses to start without them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pao.main import create_app
 def test_sandbox_fills_well_known_secrets() -> None:
     settings = Settings(sandbox=True)
     assert all(getattr(settings, name).startswith("sandbox-") for name in PAYMENT_SECRETS)
-    settings.require_payment_secrets()
+    settings.require_third_party_secrets()
 
 
 def test_configured_secret_is_kept() -> None:
@@ -26,7 +26,14 @@ def test_non_sandbox_without_secrets_refuses() -> None:
     settings = Settings(sandbox=False)
     assert settings.bank_webhook_secret == ""
     with pytest.raises(RuntimeError, match="PAO_BANK_WEBHOOK_SECRET"):
-        settings.require_payment_secrets()
+        settings.require_third_party_secrets()
+
+
+def test_non_sandbox_without_game_provider_key_refuses() -> None:
+    secrets = {name: "s3cret" for name in PAYMENT_SECRETS}
+    with pytest.raises(RuntimeError, match="PAO_GAME_PROVIDER_KEY"):
+        Settings(sandbox=False, **secrets).require_third_party_secrets()
+    Settings(sandbox=False, game_provider_key="k3y", **secrets).require_third_party_secrets()
 
 
 async def test_app_refuses_to_start_without_secrets(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     # QR deposits (pao.payments.qr): the bank's incoming-transfer notification is signed with
     # hex(hmac_sha256(bank_webhook_secret, raw body)); each gateway signs its callbacks with
     # its own secret. Sandbox-only defaults are filled in below; a non-sandbox app refuses to
-    # start without them (require_payment_secrets, called by create_app).
+    # start without them (require_third_party_secrets, called by create_app).
     bank_webhook_secret: str = ""
     gateway_ww_secret: str = ""
     gateway_paytimz_secret: str = ""
@@ -92,8 +92,11 @@ class Settings(BaseSettings):
                     setattr(self, name, f"sandbox-{name.replace('_', '-')}")
         return self
 
-    def require_payment_secrets(self) -> None:
+    def require_third_party_secrets(self) -> None:
         missing = [name for name in PAYMENT_SECRETS if not getattr(self, name)]
+        # Without it every game balance refresh would fail; the sandbox has its own key.
+        if not self.sandbox and not self.game_provider_key:
+            missing.append("game_provider_key")
         if missing:
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
