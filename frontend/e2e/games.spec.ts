@@ -150,3 +150,35 @@ test('transfer modal messages and the error dialog', async ({ page, t, request }
   await expect(error).toContainText(t('errorMsg.MONEY_NOT_ENOUGH'));
   await expectAccessible(page, 'transfer error dialog');
 });
+
+test('opening home preloads the front card artwork from the early wallet answer, once', async ({
+  page,
+  t,
+  request,
+}) => {
+  setRegisterOtp(false);
+  const member = await createMember(request);
+  await loginViaUi(page, t, member.phone, member.password);
+  await expectHome(page, t, member.name);
+  await acceptAgreementIfShown(page, t);
+
+  const artwork: string[] = [];
+  page.on('request', (sent) => {
+    const path = new URL(sent.url()).pathname;
+    if (path.startsWith('/games/')) artwork.push(path);
+  });
+  await page.reload();
+  await expectHome(page, t, member.name);
+  await expect(page.getByRole('button', { name: t('games.cardLabel', { name: 'Joker', state: t('games.openAccount') }) })).toBeVisible();
+
+  // index.html asked for the front card's artwork (Joker, first of the slot carousel) itself...
+  const preloaded = await page
+    .locator('link[rel="preload"][as="image"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  expect(preloaded).toHaveLength(2);
+  for (const href of preloaded) expect(href).toMatch(/^\/games\/joker/);
+  // ...and the card took the preloaded files instead of downloading them again.
+  await expect.poll(() => artwork.filter((path) => preloaded.includes(path)).sort()).toEqual([...preloaded].sort());
+  await page.waitForLoadState('networkidle');
+  expect(artwork.filter((path) => preloaded.includes(path))).toHaveLength(2);
+});

@@ -1,32 +1,27 @@
 /**
  * Build plugin: index.html preloads what the first screen needs, in the saved language:
- * - its up-front strings (locales/<lng>/translation.json) and the web fonts its text is set in
- *   (the 400 and 700 weights of the subsets it uses);
- * - the chunks, stylesheets and string parts of the screen at the URL being opened
- *   (src/app/first-screens.json), when it can open: member screens only with a stored session;
+ * - its up-front strings (locales/<lng>/translation.json) (not its web fonts: most phones have
+ *   them installed, src/styles/fonts.css);
+ * - the chunks and string parts of the screen at the URL being opened (src/app/first-screens.json),
+ *   when it can open: member screens only with a stored session (the app has one stylesheet,
+ *   linked by index.html itself);
  * - the data that screen shows: its GET requests are sent at once, and the API client takes their
- *   answers (src/lib/early-requests.ts).
+ *   answers (src/lib/early-requests.ts); and the artwork its first paint shows, as soon as the
+ *   answer naming it arrives.
  * Without it those are asked for only once the entry (and the libraries it imports) has been
  * downloaded and run: a whole extra round trip before the first paint on a slow phone network.
+ * The artwork is asked for at low priority: over HTTP/1.1's six connections it would otherwise
+ * hold back the scripts that paint the screen.
  */
 import type { OutputBundle, OutputChunk } from 'rollup';
 import type { Plugin } from 'vite';
 import firstScreens from '../src/app/first-screens.json';
-import { CLIENT_HEADER, CLIENT_MARKER, EARLY_REQUESTS_GLOBAL } from '../src/lib/early-requests';
+import { artworkOf, CLIENT_HEADER, CLIENT_MARKER, EARLY_REQUESTS_GLOBAL, type Artwork } from '../src/lib/early-requests';
 import { CORE_STRINGS, LOCALES, type Locale } from '../src/lib/locales';
 import { STORAGE_KEYS } from '../src/lib/storage';
 
-// Font files (fontsource names) per language: Thai and Lao text is set in Noto Sans Thai and Lao,
-// Latin text (all of English, digits and names elsewhere) in the system font (src/main.tsx).
-const FONTS: Record<Locale, string[]> = {
-  th: ['noto-sans-thai-thai'],
-  la: ['noto-sans-lao-lao'],
-  en: [],
-};
-const WEIGHTS = [400, 700];
-
-type Language = { strings: string; fonts: string[]; parts: Record<string, string> };
-type Screen = { js: string[]; css: string[]; strings: string[]; data: string[]; login: boolean };
+type Language = { strings: string; parts: Record<string, string> };
+type Screen = { js: string[]; strings: string[]; data: string[]; artwork: Artwork[]; login: boolean };
 type Preloads = { languages: Record<string, Language>; screens: Record<string, Screen> };
 
 const chunksOf = (bundle: OutputBundle): OutputChunk[] =>
@@ -52,20 +47,10 @@ function staticClosure(bundle: OutputBundle, chunk: OutputChunk, into = new Set<
 }
 
 function language(bundle: OutputBundle, base: string, locale: Locale): Language {
-  const files = Object.values(bundle);
-  const fonts = FONTS[locale].flatMap((subset) =>
-    WEIGHTS.map((weight) => {
-      const name = `${subset}-${weight}-normal.woff2`;
-      const font = files.find((file) => file.type === 'asset' && file.names.includes(name));
-      if (!font) throw new Error(`preload-first-screen: ${name} is not in the build`);
-      return base + font.fileName;
-    }),
-  );
   const parts = [...new Set(Object.values(firstScreens).flatMap((screen) => screen.strings))];
   const partFile = (part: string) => base + chunkFor(bundle, `src/locales/${locale}/${part}.json`).fileName;
   return {
     strings: partFile(CORE_STRINGS),
-    fonts,
     parts: Object.fromEntries(parts.map((part) => [part, partFile(part)])),
   };
 }
@@ -75,20 +60,18 @@ function screens(bundle: OutputBundle, base: string): Record<string, Screen> {
   const entry = chunksOf(bundle).find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('preload-first-screen: no entry chunk');
   const loaded = staticClosure(bundle, entry);
-  const loadedCss = new Set([...loaded].flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]));
   return Object.fromEntries(
     Object.entries(firstScreens).map(([path, screen]) => {
       const chunks = new Set<OutputChunk>();
       for (const module of screen.modules) staticClosure(bundle, chunkFor(bundle, module), chunks);
       const needed = [...chunks].filter((chunk) => !loaded.has(chunk));
-      const css = needed.flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]);
       return [
         path,
         {
           js: needed.map((chunk) => base + chunk.fileName),
-          css: [...new Set(css)].filter((file) => !loadedCss.has(file)).map((file) => base + file),
           strings: screen.strings,
           data: screen.data,
+          artwork: screen.artwork,
           login: screen.login,
         },
       ];
@@ -129,17 +112,26 @@ function scripts(preloads: Preloads, defaultLocale: Locale): string {
     var link = document.createElement('link');
     link.rel = rel;
     link.href = href;
-    link.crossOrigin = '';
-    if (as === 'font') link.type = 'font/woff2';
     if (as) link.as = as;
+    // Images are fetched without CORS where they are shown: a preload must match that to be used.
+    if (as !== 'image') link.crossOrigin = '';
+    if (as === 'image') link.fetchPriority = 'low';
     document.head.appendChild(link);
   }
   add('modulepreload', language.strings);
-  language.fonts.forEach(function (href) { add('preload', href, 'font'); });
   if (!screen) return;
   screen.js.forEach(function (href) { add('modulepreload', href); });
   screen.strings.forEach(function (part) { add('modulepreload', language.parts[part]); });
-  screen.css.forEach(function (href) { add('preload', href, 'style'); });
+  var artworkOf = ${artworkOf.toString()};
+  screen.artwork.forEach(function (rule) {
+    // A copy of the answer: the API client reads the original when it takes it.
+    early[rule.data].response
+      .then(function (response) { return response.ok ? response.clone().json() : null; })
+      .then(function (body) {
+        artworkOf(rule, body).forEach(function (href) { add('preload', href, 'image'); });
+      })
+      .catch(function () {});
+  });
 })();</script>`;
 }
 

@@ -1,12 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FRONT_CARD_ARTWORK } from '@/features/games/carousels';
 import { paths } from '@/lib/paths';
 import firstScreens from './first-screens.json';
 import type { Page } from './lazy-page';
 import { pagesAt } from './router';
 
-type FirstScreen = { modules: string[]; strings: string[]; data: string[]; login: boolean };
+import type { Artwork } from '@/lib/early-requests';
+
+type FirstScreen = { modules: string[]; strings: string[]; data: string[]; artwork: Artwork[]; login: boolean };
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -44,6 +47,7 @@ async function expected(): Promise<Record<string, FirstScreen>> {
         modules: pages.map((page) => page.module),
         strings: [...new Set(pages.flatMap((page) => page.strings))],
         data: await dataOf(pages),
+        artwork: pages.flatMap((page) => page.artwork),
         login: pagesAt(path, false).length === 0,
       },
     ]);
@@ -71,6 +75,13 @@ describe('first-screens.json (what index.html preloads for the URL being opened)
       login: true,
       strings: ['member'],
       data: ['/api/lookup/info', '/api/wallet', '/api/spinwheel/active'],
+      artwork: [FRONT_CARD_ARTWORK],
     });
+  });
+
+  it('takes artwork only from answers index.html asks for', () => {
+    for (const [path, screen] of Object.entries(firstScreens)) {
+      for (const rule of screen.artwork) expect(screen.data, path).toContain(rule.data);
+    }
   });
 });

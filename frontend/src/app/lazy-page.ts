@@ -8,6 +8,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createElement, lazy, useState, type ComponentType } from 'react';
 import { loadStrings } from '@/lib/i18n';
+import type { Artwork } from '@/lib/early-requests';
 import type { StringPart } from '@/lib/locale-files';
 
 export type ScreenModule = { default: ComponentType };
@@ -17,6 +18,8 @@ export type PageOptions = {
   strings?: readonly StringPart[];
   /** Starts the queries the screen's first paint shows. */
   prefetch?: (client: QueryClient) => Promise<unknown>;
+  /** Images the first paint shows whose addresses come in the prefetched data. */
+  artwork?: readonly Artwork[];
 };
 
 export type Page = {
@@ -27,12 +30,13 @@ export type Page = {
   load: () => Promise<ScreenModule>;
   strings: readonly StringPart[];
   prefetch: (client: QueryClient) => void;
+  artwork: readonly Artwork[];
 };
 
 export function lazyPage(
   module: string,
   importScreen: () => Promise<ScreenModule>,
-  { strings = [], prefetch }: PageOptions = {},
+  { strings = [], prefetch, artwork = [] }: PageOptions = {},
 ): Page {
   let loading: Promise<ScreenModule> | undefined;
   let loaded: ComponentType | undefined;
@@ -59,5 +63,6 @@ export function lazyPage(
     strings,
     // prefetchQuery never throws: a failed fetch is asked again, and reported, by the screen.
     prefetch: (client) => void prefetch?.(client),
+    artwork,
   };
 }

@@ -9,6 +9,7 @@ import { Suspense } from 'react';
 import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { lookupQueries } from '@/api/lookups';
 import { DelayedSpinner } from '@/components/ui/Spinner';
+import { FRONT_CARD_ARTWORK } from '@/features/games/carousels';
 import { spinQueries } from '@/features/promotions/api/spin';
 import { walletQuery } from '@/features/wallet/api/get-wallet';
 import { paths } from '@/lib/paths';
@@ -39,6 +40,7 @@ const Home = lazyScreen('user/home', {
   // The balance is the screen's main content; the wheel's flag picks one of its widgets.
   prefetch: (client) =>
     Promise.all([client.prefetchQuery(walletQuery()), client.prefetchQuery(spinQueries.active())]),
+  artwork: [FRONT_CARD_ARTWORK],
 });
 const Profile = lazyScreen('user/profile', { strings: ['member', 'register'] });
 const Statement = lazyScreen('user/statement', { strings: ['member'] });

@@ -10,10 +10,14 @@ export function usePainted(shown: boolean): boolean {
   useEffect(() => {
     if (!shown || painted) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // A frame callback runs just before the next paint; a task queued from it runs after it. As a
-    // transition, what the change renders is rendered in slices, not one long task.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setPainted(true)));
+    // A frame callback runs just before the next paint, and a task queued from it after that
+    // paint's main-thread work, but the frame may not be on screen yet (the compositor presents it
+    // later): waiting for the frame after it makes sure it is. As a transition, what the change
+    // renders is rendered in slices, not one long task.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => startTransition(() => setPainted(true)));
+      });
     });
     return () => {
       cancelAnimationFrame(frame);

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, TIMEOUT_MS } from './api-client';
-import { EARLY_MAX_AGE_MS, EARLY_REQUESTS_GLOBAL, takeEarly, type EarlyRequest } from './early-requests';
+import {
+  artworkOf,
+  EARLY_MAX_AGE_MS,
+  EARLY_REQUESTS_GLOBAL,
+  takeEarly,
+  type Artwork,
+  type EarlyRequest,
+} from './early-requests';
 
 const json = (status: number, body: unknown) =>
   Promise.resolve(new Response(JSON.stringify(body), { status }));
@@ -80,5 +87,32 @@ describe('the API client with early requests', () => {
     await api.get('/api/lookup/info', { headers: { Authorization: 'Bearer other' } });
     await api.get('/api/lookup/sources', { query: { lang: 'th' } });
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('artworkOf (run by index.html on the early answer)', () => {
+  const rule: Artwork = { data: '/api/wallet', list: 'slots', where: { category: 'slot' }, fields: ['background', 'logo'] };
+  const slot = (code: string, category: string) => ({
+    code,
+    category,
+    background: `/games/${code}-bg.svg`,
+    logo: `https://cdn.example/${code}.svg`,
+  });
+
+  it('picks the fields of the first item that matches', () => {
+    const body = { slots: [slot('sexy', 'sport'), slot('joker', 'slot'), slot('pg', 'slot')] };
+    expect(artworkOf(rule, body)).toEqual(['/games/joker-bg.svg', 'https://cdn.example/joker.svg']);
+  });
+
+  it('gives nothing for an answer of another shape', () => {
+    for (const body of [null, 'text', 42, {}, { slots: 'x' }, { slots: [null, 7, 'x'] }, { slots: [slot('sexy', 'sport')] }]) {
+      expect(artworkOf(rule, body)).toEqual([]);
+    }
+  });
+
+  it('keeps only same-site paths and http(s) addresses', () => {
+    const hostile = { category: 'slot', background: 'javascript:alert(1)', logo: '//evil.example/x.svg' };
+    expect(artworkOf(rule, { slots: [hostile] })).toEqual([]);
+    expect(artworkOf(rule, { slots: [{ category: 'slot', background: 'data:image/svg+xml,x', logo: 7 }] })).toEqual([]);
   });
 });

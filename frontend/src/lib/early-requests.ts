@@ -39,3 +39,36 @@ export function takeEarly(url: string, token: string | null): Promise<Response> 
   if (early.token !== token || performance.now() - early.at > EARLY_MAX_AGE_MS) return undefined;
   return early.response;
 }
+
+/**
+ * Images a screen's first paint shows whose addresses come in one of its early answers (the front
+ * game card's artwork in GET /api/wallet): index.html preloads them as soon as that answer
+ * arrives, instead of when the screen has rendered them. The item is the first of `list` in the
+ * answer to `data` whose fields equal `where`; each of its `fields` holds an image address.
+ */
+export type Artwork = {
+  data: string;
+  list: string;
+  where: Record<string, string>;
+  fields: string[];
+};
+
+/**
+ * The image addresses `rule` picks out of `body`. The inline script of index.html runs this very
+ * function (plugins/preload-first-screen.ts inlines its source), so it trusts nothing in `body`.
+ */
+export function artworkOf(rule: Artwork, body: unknown): string[] {
+  const items: unknown = body && typeof body === 'object' ? (body as Record<string, unknown>)[rule.list] : null;
+  if (!Array.isArray(items)) return [];
+  const item = (items as unknown[]).find(
+    (candidate): candidate is Record<string, unknown> =>
+      Boolean(candidate) &&
+      typeof candidate === 'object' &&
+      Object.entries(rule.where).every(([key, value]) => (candidate as Record<string, unknown>)[key] === value),
+  );
+  if (!item) return [];
+  // Same-site paths and http(s) addresses only: never a javascript: or data: URL.
+  return rule.fields
+    .map((field) => item[field])
+    .filter((url): url is string => typeof url === 'string' && /^(\/(?!\/)|https?:\/\/)/.test(url));
+}

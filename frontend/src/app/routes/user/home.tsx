@@ -47,7 +47,8 @@ export default function HomeRoute() {
   const [depositOpen, setDepositOpen] = useState(false);
   const reloadWallet = () => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey });
   const bank = wallet.data?.bankAccount;
-  // The games come after the balance (or its error) has been painted (hooks/use-painted.ts).
+  // The first paint shows the balance and the front game card, the rest of the games come once it
+  // is on screen (hooks/use-painted.ts, GameSection).
   const balancePainted = usePainted(!wallet.isPending);
 
   return (
@@ -73,8 +74,9 @@ export default function HomeRoute() {
           refund: () => setRefundOpen(true),
         }}
       />
-      {balancePainted && (
+      {!wallet.isPending && (
         <GameSection
+          painted={balancePainted}
           slots={wallet.data?.slots ?? []}
           walletAmount={wallet.data?.wallet.amount}
           onChanged={reloadWallet}

@@ -16,6 +16,8 @@ type Props = {
   id: string;
   title: string;
   slots: Slot[];
+  /** Draw the front card alone (the screen's first paint, GameSection). */
+  frontOnly?: boolean;
   onOpen: (slot: Slot) => void;
 };
 
@@ -28,7 +30,7 @@ function cardStyle(offset: number) {
   };
 }
 
-export function GameCarousel({ id, title, slots, onOpen }: Props) {
+export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Props) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
   const touchX = useRef<number | null>(null);
@@ -77,7 +79,7 @@ export function GameCarousel({ id, title, slots, onOpen }: Props) {
           const offset = index - active;
           // Only the cards shown and the next ones a swipe brings in (invisible, so that they
           // slide in): the others would cost a cheap phone their layout, layers and artwork.
-          if (Math.abs(offset) > 2) return null;
+          if (Math.abs(offset) > (frontOnly ? 0 : 2)) return null;
           const hidden = Math.abs(offset) > 1;
           return (
             <button

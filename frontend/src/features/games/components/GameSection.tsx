@@ -7,6 +7,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { refreshSlots, type Slot } from '../api/games';
+import { CATEGORIES } from '../carousels';
 import { GameCarousel } from './GameCarousel';
 import './games.css';
 
@@ -17,16 +18,21 @@ const TransferModal = lazy(() =>
   import('./TransferModal').then((m) => ({ default: m.TransferModal })),
 );
 
-const CATEGORIES = ['slot', 'sport', 'lotto'] as const;
-
 type Props = {
+  /**
+   * False for the screen's first paint: only the front card of the first carousel is drawn (the
+   * one a phone's first screen can show; index.html preloads its artwork, ../carousels.ts), and
+   * the providers are not asked yet. The rest follows once that paint is on screen: drawn with
+   * it, the other cards' layout and artwork would hold back the balance on a cheap phone.
+   */
+  painted: boolean;
   slots: Slot[];
   walletAmount?: number;
   /** Reload the wallet (balances, accounts). */
   onChanged: () => void;
 };
 
-export function GameSection({ slots, walletAmount, onChanged }: Props) {
+export function GameSection({ painted, slots, walletAmount, onChanged }: Props) {
   const { t } = useTranslation();
   const [openCode, setOpenCode] = useState<string | null>(null);
   const [transfer, setTransfer] = useState<{ to: string } | null>(null);
@@ -38,11 +44,12 @@ export function GameSection({ slots, walletAmount, onChanged }: Props) {
 
   // Balances refresh on load (spec §4): ask the providers once, then reload the wallet.
   useEffect(() => {
+    if (!painted) return;
     void refreshSlots().then(
       () => changed.current(),
       () => undefined,
     );
-  }, []);
+  }, [painted]);
 
   return (
     <section className="games-section" aria-labelledby="games-title">
@@ -54,9 +61,10 @@ export function GameSection({ slots, walletAmount, onChanged }: Props) {
           <Icon name="transfer" size={18} /> {t('transfer.open')}
         </button>
       </div>
-      {CATEGORIES.map((category) => (
+      {(painted ? CATEGORIES : CATEGORIES.slice(0, 1)).map((category) => (
         <GameCarousel
           key={category}
+          frontOnly={!painted}
           id={`games-${category}`}
           title={t(`games.category.${category}`)}
           slots={slots.filter((slot) => slot.category === category)}
