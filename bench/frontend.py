@@ -76,6 +76,15 @@ def _preloads(dist: Path) -> dict[str, Any]:
     return dict(json.loads(found.group(1)))
 
 
+def _stylesheets(dist: Path) -> set[str]:
+    """The stylesheets index.html links (the app has one, for every screen)."""
+    html = (dist / "index.html").read_text()
+    return {
+        href.lstrip("/")
+        for href in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', html)
+    }
+
+
 def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
     manifest: dict[str, Any] = json.loads(
         (dist / ".vite" / "manifest.json").read_text()
@@ -101,7 +110,7 @@ def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
     def key(href: str) -> str:
         return key_of[href.lstrip("/")]
 
-    entry_files = closure([entry, key(language["strings"])])
+    entry_files = closure([entry, key(language["strings"])]) | _stylesheets(dist)
     results = []
     for route in ROUTES:
         screen = preloads["screens"][route]
