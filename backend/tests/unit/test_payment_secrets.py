@@ -30,10 +30,10 @@ def test_non_sandbox_without_secrets_refuses() -> None:
 
 
 def test_non_sandbox_without_game_provider_key_refuses() -> None:
-    secrets = {name: "s3cret" for name in PAYMENT_SECRETS}
+    paid = Settings(sandbox=False).model_copy(update={name: "s3cret" for name in PAYMENT_SECRETS})
     with pytest.raises(RuntimeError, match="PAO_GAME_PROVIDER_KEY"):
-        Settings(sandbox=False, **secrets).require_third_party_secrets()
-    Settings(sandbox=False, game_provider_key="k3y", **secrets).require_third_party_secrets()
+        paid.require_third_party_secrets()
+    paid.model_copy(update={"game_provider_key": "k3y"}).require_third_party_secrets()
 
 
 async def test_app_refuses_to_start_without_secrets(tmp_path: Path) -> None:
