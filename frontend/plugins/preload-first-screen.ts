@@ -124,8 +124,10 @@ function scripts(preloads: Preloads, defaultLocale: Locale): string {
   screen.strings.forEach(function (part) { add('modulepreload', language.parts[part]); });
   var artworkOf = ${artworkOf.toString()};
   screen.artwork.forEach(function (rule) {
+    var sent = early[rule.data];
+    if (!sent) return;
     // A copy of the answer: the API client reads the original when it takes it.
-    early[rule.data].response
+    sent.response
       .then(function (response) { return response.ok ? response.clone().json() : null; })
       .then(function (body) {
         artworkOf(rule, body).forEach(function (href) { add('preload', href, 'image'); });
