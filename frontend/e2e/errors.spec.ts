@@ -15,7 +15,7 @@ test('a wrong password shows the WRONG_CREDENTIAL text, cleared on input @main',
 
 test('registering a taken phone number shows EXISTING_USER as a toast', async ({ page, t, request }) => {
   const member = await createMember(request);
-  setRegisterOtp(false);
+  await setRegisterOtp(request, false);
   await page.goto('/register');
   await page.getByLabel(t('register.phone'), { exact: true }).fill(member.phone);
   await page.getByRole('button', { name: t('common.next') }).click();

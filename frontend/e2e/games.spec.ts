@@ -26,7 +26,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @main
   request,
 }) => {
   // Registration is not what this tests: skip the OTP step (and its daily caps).
-  setRegisterOtp(false);
+  await setRegisterOtp(request, false);
   const member = await createMember(request);
   paoOps('deposit', member.phone, '500', '--note', 'e2e games');
   await loginViaUi(page, t, member.phone, member.password);
@@ -118,7 +118,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @main
 
 test('transfer modal messages and the error dialog', async ({ page, t, request }) => {
   // Registration is not what this tests: skip the OTP step (and its daily caps).
-  setRegisterOtp(false);
+  await setRegisterOtp(request, false);
   const member = await createMember(request);
   paoOps('deposit', member.phone, '20', '--note', 'e2e games');
   await loginViaUi(page, t, member.phone, member.password);
@@ -156,7 +156,7 @@ test('opening home preloads the front card artwork from the early wallet answer,
   t,
   request,
 }) => {
-  setRegisterOtp(false);
+  await setRegisterOtp(request, false);
   const member = await createMember(request);
   await loginViaUi(page, t, member.phone, member.password);
   await expectHome(page, t, member.name);

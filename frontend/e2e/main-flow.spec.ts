@@ -12,7 +12,7 @@ for (const otp of [true, false]) {
     t,
     request,
   }) => {
-    setRegisterOtp(otp);
+    await setRegisterOtp(request, otp);
     const phone = freshPhone();
     const name = `Somchai ${phone.slice(-4)}`;
     const password = 'first-pass1';

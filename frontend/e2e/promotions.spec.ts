@@ -151,7 +151,7 @@ test.describe('promotions', () => {
     const code = `PR${wallet.profile._id}`;
 
     // The friend registers from the invite link.
-    setRegisterOtp(false);
+    await setRegisterOtp(request, false);
     const friend: Member = { phone: `09${randomDigits(8)}`, password: 'secret123', name: 'Invited Friend' };
     await page.goto(`/register?code=${code}`);
     await page.getByLabel(t('register.phone'), { exact: true }).fill(friend.phone);

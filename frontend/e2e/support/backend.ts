@@ -16,8 +16,18 @@ export function paoOps(...args: string[]): string {
   });
 }
 
-export function setRegisterOtp(on: boolean): void {
+/**
+ * Turns the OTP step of registration on or off, and waits until the server says so: it caches
+ * the site settings for a second, and one read just before the change would serve the old value.
+ */
+export async function setRegisterOtp(request: APIRequestContext, on: boolean): Promise<void> {
   paoOps('settings', 'set', 'registerOTP', on ? 'true' : 'false');
+  await expect
+    .poll(async () => {
+      const flag = await request.get('/api/lookup/registerOTP', { headers: { 'X-Pao-Client': 'wallet' } });
+      return ((await flag.json()) as { registerOTP: boolean }).registerOTP;
+    })
+    .toBe(on);
 }
 
 export function randomDigits(n: number): string {
