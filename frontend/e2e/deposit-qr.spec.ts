@@ -7,7 +7,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, randomDigits, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { acceptAgreementIfShown, loginViaUi } from './support/flows';
+import { openHome } from './support/flows';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 type T = (key: string, vars?: Record<string, string | number>) => string;
@@ -61,12 +61,6 @@ async function createQr(page: Page, t: T, name: string, amount: string) {
   return { deposit, payload, exact };
 }
 
-async function login(page: Page, t: T, member: Member) {
-  await loginViaUi(page, t, member.phone, member.password);
-  await expect(page).toHaveURL(/\/user\/home$/);
-  await acceptAgreementIfShown(page, t);
-}
-
 test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @main', async ({
   page,
   context,
@@ -75,7 +69,7 @@ test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @m
   appLocale,
 }) => {
   const member = await createMember(request);
-  await login(page, t, member);
+  await openHome(page, t, member);
   const kbank = appLocale === 'en' ? 'Kasikornbank' : 'ธนาคารกสิกรไทย';
   const { deposit, payload, exact } = await createQr(page, t, kbank, '100.00');
   expect(exact).toMatch(/^100\.\d\d$/);
@@ -106,7 +100,7 @@ test('WW gateway QR: the sandbox gateway calls Pao back, wallet credited', async
   t,
 }) => {
   const member = await createMember(request);
-  await login(page, t, member);
+  await openHome(page, t, member);
   const { deposit, payload } = await createQr(page, t, 'WW Pay', '200.00');
 
   const bank = await context.newPage();
@@ -128,7 +122,7 @@ test('cancelling a QR hides it; a below-minimum gateway amount cannot be created
   t,
 }) => {
   const member = await createMember(request);
-  await login(page, t, member);
+  await openHome(page, t, member);
   const { deposit } = await createQr(page, t, 'WW Pay', '100.00');
   await deposit.getByRole('button', { name: t('deposit.qr.cancel') }).click();
   await expect(deposit.getByRole('img', { name: /./ })).toBeHidden();

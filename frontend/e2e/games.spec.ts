@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { createMember, paoOps, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
+import { expectHome, openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
 
@@ -29,9 +29,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @main
   await setRegisterOtp(request, false);
   const member = await createMember(request);
   paoOps('deposit', member.phone, '500', '--note', 'e2e games');
-  await loginViaUi(page, t, member.phone, member.password);
-  await expectHome(page, t, member.name);
-  await acceptAgreementIfShown(page, t);
+  await openHome(page, t, member);
 
   // Three carousels; the slot one starts with Joker, not opened yet.
   for (const category of ['slot', 'sport', 'lotto']) {
@@ -121,9 +119,7 @@ test('transfer modal messages and the error dialog', async ({ page, t, request }
   await setRegisterOtp(request, false);
   const member = await createMember(request);
   paoOps('deposit', member.phone, '20', '--note', 'e2e games');
-  await loginViaUi(page, t, member.phone, member.password);
-  await expectHome(page, t, member.name);
-  await acceptAgreementIfShown(page, t);
+  await openHome(page, t, member);
   const modal = await openJoker(page, t, 'openAccount');
   await modal.getByRole('button', { name: t('games.activate') }).click();
   await expect(modal.getByText(t('games.username'))).toBeVisible();
@@ -158,9 +154,7 @@ test('opening home preloads the front card artwork from the early wallet answer,
 }) => {
   await setRegisterOtp(request, false);
   const member = await createMember(request);
-  await loginViaUi(page, t, member.phone, member.password);
-  await expectHome(page, t, member.name);
-  await acceptAgreementIfShown(page, t);
+  await openHome(page, t, member);
 
   const artwork: string[] = [];
   page.on('request', (sent) => {

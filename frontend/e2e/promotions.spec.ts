@@ -7,7 +7,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, paoOps, randomDigits, setRegisterOtp, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
+import { openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -68,12 +68,6 @@ async function playJoker(
 /** Screens for review (like e2e/screens.spec.ts): test-results/screens/promotions-<name>-<locale>.png */
 async function shot(page: Page, name: string, locale: string): Promise<void> {
   await page.screenshot({ path: `test-results/screens/promotions-${name}-${locale}.png` });
-}
-
-async function openHome(page: Page, t: T, member: Member): Promise<void> {
-  await loginViaUi(page, t, member.phone, member.password);
-  await expectHome(page, t, member.name);
-  await acceptAgreementIfShown(page, t);
 }
 
 async function closeDialog(page: Page, t: T): Promise<void> {

@@ -22,12 +22,13 @@ export function paoOps(...args: string[]): string {
  */
 export async function setRegisterOtp(request: APIRequestContext, on: boolean): Promise<void> {
   paoOps('settings', 'set', 'registerOTP', on ? 'true' : 'false');
-  await expect
-    .poll(async () => {
-      const flag = await request.get('/api/lookup/registerOTP', { headers: { 'X-Pao-Client': 'wallet' } });
-      return ((await flag.json()) as { registerOTP: boolean }).registerOTP;
-    })
-    .toBe(on);
+  await expect.poll(() => registerOtpOn(request)).toBe(on);
+}
+
+/** Whether registration asks for an OTP, as the server answers the app. */
+async function registerOtpOn(request: APIRequestContext): Promise<boolean> {
+  const flag = await request.get('/api/lookup/registerOTP', { headers: { 'X-Pao-Client': 'wallet' } });
+  return ((await flag.json()) as { registerOTP: boolean }).registerOTP;
 }
 
 export function randomDigits(n: number): string {
@@ -67,8 +68,7 @@ export async function createMember(request: APIRequestContext, password = 'secre
   const name = `E2E Member ${phone.slice(-4)}`;
   const headers = { 'X-Pao-Client': 'wallet' };
   let otpToken: string | null = null;
-  const flag = await request.get('/api/lookup/registerOTP', { headers });
-  if (((await flag.json()) as { registerOTP: boolean }).registerOTP) {
+  if (await registerOtpOn(request)) {
     const sent = await request.post('/api/otp/send', { data: { phoneNumber: phone }, headers });
     expect(sent.ok(), await sent.text()).toBe(true);
     const otp = (await sent.json()) as { otpToken: string };
