@@ -75,11 +75,10 @@ def app_env(**extra: str) -> dict[str, str]:
     )
     # Production refuses to start without its third parties' secrets: give it bench-only ones
     # (nothing in the bench calls a third party).
-    from pao.core.settings import Settings
+    from pao.core.settings import THIRD_PARTY_SECRETS
 
-    for name in Settings.model_fields:
-        if name.endswith("secret") or name == "game_provider_key":
-            env.setdefault(f"PAO_{name.upper()}", "bench-only-not-a-secret")
+    for name in THIRD_PARTY_SECRETS:
+        env.setdefault(f"PAO_{name.upper()}", "bench-only-not-a-secret")
     env.update(extra)
     return env
 

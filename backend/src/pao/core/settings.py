@@ -21,6 +21,10 @@ PAYMENT_SECRETS = (
     "gateway_paytimz_secret",
     "gateway_payonex_secret",
 )
+# What a deployment without the sandbox must be given to start: the payment secrets (the
+# sandbox fills in well-known ones) and the game provider key (the sandbox has its own); without
+# the key every game balance refresh would fail.
+THIRD_PARTY_SECRETS = (*PAYMENT_SECRETS, "game_provider_key")
 
 
 class Settings(BaseSettings):
@@ -93,10 +97,9 @@ class Settings(BaseSettings):
         return self
 
     def require_third_party_secrets(self) -> None:
-        missing = [name for name in PAYMENT_SECRETS if not getattr(self, name)]
-        # Without it every game balance refresh would fail; the sandbox has its own key.
-        if not self.sandbox and not self.game_provider_key:
-            missing.append("game_provider_key")
+        if self.sandbox:
+            return
+        missing = [name for name in THIRD_PARTY_SECRETS if not getattr(self, name)]
         if missing:
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
