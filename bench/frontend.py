@@ -62,10 +62,9 @@ def _gz(path: Path) -> int:
     return len(gzip.compress(path.read_bytes(), compresslevel=9))
 
 
-def _preloads(dist: Path) -> dict[str, Any]:
+def _preloads(html: str) -> dict[str, Any]:
     """What index.html preloads per language and per first screen (its data island, written
     by frontend/plugins/preload-first-screen.ts)."""
-    html = (dist / "index.html").read_text()
     found = re.search(
         r'<script type="application/json" id="pao-preloads">(.*?)</script>',
         html,
@@ -76,9 +75,8 @@ def _preloads(dist: Path) -> dict[str, Any]:
     return dict(json.loads(found.group(1)))
 
 
-def _stylesheets(dist: Path) -> set[str]:
+def _stylesheets(html: str) -> set[str]:
     """The stylesheets index.html links (the app has one, for every screen)."""
-    html = (dist / "index.html").read_text()
     return {
         href.lstrip("/")
         for href in re.findall(r'<link rel="stylesheet"[^>]*href="([^"]+)"', html)
@@ -91,7 +89,8 @@ def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
     )
     key_of = {chunk["file"]: key for key, chunk in manifest.items()}
     entry = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
-    preloads = _preloads(dist)
+    html = (dist / "index.html").read_text()
+    preloads = _preloads(html)
     language = preloads["languages"][LOCALE]
 
     def closure(keys: list[str]) -> set[str]:
@@ -110,7 +109,7 @@ def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
     def key(href: str) -> str:
         return key_of[href.lstrip("/")]
 
-    entry_files = closure([entry, key(language["strings"])]) | _stylesheets(dist)
+    entry_files = closure([entry, key(language["strings"])]) | _stylesheets(html)
     results = []
     for route in ROUTES:
         screen = preloads["screens"][route]
