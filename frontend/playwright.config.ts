@@ -11,20 +11,32 @@ import { join } from 'node:path';
 import { defineConfig, type Project } from '@playwright/test';
 import type { AppOptions } from './e2e/support/fixtures';
 
-// Chosen once in the runner process; workers inherit them through the environment.
-if (!process.env.PAO_E2E_PORT) {
+// One backend per parallel worker, each with its own port and data directory, so that tests
+// which change site settings (OTP on/off, a closed site) never meet another worker's tests.
+// Chosen once in the runner process; workers inherit them through the environment and pick
+// theirs by parallel index (e2e/support/fixtures.ts).
+const external = process.env.PAO_E2E_BASE_URL;
+const workers = external ? 1 : Number(process.env.PAO_E2E_WORKERS ?? 2);
+if (!process.env.PAO_E2E_PORTS) {
   const probe = spawnSync(process.execPath, [
     '-e',
-    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+    // Holds every probe open until all are chosen, so that no port is handed out twice.
+    `const net=require('net');const n=${workers};const held=[];` +
+      "const next=()=>{if(held.length===n){console.log(held.map((s)=>s.address().port).join(','));" +
+      "held.forEach((s)=>s.close());return}" +
+      "const s=net.createServer().listen(0,'127.0.0.1',()=>{held.push(s);next()})};next()",
   ]);
-  process.env.PAO_E2E_PORT = probe.stdout.toString().trim();
+  process.env.PAO_E2E_PORTS = probe.stdout.toString().trim();
 }
-process.env.PAO_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'pao-e2e-'));
+process.env.PAO_E2E_DATA_DIRS ??= Array.from({ length: workers }, () =>
+  mkdtempSync(join(tmpdir(), 'pao-e2e-')),
+).join(',');
+const ports = process.env.PAO_E2E_PORTS.split(',');
+const dataDirs = process.env.PAO_E2E_DATA_DIRS.split(',');
 
-const external = process.env.PAO_E2E_BASE_URL;
 // The backend command; PAO_BIN points elsewhere (e.g. another checkout) when needed.
 const pao = process.env.PAO_BIN ?? '../.venv/bin/pao';
-const baseURL = external ?? `http://127.0.0.1:${process.env.PAO_E2E_PORT}`;
+const baseURL = external ?? `http://127.0.0.1:${ports[0]}`;
 const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true };
 const desktop = { viewport: { width: 1280, height: 800 } };
 
@@ -45,8 +57,8 @@ const projects: P[] = [
 
 export default defineConfig<AppOptions>({
   testDir: 'e2e',
-  // One backend, shared site settings (OTP on/off, terminated): tests run one at a time.
-  workers: 1,
+  // Files are spread over the workers; a file's tests run in order on its worker's backend.
+  workers,
   fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   timeout: 90_000,
@@ -72,18 +84,18 @@ export default defineConfig<AppOptions>({
   projects,
   webServer: external
     ? undefined
-    : {
+    : ports.map((port, index) => ({
         command: `${pao} migrate && ${pao} demo && ${pao} serve`,
-        url: `${baseURL}/healthz`,
+        url: `http://127.0.0.1:${port}/healthz`,
         timeout: 120_000,
         reuseExistingServer: false,
-        stdout: 'ignore',
-        stderr: 'pipe',
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
         env: {
-          PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR,
-          PAO_PORT: process.env.PAO_E2E_PORT ?? '',
+          PAO_DATA_DIR: dataDirs[index] ?? '',
+          PAO_PORT: port,
           PAO_HOST: '127.0.0.1',
           PAO_SANDBOX: '1',
         },
-      },
+      })),
 });

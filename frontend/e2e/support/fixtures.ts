@@ -1,6 +1,7 @@
 /**
- * Test fixtures: the app language per project (set before the app loads unless a test already
- * chose one), translations for finding elements by their visible names, and an axe check.
+ * Test fixtures: the backend of this worker, the app language per project (set before the app
+ * loads unless a test already chose one), translations for finding elements by their visible
+ * names, and an axe check.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
@@ -33,7 +34,31 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }
 
-export const test = base.extend<AppOptions & { t: (key: string, vars?: Record<string, string | number>) => string }>({
+type Backend = { url: string; port: string; dataDir: string };
+
+export const test = base.extend<
+  AppOptions & { t: (key: string, vars?: Record<string, string | number>) => string },
+  { backend: Backend }
+>({
+  // playwright.config.ts starts one backend per parallel worker; this worker takes its own and
+  // points `pao ops` (support/backend.ts) at the same data directory.
+  backend: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const ports = (process.env.PAO_E2E_PORTS ?? '').split(',');
+      const dataDirs = (process.env.PAO_E2E_DATA_DIRS ?? '').split(',');
+      const index = workerInfo.parallelIndex % ports.length;
+      const port = ports[index] ?? '';
+      const dataDir = dataDirs[index] ?? '';
+      process.env.PAO_E2E_PORT = port;
+      process.env.PAO_E2E_DATA_DIR = dataDir;
+      await use({ url: process.env.PAO_E2E_BASE_URL ?? `http://127.0.0.1:${port}`, port, dataDir });
+    },
+    { scope: 'worker', auto: true },
+  ],
+  baseURL: async ({ backend }, use) => {
+    await use(backend.url);
+  },
   appLocale: ['th', { option: true }],
   page: async ({ page, appLocale }, use) => {
     await page.addInitScript((locale) => {
