@@ -180,8 +180,9 @@ async def verify(body: OtpVerifyRequest, session: SessionDep) -> OtpVerifyRespon
 async def login(body: LoginRequest, request: Request, session: SessionDep) -> LoginResponse:
     token = await service.login(
         session,
-        limiter=_limiter(request),
-        site=await load_site_settings(session),
+        throttle=service.member_login_throttle(
+            _limiter(request), await load_site_settings(session)
+        ),
         phone=body.username,
         password=body.password,
         ip=_client_ip(request),

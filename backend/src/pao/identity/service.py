@@ -15,6 +15,11 @@ Registration checks, in this order (the first failure answers):
 9. when the operator's ``registerOTP`` is on, a verified OTP
    for the phone (the given ``otpToken``'s, if sent)           → UNVERIFIED_OTP
 
+Login failures are counted per (phone, IP), per IP, and per phone over a longer window as a
+backstop that only the owner's known addresses pass (:mod:`pao.core.login_throttle`; limits
+in the site settings ``loginFailures*``): a stranger's wrong passwords stop the stranger, not
+the owner.
+
 Password hashing runs in a worker thread: argon2 is deliberately slow and would otherwise
 stall every other request on the event loop.
 """
@@ -29,6 +34,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.login_throttle import LoginLimits, LoginThrottle
 from pao.core.ratelimit import RateLimiter
 from pao.core.security import hash_password, needs_rehash, verify_password
 from pao.identity import otp as otp_service
@@ -298,15 +304,25 @@ async def create_member(
 # ------------------------------------------------------------------------------ login
 
 
-def _failure_keys(phone: str, ip: str) -> tuple[str, str]:
-    return f"login:phone:{phone}", f"login:ip:{ip}"
+def member_login_throttle(limiter: RateLimiter, site: SiteSettings) -> LoginThrottle:
+    """The members' login throttle with the operator's limits."""
+    return LoginThrottle(
+        limiter,
+        scope="member",
+        limits=LoginLimits(
+            per_account_ip=site.login_failures_per_phone,
+            per_ip=site.login_failures_per_ip,
+            window_seconds=site.login_window_seconds,
+            per_account=site.login_failures_per_account,
+            account_window_seconds=site.login_account_window_seconds,
+        ),
+    )
 
 
 async def login(
     session: AsyncSession,
     *,
-    limiter: RateLimiter,
-    site: SiteSettings,
+    throttle: LoginThrottle,
     phone: str,
     password: str,
     ip: str,
@@ -315,17 +331,14 @@ async def login(
 ) -> str:
     """Check the credentials and open a session; returns the bearer token.
 
-    Failures are counted per phone and per IP over ``loginWindowSeconds``; once either count
-    reaches its limit, every attempt (even a right one) answers REQUEST_LIMIT until the window
-    ends. A success clears the phone's count.
+    The throttle is asked first: while this IP's failures on the phone, or this IP's failures
+    overall, or (from an address the owner never logged in from) the phone's failures from
+    everywhere have reached their limit, every attempt, even a right one, answers
+    REQUEST_LIMIT. A success clears this IP's count on the phone and remembers the IP as the
+    owner's.
     """
     phone = phone.strip()
-    phone_key, ip_key = _failure_keys(phone, ip)
-    if (
-        await limiter.get(phone_key) >= site.login_failures_per_phone
-        or await limiter.get(ip_key) >= site.login_failures_per_ip
-    ):
-        raise RequestLimit()
+    await throttle.check(account=phone, ip=ip)
     member = (
         await session.execute(select(Member).where(Member.phone == phone))
     ).scalar_one_or_none()
@@ -333,12 +346,11 @@ async def login(
     stored_hash = member.password_hash if member is not None else None
     password_ok = await asyncio.to_thread(verify_password, stored_hash, password)
     if member is None or not password_ok:
-        await limiter.incr(phone_key, site.login_window_seconds)
-        await limiter.incr(ip_key, site.login_window_seconds)
+        await throttle.failed(account=phone, ip=ip)
         raise WrongCredential()
     if member.status != MemberStatus.ACTIVE:
         raise InactiveUser()
-    await limiter.reset(phone_key)
+    await throttle.succeeded(account=phone, ip=ip)
     if needs_rehash(member.password_hash):
         member.password_hash = await asyncio.to_thread(hash_password, password)
     return await sessions.open_session(

@@ -99,10 +99,17 @@ class SiteSettings(BaseModel):
     # OTP throttles.
     otp_daily_cap_per_phone: int = Field(default=5, alias="otpDailyCapPerPhone", ge=1)
     otp_daily_cap_per_ip: int = Field(default=20, alias="otpDailyCapPerIp", ge=1)
-    # Login throttles: failures allowed per window before REQUEST_LIMIT.
+    # Login throttles (pao.core.login_throttle): failures allowed before REQUEST_LIMIT.
+    # loginFailuresPerPhone counts per (phone, IP), so a stranger's guesses never lock the
+    # owner out; it also bounds wrong passwords given to confirm a change of the own account.
+    # loginFailuresPerIp counts per IP (any phones); both over loginWindowSeconds.
+    # loginFailuresPerAccount is the backstop against guessers rotating IPs: per phone over
+    # loginAccountWindowSeconds; once reached, only IPs the owner logged in from may try.
     login_failures_per_phone: int = Field(default=5, alias="loginFailuresPerPhone", ge=1)
     login_failures_per_ip: int = Field(default=30, alias="loginFailuresPerIp", ge=1)
     login_window_seconds: int = Field(default=15 * 60, alias="loginWindowSeconds", ge=1)
+    login_failures_per_account: int = Field(default=50, alias="loginFailuresPerAccount", ge=1)
+    login_account_window_seconds: int = Field(default=3600, alias="loginAccountWindowSeconds", ge=1)
     timezone: TimeZoneName = "Asia/Bangkok"
     # Games: launch inside the app (an iframe) instead of a new tab, and the operator's own
     # UFABET host (replaces the UFABET card's web link when set).
