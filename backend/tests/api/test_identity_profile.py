@@ -106,6 +106,7 @@ async def test_members_only_see_their_own_profile(client: httpx.AsyncClient) -> 
         "bankCode": "KBANK",
         "bankAccountName": "BOB",
         "bankAccountNo": new_bank_account_no(),
+        "password": "secret123",
     }
     response = await client.put("/api/account/profile", json=body, headers=auth(bob))
     assert response.status_code == 200, response.text
@@ -121,6 +122,7 @@ async def test_update_profile(client: httpx.AsyncClient, app: FastAPI) -> None:
         "bankCode": "ktb",
         "bankAccountName": " new   name ",
         "bankAccountNo": "987-654-3210",
+        "password": "secret123",
     }
     response = await client.put("/api/account/profile", json=body, headers=auth(token))
     assert response.status_code == 200, response.text
@@ -162,6 +164,7 @@ async def test_update_profile_rules(
         "bankCode": "KBANK",
         "bankAccountName": "NAME",
         "bankAccountNo": new_bank_account_no(),
+        "password": "secret123",
         **override,
     }
     response = await client.put("/api/account/profile", json=body, headers=auth(token))
@@ -178,7 +181,13 @@ async def test_update_profile_to_another_members_account(client: httpx.AsyncClie
     taken = new_bank_account_no()
     await register(client, bank_code="SCB", bank_account_no=taken)
     _, token = await register_and_login(client)
-    body = {"name": "X", "bankCode": "SCB", "bankAccountName": "X", "bankAccountNo": taken}
+    body = {
+        "name": "X",
+        "bankCode": "SCB",
+        "bankAccountName": "X",
+        "bankAccountNo": taken,
+        "password": "secret123",
+    }
     response = await client.put("/api/account/profile", json=body, headers=auth(token))
     assert (response.status_code, response.json()) == (409, {"message": "EXISTING_BANK"})
 
@@ -190,24 +199,32 @@ async def test_fix_a_thai_account_name(
     phone = await legacy_member(app, bank_code=bank_code, account_name="สมชาย ใจดี")
     token = await login(client, phone)
 
-    thai = {"bankCode": bank_code, "bankAccountName": "สมศักดิ์"}
+    thai = {"bankCode": bank_code, "bankAccountName": "สมศักดิ์", "password": "secret123"}
     response = await client.put("/api/account/bankAccountName", json=thai, headers=auth(token))
     assert (response.status_code, response.json()) == (400, {"message": "BANK_ACCOUNT_NAME_ENG"})
 
-    other_bank = {"bankCode": "KBANK", "bankAccountName": "SOMCHAI JAIDEE"}
+    other_bank = {
+        "bankCode": "KBANK",
+        "bankAccountName": "SOMCHAI JAIDEE",
+        "password": "secret123",
+    }
     response = await client.put(
         "/api/account/bankAccountName", json=other_bank, headers=auth(token)
     )
     assert (response.status_code, response.json()) == (400, {"message": "INVALID_BANK"})
 
-    english = {"bankCode": bank_code.lower(), "bankAccountName": " somchai  jaidee "}
+    english = {
+        "bankCode": bank_code.lower(),
+        "bankAccountName": " somchai  jaidee ",
+        "password": "secret123",
+    }
     response = await client.put("/api/account/bankAccountName", json=english, headers=auth(token))
     assert response.status_code == 200, response.text
     assert response.json()["bankAccount"]["bankAccountName"] == "SOMCHAI JAIDEE"
     assert (await load_member(app, phone)).bank_account_name == "SOMCHAI JAIDEE"
 
     # Once English, the name can no longer be changed this way.
-    again = {"bankCode": bank_code, "bankAccountName": "SOMEONE ELSE"}
+    again = {"bankCode": bank_code, "bankAccountName": "SOMEONE ELSE", "password": "secret123"}
     response = await client.put("/api/account/bankAccountName", json=again, headers=auth(token))
     assert (response.status_code, response.json()) == (400, {"message": "INVALID_BANK"})
     assert (await load_member(app, phone)).bank_account_name == "SOMCHAI JAIDEE"
@@ -218,7 +235,7 @@ async def test_bank_account_name_only_for_english_only_banks(
 ) -> None:
     phone = await legacy_member(app, bank_code="KBANK", account_name="สมชาย ใจดี")
     token = await login(client, phone)
-    body = {"bankCode": "KBANK", "bankAccountName": "SOMCHAI"}
+    body = {"bankCode": "KBANK", "bankAccountName": "SOMCHAI", "password": "secret123"}
     response = await client.put("/api/account/bankAccountName", json=body, headers=auth(token))
     assert (response.status_code, response.json()) == (400, {"message": "INVALID_BANK"})
     assert (await load_member(app, phone)).bank_account_name == "สมชาย ใจดี"

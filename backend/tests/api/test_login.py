@@ -1,8 +1,10 @@
-"""Login, sessions and logout: argon2id, WRONG_CREDENTIAL, INACTIVE_USER, throttles, tokens."""
+"""Login, sessions and logout: argon2id, WRONG_CREDENTIAL, INACTIVE_USER, throttles (per phone
+and IP, per IP, the per-phone backstop), tokens."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import httpx
@@ -108,17 +110,66 @@ async def test_inactive_member(client: httpx.AsyncClient, app: FastAPI) -> None:
     assert await profile_status(client, token) == 401
 
 
-async def test_throttle_per_phone(client: httpx.AsyncClient) -> None:
+@asynccontextmanager
+async def client_at(app: FastAPI, ip: str) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app, client=(ip, 1234))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        yield c
+
+
+async def test_throttle_per_phone_and_ip(
+    client: httpx.AsyncClient, other_ip_client: httpx.AsyncClient
+) -> None:
     await set_site_setting(client, "loginFailuresPerPhone", 3)
     phone = await register(client)
     other = await register(client)
     for _ in range(3):
         assert (await attempt(client, phone, "bad-guess")).json()["message"] == "WRONG_CREDENTIAL"
-    # The limit is checked before the password: even the right one is refused now.
+    # The limit is checked before the password: even the right one is refused now, from here.
     limited = await attempt(client, phone, "secret123")
     assert (limited.status_code, limited.json()) == (429, {"message": "REQUEST_LIMIT"})
-    # Another phone from the same IP is not affected.
+    # Another phone from the same IP is not affected, nor the phone from another IP.
     assert (await attempt(client, other, "secret123")).status_code == 200
+    assert (await attempt(other_ip_client, phone, "secret123")).status_code == 200
+
+
+async def test_a_strangers_failures_do_not_lock_the_owner_out(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    phone = await register(client)
+    async with client_at(app, "203.0.113.9") as stranger:
+        for _ in range(5):  # loginFailuresPerPhone defaults to 5
+            assert (await attempt(stranger, phone, "bad-guess")).status_code == 401
+        limited = await attempt(stranger, phone, "secret123")
+        assert (limited.status_code, limited.json()) == (429, {"message": "REQUEST_LIMIT"})
+        # Repeating it keeps the stranger out ...
+        assert (await attempt(stranger, phone, "bad-guess")).status_code == 429
+    # ... and the owner in, from any other address (never seen before included).
+    async with client_at(app, "198.51.100.7") as owner:
+        assert (await attempt(owner, phone, "secret123")).status_code == 200
+    assert (await attempt(client, phone, "secret123")).status_code == 200
+
+
+async def test_the_backstop_lets_only_the_owners_addresses_in(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    await set_site_setting(client, "loginFailuresPerAccount", 6)
+    phone = await register(client)
+    async with client_at(app, "198.51.100.7") as home:
+        assert (await attempt(home, phone, "secret123")).status_code == 200
+        # A guesser rotating addresses: two tries each, under the per-(phone, IP) limit.
+        for n in range(3):
+            async with client_at(app, f"203.0.113.{n + 10}") as guesser:
+                for _ in range(2):
+                    assert (await attempt(guesser, phone, "bad-guess")).status_code == 401
+        async with client_at(app, "203.0.113.99") as unknown:
+            limited = await attempt(unknown, phone, "secret123")
+            assert (limited.status_code, limited.json()) == (429, {"message": "REQUEST_LIMIT"})
+        # The owner's earlier address still gets in; other phones are not affected.
+        assert (await attempt(home, phone, "secret123")).status_code == 200
+        other = await register(client)
+        async with client_at(app, "203.0.113.99") as unknown:
+            assert (await attempt(unknown, other, "secret123")).status_code == 200
 
 
 async def test_throttle_per_phone_counts_unknown_phones_too(client: httpx.AsyncClient) -> None:
@@ -129,7 +180,7 @@ async def test_throttle_per_phone_counts_unknown_phones_too(client: httpx.AsyncC
     assert (await attempt(client, phone, "x")).json() == {"message": "REQUEST_LIMIT"}
 
 
-async def test_success_resets_the_phone_counter(client: httpx.AsyncClient) -> None:
+async def test_success_resets_the_counter_of_its_address(client: httpx.AsyncClient) -> None:
     await set_site_setting(client, "loginFailuresPerPhone", 3)
     phone = await register(client)
     for _ in range(3):

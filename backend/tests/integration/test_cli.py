@@ -19,7 +19,8 @@ from typer.testing import CliRunner, Result
 from pao.cli import app
 from pao.core.db import create_engine, create_sessionmaker
 from pao.core.settings import Settings, get_settings
-from pao.identity.models import Member
+from pao.identity.changes import Origin, record_change
+from pao.identity.models import Member, MemberChangeKind
 from pao.identity.service import create_member
 from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
@@ -299,6 +300,51 @@ def test_member_show(cli_db: Settings) -> None:
     assert "deposit      SUCCESS  MANUAL → WALLET  1,000.00 THB" in out
     assert f"  #{withdrawal}  PENDING" in out
     failed(cli("ops", "member", "show", "0800000000"), "no member with phone 0800000000")
+
+
+def test_member_show_lists_changes_and_marks_withdrawals_after_a_bank_change(
+    cli_db: Settings,
+) -> None:
+    changed = db(lambda s: add_member(s, "0844444444", 1_000_00))
+    db(lambda s: add_member(s, "0855555555", 1_000_00))
+    origin = Origin(ip="203.0.113.9", user_agent="pao-test/1.0")
+
+    async def change(session: AsyncSession) -> None:
+        record_change(
+            session,
+            member_id=changed,
+            kind=MemberChangeKind.BANK_ACCOUNT,
+            origin=origin,
+            old="KBANK 0844444444",
+            new="KTB 1234567890",
+        )
+        record_change(session, member_id=changed, kind=MemberChangeKind.PASSWORD, origin=origin)
+
+    db(change)
+    held = db(lambda s: add_withdrawal(s, "0844444444", 100_00))
+    usual = db(lambda s: add_withdrawal(s, "0855555555", 100_00))
+
+    result = cli("ops", "member", "show", "0844444444")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = lines.index("changes of name, bank account, password (2 latest):")
+    assert "PASSWORD          password changed  from 203.0.113.9 (pao-test/1.0)" in lines[start + 1]
+    assert (
+        "BANK_ACCOUNT      KBANK 0844444444 → KTB 1234567890  from 203.0.113.9 (pao-test/1.0)"
+        in lines[start + 2]
+    )
+    [open_line] = [line for line in lines if line.startswith(f"  #{held}  PENDING")]
+    assert open_line.endswith(
+        "!! bank account changed within 24 h of the request: check with the member"
+    )
+
+    listed = cli("ops", "withdrawals", "list", "--status", "PENDING").stdout.splitlines()
+    assert [(line.split()[0], "!! bank account changed" in line) for line in listed] == [
+        (f"#{held}", True),
+        (f"#{usual}", False),
+    ]
+    other = cli("ops", "member", "show", "0855555555").stdout
+    assert "changes of name, bank account, password (0 latest):\n  none" in other
 
 
 # --- ops site / settings -------------------------------------------------------------------

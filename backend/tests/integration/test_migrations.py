@@ -1,5 +1,5 @@
 """The migrations build exactly the schema the models describe, on both databases, and the
-ledger's database guards come with them."""
+database guards (the ledger's, the member changes' append-only triggers) come with them."""
 
 from __future__ import annotations
 
@@ -59,7 +59,11 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                     text("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
                 )
             }
-            assert {"postings_balanced", "postings_append_only"} <= triggers
+            assert {
+                "postings_balanced",
+                "postings_append_only",
+                "member_changes_append_only",
+            } <= triggers
         else:
             triggers = {
                 row[0]
@@ -67,5 +71,10 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                     text("SELECT name FROM sqlite_master WHERE type = 'trigger'")
                 )
             }
-            assert {"postings_no_update", "journal_entries_no_delete"} <= triggers
+            assert {
+                "postings_no_update",
+                "journal_entries_no_delete",
+                "member_changes_no_update",
+                "member_changes_no_delete",
+            } <= triggers
     await engine.dispose()

@@ -1,5 +1,6 @@
-"""Payouts through the sandbox bank: auto-approval, operator approval, failures, unknown
-outcomes settled once by the reconciler; on SQLite and PostgreSQL."""
+"""Payouts through the sandbox bank: auto-approval (not after a bank account change),
+operator approval, failures, unknown outcomes settled once by the reconciler; on SQLite and
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ from sqlalchemy import select
 
 from pao.kit.clock import clock
 from pao.ledger.service import check_books
-from pao.ops.withdrawals import approve_for_payout
+from pao.ops.withdrawals import BANK_CHANGED, approve_for_payout, list_lines
 from pao.payments.payouts.jobs import auto_approve_tick, payout_context, reconcile_tick
 from pao.payments.payouts.models import Payout, PayoutStatus
 from pao.payments.payouts.service import process_payout
 from pao.wallet.models import Statement, StatementStatus, Withdrawal, WithdrawalStatus
 from pao.wallet.service import credit_manually, find_member_by_phone
-from tests.helpers import app_of, auth, new_bank_account_no, register_and_login, set_site_setting
+from tests.helpers import (
+    DEFAULT_PASSWORD,
+    app_of,
+    auth,
+    new_bank_account_no,
+    register_and_login,
+    set_site_setting,
+)
 
 FUNDS = 1_000_00
 
@@ -248,3 +256,89 @@ async def test_processing_twice_pays_once(client: httpx.AsyncClient) -> None:
     assert second is None
     assert await balance(client, token) == 900
     assert await books(app)
+
+
+# --- withdrawals after a bank account change wait for a cashier ------------------------------
+
+
+async def change_bank(client: httpx.AsyncClient, token: str) -> None:
+    body = {
+        "name": "Test Member",
+        "bankCode": "KTB",
+        "bankAccountName": "SOMEONE ELSE",
+        "bankAccountNo": new_bank_account_no(),
+        "password": DEFAULT_PASSWORD,
+    }
+    response = await client.put("/api/account/profile", json=body, headers=auth(token))
+    assert response.status_code == 200, response.text
+
+
+async def marked(app: FastAPI) -> list[int]:
+    """The withdrawals `pao ops withdrawals list` marks as after a bank change."""
+    async with app.state.sessionmaker() as session:
+        lines = await list_lines(session, status=None, limit=100)
+    return sorted(int(line.split()[0][1:]) for line in lines if BANK_CHANGED[:20] in line)
+
+
+async def test_a_withdrawal_after_a_bank_change_is_not_auto_approved(
+    client: httpx.AsyncClient,
+) -> None:
+    app = app_of(client)
+    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    changed, _ = await funded_member(client)
+    await change_bank(client, changed)
+    held = await withdraw(client, changed, 300)
+    unchanged, _ = await funded_member(client)
+    paid = await withdraw(client, unchanged, 300)
+
+    assert await auto_approve_tick(app) == 1
+    assert await state(app, held) == (WithdrawalStatus.PENDING, None, StatementStatus.PENDING)
+    assert await state(app, paid) == (WithdrawalStatus.PAID, PayoutStatus.SUCCEEDED, "SUCCESS")
+    # The operator sees why it waits.
+    assert await marked(app) == [held]
+
+    # It waits for a cashier however long that takes: it was asked for right after the change.
+    clock.advance(timedelta(hours=25))
+    assert await auto_approve_tick(app) == 0
+    assert (await state(app, held))[0] == WithdrawalStatus.PENDING
+    # A withdrawal asked for once the hold window has passed is the member's usual business.
+    later = await withdraw(client, changed, 100)
+    assert await auto_approve_tick(app) == 1
+    assert (await state(app, later))[0] == WithdrawalStatus.PAID
+    assert await marked(app) == [held]
+    assert await books(app)
+
+
+async def test_a_bank_change_after_the_request_holds_it_too(client: httpx.AsyncClient) -> None:
+    app = app_of(client)
+    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    token, _ = await funded_member(client)
+    withdrawal = await withdraw(client, token, 200)
+    clock.advance(timedelta(hours=30))
+    await change_bank(client, token)
+    assert await auto_approve_tick(app) == 0
+    assert (await state(app, withdrawal))[0] == WithdrawalStatus.PENDING
+    assert await marked(app) == [withdrawal]
+
+
+async def test_the_hold_follows_the_setting(client: httpx.AsyncClient) -> None:
+    app = app_of(client)
+    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_site_setting(client, "bankChangeHoldHours", 2)
+    token, _ = await funded_member(client)
+    await change_bank(client, token)
+    clock.advance(timedelta(hours=1))
+    held = await withdraw(client, token, 100)
+    clock.advance(timedelta(hours=2))
+    free = await withdraw(client, token, 100)
+    assert await auto_approve_tick(app) == 1
+    assert [(await state(app, w))[0] for w in (held, free)] == [
+        WithdrawalStatus.PENDING,
+        WithdrawalStatus.PAID,
+    ]
+    assert await marked(app) == [held]
+
+    await set_site_setting(client, "bankChangeHoldHours", 0)  # no hold at all
+    assert await auto_approve_tick(app) == 1
+    assert (await state(app, held))[0] == WithdrawalStatus.PAID
+    assert await marked(app) == []

@@ -1,12 +1,13 @@
 /**
  * Talking to the backend outside the browser: the operator CLI (site closed, OTP on/off), the
- * sandbox SMS outbox, and members created through the public API.
+ * sandbox SMS outbox, members created through the public API, and members as old data has them.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext } from '@playwright/test';
 
 const PAO = process.env.PAO_BIN ?? fileURLToPath(new URL('../../../.venv/bin/pao', import.meta.url));
+const PYTHON = process.env.PAO_PYTHON ?? fileURLToPath(new URL('../../../.venv/bin/python', import.meta.url));
 
 /** Runs `pao ops …` on the test server's data directory. */
 export function paoOps(...args: string[]): string {
@@ -94,5 +95,28 @@ export async function createMember(request: APIRequestContext, password = 'secre
     },
   });
   expect(created.status(), await created.text()).toBe(201);
+  return { phone, password, name };
+}
+
+/**
+ * A member whose KTB account name is in Thai script, as accounts opened before the English-only
+ * rule are. Registration refuses such a name now, so it is written straight into the test
+ * server's database, with the backend's own create_member.
+ */
+export function createLegacyMember(password = 'secret123'): Member {
+  const phone = freshPhone();
+  const name = `E2E Legacy ${phone.slice(-4)}`;
+  const script = [
+    'import sys',
+    'from pao.identity.service import create_member',
+    'from pao.ops.base import run',
+    'phone, name, password, account = sys.argv[1:5]',
+    'run(lambda s: create_member(s, phone=phone, name=name, password=password, bank_code="KTB",',
+    '    bank_account_name="สมชาย ใจดี", bank_account_no=account))',
+  ].join('\n');
+  execFileSync(PYTHON, ['-c', script, phone, name, password, randomDigits(10)], {
+    env: { ...process.env, PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR, PAO_SANDBOX: '1' },
+    encoding: 'utf8',
+  });
   return { phone, password, name };
 }

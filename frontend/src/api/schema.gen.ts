@@ -47,7 +47,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a non-English account name on a KTB/TMB/BBL account */
+        /**
+         * Replace a non-English account name on a KTB/TMB/BBL account
+         * @description The password is checked first, then the account name rules. Needs `password`, the member's current password (Pao's addition to the spec): missing → 422 KEY_MISSING (field password), wrong → 400 WRONG_PASSWORD; wrong ones are counted per member with those of the password change, and past `loginFailuresPerPhone` within `loginWindowSeconds` → 429 REQUEST_LIMIT. Each change is recorded with the client's address; a bank change sends an SMS to the registered phone, and the member's withdrawals requested within `bankChangeHoldHours` wait for a cashier.
+         */
         put: operations["updateBankAccountName"];
         post?: never;
         delete?: never;
@@ -64,7 +67,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the password; every session of the member is revoked */
+        /**
+         * Change the password; every session of the member is revoked
+         * @description Wrong old passwords are counted per member (shared with the profile and bank account name changes): past `loginFailuresPerPhone` within `loginWindowSeconds` → 429 REQUEST_LIMIT. The change is recorded (the event, never the password).
+         */
         put: operations["changePassword"];
         post?: never;
         delete?: never;
@@ -82,7 +88,10 @@ export interface paths {
         };
         /** The member's profile and bank account */
         get: operations["getProfile"];
-        /** Change name and bank account; answers the updated profile */
+        /**
+         * Change name and bank account; answers the updated profile
+         * @description The password is checked first, then the registration rules of name and bank account. Needs `password`, the member's current password (Pao's addition to the spec): missing → 422 KEY_MISSING (field password), wrong → 400 WRONG_PASSWORD; wrong ones are counted per member with those of the password change, and past `loginFailuresPerPhone` within `loginWindowSeconds` → 429 REQUEST_LIMIT. Each change is recorded with the client's address; a bank change sends an SMS to the registered phone, and the member's withdrawals requested within `bankChangeHoldHours` wait for a cashier.
+         */
         put: operations["updateProfile"];
         post?: never;
         delete?: never;
@@ -1825,6 +1834,11 @@ export interface components {
             bankAccountName: string;
             /** Bankcode */
             bankCode: string;
+            /**
+             * Password
+             * @description The member's current password: changing where withdrawals are paid needs fresh proof of the member besides the token (Pao's addition to the spec).
+             */
+            password: string;
         };
         /** BankAccountOut */
         BankAccountOut: {
@@ -2593,6 +2607,11 @@ export interface components {
             bankCode: string;
             /** Name */
             name: string;
+            /**
+             * Password
+             * @description The member's current password: changing where withdrawals are paid needs fresh proof of the member besides the token (Pao's addition to the spec).
+             */
+            password: string;
         };
         /**
          * PromotionOut
@@ -3550,7 +3569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
             };
-            /** @description INVALID_BANK (not a KTB/TMB/BBL account with a non-English name, or another bankCode) | BANK_ACCOUNT_NAME_ENG (the new name is not English) */
+            /** @description INVALID_BANK (not a KTB/TMB/BBL account with a non-English name, or another bankCode) | BANK_ACCOUNT_NAME_ENG (the new name is not English) | WRONG_PASSWORD */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3579,6 +3598,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description REQUEST_LIMIT */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3717,7 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
             };
-            /** @description INVALID_BANK | BANK_ACCOUNT_NAME_ENG */
+            /** @description INVALID_BANK | BANK_ACCOUNT_NAME_ENG | WRONG_PASSWORD */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3755,6 +3783,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description REQUEST_LIMIT */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

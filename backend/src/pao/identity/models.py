@@ -1,11 +1,22 @@
-"""Members, their login sessions and the OTPs sent to phones."""
+"""Members, their login sessions, the OTPs sent to phones, and the record of changes to who a
+member is and where their money is paid out."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    Connection,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    event,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
@@ -99,3 +110,66 @@ class OtpRequest(Base):
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
     verified_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     consumed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class MemberChangeKind(StrEnum):
+    """What a :class:`MemberChange` changed."""
+
+    NAME = "NAME"
+    BANK_ACCOUNT = "BANK_ACCOUNT"  # the bank and/or the account number
+    BANK_ACCOUNT_NAME = "BANK_ACCOUNT_NAME"  # the account holder's name
+    PASSWORD = "PASSWORD"  # the event only: no password or hash is ever stored
+
+
+class MemberChange(Base):
+    """One change of who a member is or where their money goes, with where it came from.
+
+    Append-only: rows are only ever inserted (by :func:`pao.identity.changes.record_change`),
+    and the database refuses UPDATE and DELETE (:data:`APPEND_ONLY_DDL`)."""
+
+    __tablename__ = "member_changes"
+    __table_args__ = (Index("ix_member_changes_member_created", "member_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    kind: Mapped[MemberChangeKind] = mapped_column(String(20))
+    old_value: Mapped[str | None] = mapped_column(String(200))
+    new_value: Mapped[str | None] = mapped_column(String(200))
+    ip: Mapped[str | None] = mapped_column(String(64))
+    user_agent: Mapped[str | None] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+# The guards of member_changes; migration 0003 runs the same statements. (TRUNCATE, used only
+# by tests, is not a row operation.)
+APPEND_ONLY_DDL: dict[str, list[str]] = {
+    "postgresql": [
+        """
+        CREATE OR REPLACE FUNCTION pao_member_changes_append_only() RETURNS trigger AS $$
+        BEGIN
+          RAISE EXCEPTION 'member_changes is append-only' USING ERRCODE = 'restrict_violation';
+        END $$ LANGUAGE plpgsql
+        """,
+        """
+        CREATE TRIGGER member_changes_append_only BEFORE UPDATE OR DELETE ON member_changes
+        FOR EACH ROW EXECUTE FUNCTION pao_member_changes_append_only()
+        """,
+    ],
+    "sqlite": [
+        """
+        CREATE TRIGGER member_changes_no_update BEFORE UPDATE ON member_changes
+        BEGIN SELECT RAISE(ABORT, 'member_changes is append-only'); END
+        """,
+        """
+        CREATE TRIGGER member_changes_no_delete BEFORE DELETE ON member_changes
+        BEGIN SELECT RAISE(ABORT, 'member_changes is append-only'); END
+        """,
+    ],
+}
+
+
+@event.listens_for(MemberChange.__table__, "after_create")
+def _append_only(_table: Table, connection: Connection, **_kw: Any) -> None:
+    """The guards come with the table wherever it is created from the models (tests)."""
+    for statement in APPEND_ONLY_DDL.get(connection.dialect.name, []):
+        connection.exec_driver_sql(statement)

@@ -115,16 +115,24 @@ class ProfileResponse(BaseModel):
     bank_account: BankAccountOut = Field(alias="bankAccount")
 
 
+CONFIRM_PASSWORD_DOC = (
+    "The member's current password: changing where withdrawals are paid needs fresh proof of "
+    "the member besides the token (Pao's addition to the spec)."
+)
+
+
 class ProfileUpdateRequest(_In):
     name: str = Field(max_length=100)
     bank_code: str = Field(alias="bankCode", max_length=10)
     bank_account_name: str = Field(alias="bankAccountName", max_length=100)
     bank_account_no: str = Field(alias="bankAccountNo", max_length=30)
+    password: str = Field(max_length=PASSWORD_MAX, description=CONFIRM_PASSWORD_DOC)
 
 
 class BankAccountNameUpdateRequest(_In):
     bank_code: str = Field(alias="bankCode", max_length=10)
     bank_account_name: str = Field(alias="bankAccountName", max_length=100)
+    password: str = Field(max_length=PASSWORD_MAX, description=CONFIRM_PASSWORD_DOC)
 
 
 class ChangePasswordRequest(_In):

@@ -15,6 +15,15 @@ Registration checks, in this order (the first failure answers):
 9. when the operator's ``registerOTP`` is on, a verified OTP
    for the phone (the given ``otpToken``'s, if sent)           → UNVERIFIED_OTP
 
+Login failures are counted per (phone, IP), per IP, and per phone over a longer window as a
+backstop that only the owner's known addresses pass (:mod:`pao.core.login_throttle`; limits
+in the site settings ``loginFailures*``): a stranger's wrong passwords stop the stranger, not
+the owner.
+
+Changing where payouts go (bank, account number, holder name) needs the member's password
+besides the token, like changing the password; wrong ones count on the same per-member
+throttle. Every change of who or where is recorded (:mod:`pao.identity.changes`).
+
 Password hashing runs in a worker thread: argon2 is deliberately slow and would otherwise
 stall every other request on the event loop.
 """
@@ -29,10 +38,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.login_throttle import LoginLimits, LoginThrottle
 from pao.core.ratelimit import RateLimiter
 from pao.core.security import hash_password, needs_rehash, verify_password
 from pao.identity import otp as otp_service
 from pao.identity import sessions
+from pao.identity.changes import Origin, bank_account_value, record_change
 from pao.identity.exceptions import (
     BankAccountNameEng,
     ExistingBank,
@@ -47,7 +58,7 @@ from pao.identity.exceptions import (
     WrongCredential,
     WrongPassword,
 )
-from pao.identity.models import Member, MemberStatus, OtpRequest
+from pao.identity.models import Member, MemberChange, MemberChangeKind, MemberStatus, OtpRequest
 from pao.identity.schemas import RegisterRequest
 from pao.identity.sms import SmsSender
 from pao.kit.clock import utcnow
@@ -298,15 +309,25 @@ async def create_member(
 # ------------------------------------------------------------------------------ login
 
 
-def _failure_keys(phone: str, ip: str) -> tuple[str, str]:
-    return f"login:phone:{phone}", f"login:ip:{ip}"
+def member_login_throttle(limiter: RateLimiter, site: SiteSettings) -> LoginThrottle:
+    """The members' login throttle with the operator's limits."""
+    return LoginThrottle(
+        limiter,
+        scope="member",
+        limits=LoginLimits(
+            per_account_ip=site.login_failures_per_phone,
+            per_ip=site.login_failures_per_ip,
+            window_seconds=site.login_window_seconds,
+            per_account=site.login_failures_per_account,
+            account_window_seconds=site.login_account_window_seconds,
+        ),
+    )
 
 
 async def login(
     session: AsyncSession,
     *,
-    limiter: RateLimiter,
-    site: SiteSettings,
+    throttle: LoginThrottle,
     phone: str,
     password: str,
     ip: str,
@@ -315,17 +336,14 @@ async def login(
 ) -> str:
     """Check the credentials and open a session; returns the bearer token.
 
-    Failures are counted per phone and per IP over ``loginWindowSeconds``; once either count
-    reaches its limit, every attempt (even a right one) answers REQUEST_LIMIT until the window
-    ends. A success clears the phone's count.
+    The throttle is asked first: while this IP's failures on the phone, or this IP's failures
+    overall, or (from an address the owner never logged in from) the phone's failures from
+    everywhere have reached their limit, every attempt, even a right one, answers
+    REQUEST_LIMIT. A success clears this IP's count on the phone and remembers the IP as the
+    owner's.
     """
     phone = phone.strip()
-    phone_key, ip_key = _failure_keys(phone, ip)
-    if (
-        await limiter.get(phone_key) >= site.login_failures_per_phone
-        or await limiter.get(ip_key) >= site.login_failures_per_ip
-    ):
-        raise RequestLimit()
+    await throttle.check(account=phone, ip=ip)
     member = (
         await session.execute(select(Member).where(Member.phone == phone))
     ).scalar_one_or_none()
@@ -333,12 +351,11 @@ async def login(
     stored_hash = member.password_hash if member is not None else None
     password_ok = await asyncio.to_thread(verify_password, stored_hash, password)
     if member is None or not password_ok:
-        await limiter.incr(phone_key, site.login_window_seconds)
-        await limiter.incr(ip_key, site.login_window_seconds)
+        await throttle.failed(account=phone, ip=ip)
         raise WrongCredential()
     if member.status != MemberStatus.ACTIVE:
         raise InactiveUser()
-    await limiter.reset(phone_key)
+    await throttle.succeeded(account=phone, ip=ip)
     if needs_rehash(member.password_hash):
         member.password_hash = await asyncio.to_thread(hash_password, password)
     return await sessions.open_session(
@@ -349,16 +366,76 @@ async def login(
 # --------------------------------------------------------------------- the member's own
 
 
+async def confirm_password(
+    *,
+    member: Member,
+    limiter: RateLimiter,
+    site: SiteSettings,
+    password: str,
+    field: str = "password",
+) -> None:
+    """Fresh proof of the member behind a token: their password (argon2, in a thread).
+
+    Wrong passwords are counted per member like login failures (one counter for every route
+    that asks, the password change included), so a stolen token cannot be used to guess the
+    password: at ``loginFailuresPerPhone`` within ``loginWindowSeconds``, REQUEST_LIMIT.
+    Missing → KEY_MISSING (``field``), wrong → WRONG_PASSWORD.
+    """
+    key = f"changepwd:member:{member.id}"
+    if await limiter.get(key) >= site.login_failures_per_phone:
+        raise RequestLimit()
+    if not password:
+        raise KeyMissing(field=field)
+    if not await asyncio.to_thread(verify_password, member.password_hash, password):
+        await limiter.incr(key, site.login_window_seconds)
+        raise WrongPassword()
+    await limiter.reset(key)
+
+
+def _changes_of(
+    session: AsyncSession,
+    member: Member,
+    origin: Origin,
+    before: tuple[str, str, str, str],
+) -> list[MemberChange]:
+    """Record what differs between ``before`` and the member now, one row per kind."""
+    old_name, old_bank, old_number, old_holder = before
+    compared = [
+        (MemberChangeKind.NAME, old_name, member.name),
+        (
+            MemberChangeKind.BANK_ACCOUNT,
+            bank_account_value(old_bank, old_number),
+            bank_account_value(member.bank_code, member.bank_account_no),
+        ),
+        (MemberChangeKind.BANK_ACCOUNT_NAME, old_holder, member.bank_account_name),
+    ]
+    return [
+        record_change(session, member_id=member.id, kind=kind, origin=origin, old=old, new=new)
+        for kind, old, new in compared
+        if old != new
+    ]
+
+
+def _snapshot(member: Member) -> tuple[str, str, str, str]:
+    return (member.name, member.bank_code, member.bank_account_no, member.bank_account_name)
+
+
 async def update_profile(
     session: AsyncSession,
     *,
     member: Member,
+    limiter: RateLimiter,
+    site: SiteSettings,
+    password: str,
+    origin: Origin,
     name: str,
     bank_code: str,
     bank_account_name: str,
     bank_account_no: str,
-) -> Member:
-    """Change name and bank account, with the registration rules for both."""
+) -> list[MemberChange]:
+    """Change name and bank account, with the registration rules for both, once the password
+    is confirmed; records and returns what changed."""
+    await confirm_password(member=member, limiter=limiter, site=site, password=password)
     name = _required(name, "name")
     account = check_bank_account(
         bank_code=bank_code, account_name=bank_account_name, account_no=bank_account_no
@@ -369,6 +446,7 @@ async def update_profile(
         account_no=account.account_no,
         except_member_id=member.id,
     )
+    before = _snapshot(member)
     try:
         async with session.begin_nested():
             member.name = name
@@ -378,18 +456,30 @@ async def update_profile(
             await session.flush()
     except IntegrityError:  # taken by a concurrent transaction meanwhile
         raise ExistingBank() from None
-    return member
+    changes = _changes_of(session, member, origin, before)
+    await session.flush()
+    return changes
 
 
 async def update_bank_account_name(
-    session: AsyncSession, *, member: Member, bank_code: str, bank_account_name: str
-) -> Member:
-    """Fix a Thai-script account name on a KTB/TMB/BBL account (spec §2, Profile).
+    session: AsyncSession,
+    *,
+    member: Member,
+    limiter: RateLimiter,
+    site: SiteSettings,
+    password: str,
+    origin: Origin,
+    bank_code: str,
+    bank_account_name: str,
+) -> list[MemberChange]:
+    """Fix a Thai-script account name on a KTB/TMB/BBL account (spec §2, Profile), once the
+    password is confirmed; records and returns the change.
 
     Only when the member's bank requires English names, ``bankCode`` is that bank and the
     current name is not English yet (INVALID_BANK otherwise); the new name must be English
     (BANK_ACCOUNT_NAME_ENG).
     """
+    await confirm_password(member=member, limiter=limiter, site=site, password=password)
     code = _required(bank_code, "bankCode").upper()
     name = normalize_account_name(_required(bank_account_name, "bankAccountName"))
     bank = find_bank(member.bank_code)
@@ -402,9 +492,11 @@ async def update_bank_account_name(
         raise InvalidBank()
     if not is_english_name(name):
         raise BankAccountNameEng()
+    before = _snapshot(member)
     member.bank_account_name = name
+    changes = _changes_of(session, member, origin, before)
     await session.flush()
-    return member
+    return changes
 
 
 async def change_password(
@@ -413,27 +505,24 @@ async def change_password(
     member: Member,
     limiter: RateLimiter,
     site: SiteSettings,
+    origin: Origin,
     old_password: str,
     new_password: str,
 ) -> None:
-    """Set a new password and revoke every session of the member, the current one included.
+    """Set a new password, record that it changed, and revoke every session of the member,
+    the current one included.
 
-    Wrong old passwords are throttled like login failures, so a stolen token cannot be used
-    to guess the password.
+    Wrong old passwords are throttled like login failures (:func:`confirm_password`), so a
+    stolen token cannot be used to guess the password.
     """
-    key = f"changepwd:member:{member.id}"
-    if await limiter.get(key) >= site.login_failures_per_phone:
-        raise RequestLimit()
-    if not old_password:
-        raise KeyMissing(field="oldPassword")
-    if not new_password:
+    if old_password and not new_password:  # a missing field costs no try
         raise KeyMissing(field="newPassword")
-    if not await asyncio.to_thread(verify_password, member.password_hash, old_password):
-        await limiter.incr(key, site.login_window_seconds)
-        raise WrongPassword()
+    await confirm_password(
+        member=member, limiter=limiter, site=site, password=old_password, field="oldPassword"
+    )
     check_password(new_password)
-    await limiter.reset(key)
     member.password_hash = await asyncio.to_thread(hash_password, new_password)
+    record_change(session, member_id=member.id, kind=MemberChangeKind.PASSWORD, origin=origin)
     await sessions.revoke_all(session, member_id=member.id)
     await session.flush()
 

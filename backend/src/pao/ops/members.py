@@ -1,4 +1,5 @@
-"""``pao ops member show PHONE``: a member's profile, balance, history and open withdrawals."""
+"""``pao ops member show PHONE``: a member's profile, balance, history, recent changes of name,
+bank account and password, and open withdrawals."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.identity.changes import recent_changes
+from pao.identity.models import MemberChange
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
 from pao.ops.base import OpsError, format_money, run
-from pao.ops.withdrawals import OPEN, describe_withdrawal
+from pao.ops.withdrawals import OPEN, bank_change_marks, describe_withdrawal
 from pao.wallet.exceptions import MemberNotFound
 from pao.wallet.models import Withdrawal
 from pao.wallet.service import find_member_by_phone, invite_summary, wallet_balance
@@ -20,6 +23,19 @@ from pao.wallet.withdrawals import list_withdrawals
 app = typer.Typer(help="Members.", no_args_is_help=True)
 
 RECENT_STATEMENTS = 10
+RECENT_CHANGES = 10
+
+
+def describe_change(change: MemberChange) -> str:
+    what = (
+        "password changed"
+        if change.old_value is None and change.new_value is None
+        else f"{change.old_value or '-'} → {change.new_value or '-'}"
+    )
+    return (
+        f"{change.created_at:%Y-%m-%d %H:%M:%S}Z  {change.kind:<17} {what}  "
+        f"from {change.ip or '?'} ({change.user_agent or 'no user agent'})"
+    )
 
 
 async def show_lines(session: AsyncSession, *, phone: str) -> list[str]:
@@ -33,9 +49,11 @@ async def show_lines(session: AsyncSession, *, phone: str) -> list[str]:
     total, statements = await list_statements(
         session, member_id=member.id, page=PageRequest(page=1, limit=RECENT_STATEMENTS)
     )
+    changes = await recent_changes(session, member_id=member.id, limit=RECENT_CHANGES)
     open_withdrawals: list[Withdrawal] = []
     for status in OPEN:
         open_withdrawals += await list_withdrawals(session, status=status, member_id=member.id)
+    marks = await bank_change_marks(session, open_withdrawals)
     lines = [
         f"member   {member.id} ({member.invite_code})  {member.name}  phone {member.phone}  "
         f"{member.status}  since {member.created_at:%Y-%m-%d %H:%M}Z",
@@ -50,8 +68,12 @@ async def show_lines(session: AsyncSession, *, phone: str) -> list[str]:
         f"{st.from_label} → {st.to_label}  {format_money(st.amount, st.currency)}"
         for st in statements
     ] or ["  none"]
+    lines.append(f"changes of name, bank account, password ({len(changes)} latest):")
+    lines += [f"  {describe_change(change)}" for change in changes] or ["  none"]
     lines.append("open withdrawals:")
-    lines += [f"  {describe_withdrawal(w)}" for w in open_withdrawals] or ["  none"]
+    lines += [f"  {describe_withdrawal(w, mark=marks.get(w.id))}" for w in open_withdrawals] or [
+        "  none"
+    ]
     return lines
 
 
@@ -59,6 +81,7 @@ async def show_lines(session: AsyncSession, *, phone: str) -> list[str]:
 def show_command(
     phone: Annotated[str, typer.Argument(help="The member's phone number.")],
 ) -> None:
-    """Profile, wallet balance, latest statement lines and open withdrawals."""
+    """Profile, wallet balance, latest statement lines, recent changes of name, bank account
+    and password, and open withdrawals."""
     for line in run(lambda s: show_lines(s, phone=phone)):
         typer.echo(line)

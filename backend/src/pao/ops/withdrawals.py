@@ -24,7 +24,13 @@ from pao.identity.models import Member
 from pao.ops.base import OpsError, format_money, operator, run
 from pao.payments.payouts.adapter import PayoutBank
 from pao.payments.payouts.models import PayoutStatus
-from pao.payments.payouts.service import PayoutContext, process_payout, queue_payout
+from pao.payments.payouts.service import (
+    PayoutContext,
+    is_held_for_bank_change,
+    process_payout,
+    queue_payout,
+)
+from pao.site.settings import load_site_settings
 from pao.wallet.exceptions import WithdrawalNotFound, WithdrawalStatusConflict
 from pao.wallet.models import Withdrawal, WithdrawalStatus
 from pao.wallet.withdrawals import approve_withdrawal as approve_service
@@ -35,7 +41,23 @@ app = typer.Typer(help="The withdrawal queue.", no_args_is_help=True)
 OPEN = (WithdrawalStatus.PENDING, WithdrawalStatus.APPROVED)
 
 
-def describe_withdrawal(withdrawal: Withdrawal, phone: str | None = None) -> str:
+BANK_CHANGED = "!! bank account changed within {hours} h of the request: check with the member"
+
+
+async def bank_change_marks(session: AsyncSession, withdrawals: list[Withdrawal]) -> dict[int, str]:
+    """Withdrawal id → the warning for those whose member's bank account changed within the
+    hold window (``bankChangeHoldHours``): the ones the auto-approve job leaves to a cashier."""
+    hours = (await load_site_settings(session)).bank_change_hold_hours
+    return {
+        w.id: BANK_CHANGED.format(hours=hours)
+        for w in withdrawals
+        if await is_held_for_bank_change(session, withdrawal=w, hold_hours=hours)
+    }
+
+
+def describe_withdrawal(
+    withdrawal: Withdrawal, phone: str | None = None, mark: str | None = None
+) -> str:
     who = f"member {withdrawal.member_id}" + (f" ({phone})" if phone else "")
     line = (
         f"#{withdrawal.id}  {withdrawal.status:<8}  "
@@ -47,12 +69,16 @@ def describe_withdrawal(withdrawal: Withdrawal, phone: str | None = None) -> str
         line += f"  decided by {withdrawal.decided_by}"
     if withdrawal.reason:
         line += f"  reason: {withdrawal.reason}"
+    if mark:
+        line += f"  {mark}"
     return line
 
 
 async def list_lines(
     session: AsyncSession, *, status: WithdrawalStatus | None, limit: int
 ) -> list[str]:
+    """One line per withdrawal; those of a member whose bank account changed within the hold
+    window are marked (:data:`BANK_CHANGED`)."""
     # A queue is worked oldest first; outside the queue the newest matter most.
     rows = await list_withdrawals(
         session, status=status, limit=limit, newest_first=status not in OPEN
@@ -63,7 +89,8 @@ async def list_lines(
         select(Member.id, Member.phone).where(Member.id.in_({w.member_id for w in rows}))
     )
     phones = {member_id: phone for member_id, phone in result}
-    return [describe_withdrawal(w, phones.get(w.member_id)) for w in rows]
+    marks = await bank_change_marks(session, rows)
+    return [describe_withdrawal(w, phones.get(w.member_id), marks.get(w.id)) for w in rows]
 
 
 def _refusal(exc: WithdrawalNotFound | WithdrawalStatusConflict, withdrawal_id: int) -> OpsError:

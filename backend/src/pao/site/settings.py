@@ -72,6 +72,10 @@ class SiteSettings(BaseModel):
     # Withdrawals up to this amount are approved and paid by the payout job without an
     # operator (pao.payments.payouts); 0 = every withdrawal waits for `pao ops withdrawals`.
     withdraw_auto_approve_max: Money = Field(default=0, alias="withdrawAutoApproveMax")
+    # A withdrawal requested within this many hours after the member's bank account (bank,
+    # number or holder name) changed, or while it changes, is never auto-approved: it waits
+    # for a cashier (pao.identity.changes). 0 = no hold.
+    bank_change_hold_hours: int = Field(default=24, alias="bankChangeHoldHours", ge=0, le=24 * 90)
     # Site content (pao.site lookups). Texts are per locale; *Html fields are sanitised.
     site_name: str = Field(default="Pao", alias="siteName", min_length=1, max_length=80)
     website: SafeUrl = ""
@@ -99,10 +103,17 @@ class SiteSettings(BaseModel):
     # OTP throttles.
     otp_daily_cap_per_phone: int = Field(default=5, alias="otpDailyCapPerPhone", ge=1)
     otp_daily_cap_per_ip: int = Field(default=20, alias="otpDailyCapPerIp", ge=1)
-    # Login throttles: failures allowed per window before REQUEST_LIMIT.
+    # Login throttles (pao.core.login_throttle): failures allowed before REQUEST_LIMIT.
+    # loginFailuresPerPhone counts per (phone, IP), so a stranger's guesses never lock the
+    # owner out; it also bounds wrong passwords given to confirm a change of the own account.
+    # loginFailuresPerIp counts per IP (any phones); both over loginWindowSeconds.
+    # loginFailuresPerAccount is the backstop against guessers rotating IPs: per phone over
+    # loginAccountWindowSeconds; once reached, only IPs the owner logged in from may try.
     login_failures_per_phone: int = Field(default=5, alias="loginFailuresPerPhone", ge=1)
     login_failures_per_ip: int = Field(default=30, alias="loginFailuresPerIp", ge=1)
     login_window_seconds: int = Field(default=15 * 60, alias="loginWindowSeconds", ge=1)
+    login_failures_per_account: int = Field(default=50, alias="loginFailuresPerAccount", ge=1)
+    login_account_window_seconds: int = Field(default=3600, alias="loginAccountWindowSeconds", ge=1)
     timezone: TimeZoneName = "Asia/Bangkok"
     # Games: launch inside the app (an iframe) instead of a new tab, and the operator's own
     # UFABET host (replaces the UFABET card's web link when set).

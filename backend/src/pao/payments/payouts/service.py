@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, false, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.identity.changes import bank_changed_since, bank_changed_since_clause, hours_before
 from pao.kit.clock import utcnow
 from pao.kit.states import transition
 from pao.payments.payouts.adapter import BankPayoutResult, BankPayoutState, PayoutBank
@@ -162,13 +163,41 @@ async def process_payout(ctx: PayoutContext, *, payout_id: int) -> Payout | None
         return await apply_outcome(session, payout_id=payout_id, result=result)
 
 
+def held_for_bank_change(*, hold_hours: int, dialect: str) -> ColumnElement[bool]:
+    """SQL on withdrawals: the member's bank account changed within ``hold_hours`` before the
+    withdrawal was requested, or at any time since. Such a withdrawal waits for a cashier:
+    with a stolen login, the thief's first move is to point payouts at their own account."""
+    if hold_hours <= 0:
+        return false()
+    since = hours_before(Withdrawal.created_at, hold_hours, dialect=dialect)
+    return bank_changed_since_clause(Withdrawal.member_id, since)
+
+
+async def is_held_for_bank_change(
+    session: AsyncSession, *, withdrawal: Withdrawal, hold_hours: int
+) -> bool:
+    """:func:`held_for_bank_change` for one withdrawal (the operator's tools show it)."""
+    if hold_hours <= 0:
+        return False
+    return await bank_changed_since(
+        session,
+        member_id=withdrawal.member_id,
+        since=withdrawal.created_at - timedelta(hours=hold_hours),
+    )
+
+
 async def auto_approve(ctx: PayoutContext) -> int:
     """The auto-approve job: PENDING withdrawals up to ``withdrawAutoApproveMax`` are approved
-    and paid without an operator. Returns how many it took."""
+    and paid without an operator, except those held after a bank account change
+    (:func:`held_for_bank_change`). Returns how many it took."""
     async with ctx.sessionmaker() as session, session.begin():
-        limit = (await load_site_settings(session)).withdraw_auto_approve_max
+        site = await load_site_settings(session)
+        limit = site.withdraw_auto_approve_max
         if limit <= 0:
             return 0
+        held = held_for_bank_change(
+            hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
+        )
         ids = list(
             (
                 await session.execute(
@@ -176,6 +205,7 @@ async def auto_approve(ctx: PayoutContext) -> int:
                     .where(
                         Withdrawal.status == WithdrawalStatus.PENDING,
                         Withdrawal.amount <= limit,
+                        ~held,
                     )
                     .order_by(Withdrawal.id)
                     .limit(BATCH)

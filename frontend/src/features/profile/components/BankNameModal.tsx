@@ -1,4 +1,8 @@
-/** Edit the bank account name (KTB, TMB, BBL accounts whose stored name is not English). */
+/**
+ * Edit the bank account name (KTB, TMB, BBL accounts whose stored name is not English). It
+ * changes where withdrawals are paid, so the server asks for the member's password too; a wrong
+ * one is shown on the password field.
+ */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +12,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isEnglishName } from '@/lib/bank';
+import { ApiError } from '@/lib/errors';
 import { profileQuery, useUpdateBankName } from '../api/profile';
 
 type Props = { open: boolean; onClose: () => void; bankCode: string };
@@ -19,23 +24,34 @@ export function BankNameModal({ open, onClose, bankCode }: Props) {
   const queryClient = useQueryClient();
   const update = useUpdateBankName();
   const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
   const [invalid, setInvalid] = useState(false);
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+
+  const ready = name.trim() !== '' && password !== '';
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const value = name.trim().replace(/\s+/g, ' ');
-    if (!value || update.isPending) return;
+    if (!value || !password || update.isPending) return;
     if (!isEnglishName(value)) return setInvalid(true);
     update.mutate(
-      { bankCode, bankAccountName: value },
+      { bankCode, bankAccountName: value, password },
       {
         onSuccess: () => {
           toast(t('common.saved'), 'success');
           void queryClient.invalidateQueries({ queryKey: profileQuery().queryKey });
           setName('');
+          setPassword('');
           onClose();
         },
-        onError: (error) => toast(errorText(error), 'danger'),
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === 'WRONG_PASSWORD') {
+            setPassword('');
+            return setPasswordError(errorText(error));
+          }
+          toast(errorText(error), 'danger');
+        },
       },
     );
   };
@@ -50,7 +66,7 @@ export function BankNameModal({ open, onClose, bankCode }: Props) {
           type="submit"
           form="bank-name-form"
           className="btn btn-primary btn-block"
-          disabled={!name.trim() || update.isPending}
+          disabled={!ready || update.isPending}
         >
           {update.isPending ? <Spinner /> : t('common.save')}
         </button>
@@ -67,6 +83,19 @@ export function BankNameModal({ open, onClose, bankCode }: Props) {
             setName(e.target.value.toUpperCase());
             setInvalid(false);
           }}
+        />
+        <TextField
+          label={t('profile.oldPassword')}
+          hint={t('profile.passwordToConfirm')}
+          error={passwordError}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setPasswordError(undefined);
+          }}
+          required
         />
       </form>
     </Modal>
