@@ -5192,7 +5192,10 @@ export interface operations {
     activateBonus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 code: string;
             };
@@ -5236,6 +5239,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -5245,13 +5257,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation Error */
+            /** @description KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5335,7 +5347,10 @@ export interface operations {
     clearBonus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5368,8 +5383,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5981,7 +6014,10 @@ export interface operations {
     collectInviteBonus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6014,8 +6050,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6841,7 +6895,10 @@ export interface operations {
     activatePromotion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 code: string;
             };
@@ -6876,6 +6933,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -6885,13 +6951,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation Error */
+            /** @description KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7227,7 +7293,10 @@ export interface operations {
     addRefundToWallet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7260,8 +7329,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7350,7 +7437,10 @@ export interface operations {
     receiveRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7383,8 +7473,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7646,13 +7754,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation Error */
+            /** @description KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -8381,7 +8489,10 @@ export interface operations {
     depositTrueLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8411,6 +8522,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
