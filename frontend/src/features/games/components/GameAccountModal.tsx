@@ -140,7 +140,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
   return (
     <Modal open onClose={onClose} title={slot.name} dismissible={!busy}>
       <div className="stack">
-        <img src={safeUrl(slot.logo, SITE_OR_WEB) ?? undefined} alt="" width={200} height={80} />
+        <img src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" width={200} height={80} />
         {!active ? (
           <>
             <p>{t('games.inactiveText', { name: slot.name })}</p>

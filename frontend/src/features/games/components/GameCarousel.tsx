@@ -100,7 +100,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
               onClick={() => (offset === 0 ? onOpen(slot) : go(index))}
               onKeyDown={onKeyDown}
             >
-              <img className="game-card-logo" src={safeUrl(slot.logo, SITE_OR_WEB) ?? undefined} alt="" />
+              <img className="game-card-logo" src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" />
               <span className="game-card-action">
                 {slot.isActive ? t('games.viewData') : t('games.openAccount')}
               </span>

@@ -17,7 +17,7 @@ export function BannerCarousel({ banners, label }: { banners: readonly Banner[];
         {banners.map((banner, index) => (
           <li key={`${banner.image}-${index}`} className="promo-banner">
             <img
-              src={safeUrl(banner.image, SITE_OR_WEB) ?? undefined}
+              src={safeUrl(banner.image, SITE_OR_WEB) || undefined}
               alt={t('promotions.bannerAlt', { index: index + 1, total: banners.length })}
               width={300}
               height={211}
