@@ -2,8 +2,9 @@
 // i18n completeness over every strings file (locales/<lng>/*.json: the up-front translation.json
 // and the feature parts): all languages have the same files, every key of th exists in la and en
 // (and no extra ones), each string has the same {{placeholders}}, no top-level section is in two
-// files, and every error-catalogue code (spec §8, incl. slip reasons) is translated — error texts
-// in the up-front file, since any screen (login included) shows them.
+// files, and every code of lib/error-codes.json (spec §8 and the codes Pao added, incl. slip
+// reasons) is translated — error texts in the up-front file, since any screen (login included)
+// shows them — and each added code is described there.
 import { readdirSync, readFileSync } from 'node:fs';
 
 const root = new URL('../src/', import.meta.url);
@@ -82,15 +83,34 @@ for (const name of names) {
   }
 }
 
-const codes = read('lib/error-codes.json');
+// lib/error-codes.json: { errorMsg: {spec: [...], added: {CODE: description}, client: {...}},
+// slipReason: {spec, added}, httpLayer: {...} }. A code Pao added beyond the spec must say what
+// answers it; a code is listed once.
+const catalogue = read('lib/error-codes.json');
+function codesOf(group, name) {
+  const { spec = [], added = {}, client = {} } = catalogue[group] ?? {};
+  for (const [code, description] of Object.entries({ ...added, ...client })) {
+    if (typeof description !== 'string' || description.trim() === '') {
+      problems.push(`error-codes.json: ${group} ${code} has no description`);
+    }
+  }
+  const all = [...spec, ...Object.keys(added), ...Object.keys(client)];
+  for (const code of new Set(all.filter((code, i) => all.indexOf(code) !== i))) {
+    problems.push(`error-codes.json: ${group} ${code} is listed twice`);
+  }
+  if (all.length === 0) problems.push(`error-codes.json: no ${name}`);
+  return all;
+}
+const errorCodes = codesOf('errorMsg', 'error codes');
+const slipReasons = codesOf('slipReason', 'slip reasons');
 const inAnyFile = (locale, key) => names.some((name) => bundles[locale][name].has(key));
 for (const locale of LOCALES) {
-  for (const code of codes.errorMsg) {
+  for (const code of errorCodes) {
     if (!bundles[locale][CORE].has(`errorMsg.${code}`)) {
       problems.push(`${locale}: no translation for errorMsg.${code} in ${CORE}.json`);
     }
   }
-  for (const code of codes.slipReason) {
+  for (const code of slipReasons) {
     if (!inAnyFile(locale, `slipReason.${code}`)) problems.push(`${locale}: no translation for slipReason.${code}`);
   }
 }
@@ -98,5 +118,5 @@ for (const locale of LOCALES) {
 report();
 console.log(
   `i18n check ok: ${keyCount} keys in ${names.length} files (${names.join(', ')}) in ${LOCALES.join(', ')}; ` +
-    `${codes.errorMsg.length} error codes and ${codes.slipReason.length} slip reasons translated.`,
+    `${errorCodes.length} error codes and ${slipReasons.length} slip reasons translated.`,
 );

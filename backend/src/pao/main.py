@@ -23,6 +23,7 @@ from pao import __version__
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging
+from pao.core.openapi import document_validation_errors
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
@@ -116,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.include_router(sandbox_router)
 
+    document_validation_errors(app)
     _mount_spa(app, settings.static_dir)
     return app
 

@@ -177,7 +177,7 @@ async def test_html_is_sanitised_again_when_served(
     await set_value(
         session,
         "contactText",
-        {"th": '<img src=x onerror="alert(1)"><a href="javascript:alert(1)">LINE</a>'},
+        {"th": '<img src=/\\evil.example onerror="a()"><a href="javascript:alert(1)">LINE</a>'},
         actor="sql",
     )
     await set_value(
@@ -194,10 +194,12 @@ async def test_a_broken_row_falls_back_to_the_default(
 ) -> None:
     await set_value(session, "withdrawMax", "lots", actor="sql")
     await set_value(session, "lineQR", "javascript:alert(1)", actor="sql")
+    await set_value(session, "lineLink", "/\\evil.example", actor="sql")
     await set_value(session, "withdrawMin", 500_00, actor="sql")
     await session.commit()
     assert await get(client, "withdraw") == {"withdrawMin": 500, "withdrawMax": 50000}
-    assert (await get(client, "contact"))["lineQR"] is None
+    contact = await get(client, "contact")
+    assert (contact["lineQR"], contact["lineLink"]) == (None, "")
 
 
 @pytest.fixture

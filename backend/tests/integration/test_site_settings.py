@@ -68,7 +68,7 @@ async def test_set_setting_json_values_are_normalised(session: AsyncSession) -> 
         raw_value='{"th": "<p>ต่ำกว่า %percentFail%%<img src=x onerror=alert(1)></p>"}',
         actor="ops",
     )
-    assert notice == {"th": "<p>ต่ำกว่า %percentFail%%<img></p>", "la": "", "en": ""}
+    assert notice == {"th": '<p>ต่ำกว่า %percentFail%%<img src="x"></p>', "la": "", "en": ""}
 
 
 async def test_field_name_replaces_a_stray_row_under_the_field_name(
@@ -104,6 +104,7 @@ async def test_unknown_key_is_refused_clearly(session: AsyncSession) -> None:
         ("slipUploadWithinMinutes", "0", "greater than or equal to 1"),
         ("slipClosedTo", "25:00", "HH:MM"),
         ("lineQR", "javascript:alert(1)", "http(s) URL"),
+        ("lineQR", "/\\evil.example/qr.png", "http(s) URL"),
         ("lineLink", "data:text/html,hi", "http(s) URL"),
         ("howtoWallet", "file:///etc/passwd", "http(s) URL"),
         ("timezone", "Nowhere/City", "unknown time zone"),

@@ -155,6 +155,17 @@ async def test_failures_are_classified(
     assert getattr(caught.value, "reason", None) == reason
 
 
+@pytest.mark.parametrize(
+    "url", ["javascript:alert(1)", "/\\evil.example", "data:text/html,x", "/sandbox/play", ""]
+)
+async def test_a_launch_link_that_is_not_an_absolute_web_url_is_refused(url: str) -> None:
+    provider, client = _adapter(lambda _r: httpx.Response(200, json={"url": url}))
+    async with client:
+        with pytest.raises(ProviderUnavailable) as caught:
+            await provider.launch_link(username="u")
+    assert caught.value.reason == "BAD_LINK"
+
+
 async def test_recorded_failed_withdraw_is_an_answer_not_an_error() -> None:
     body = {"transferId": "t", "status": "FAILED", "reason": "INSUFFICIENT_BALANCE", "balance": 0}
     provider, client = _adapter(lambda _r: httpx.Response(200, json=body))

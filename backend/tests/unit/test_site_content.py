@@ -80,6 +80,11 @@ def test_source_codes_are_checked() -> None:
         ("lineQR", "javascript:alert(1)"),
         ("lineLink", "data:text/html,x"),
         ("website", "//evil.example"),
+        # Browsers read these as //evil.example too (WHATWG URL parsing).
+        ("website", "/\\evil.example"),
+        ("lineQR", " //evil.example"),
+        ("ufaHost", "/\t/evil.example"),
+        ("lineLink", "java\tscript:alert(1)"),
         ("howtoWallet", "ftp://x"),
         ("slipClosedFrom", "24:00"),
         ("slipClosedTo", "7:05"),

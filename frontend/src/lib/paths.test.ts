@@ -12,5 +12,11 @@ describe('login redirect', () => {
     expect(redirectTarget('?redirect=https%3A%2F%2Fevil.test')).toBe('/user');
     expect(redirectTarget('?redirect=%2F%2Fevil.test')).toBe('/user');
     expect(redirectTarget('?redirect=%2Flogin')).toBe('/user');
+    // Read as the browser reads them: another host, or a path that leaves /user.
+    expect(redirectTarget('?redirect=%2F%5Cevil.test')).toBe('/user');
+    expect(redirectTarget('?redirect=%2F%09%2Fevil.test')).toBe('/user');
+    expect(redirectTarget('?redirect=%2Fuser%2F..%2Flogin')).toBe('/user');
+    expect(redirectTarget('?redirect=%2Fusername')).toBe('/user');
+    expect(redirectTarget('?redirect=%2Fuser%3Ftab%3D1')).toBe('/user?tab=1');
   });
 });

@@ -1,3 +1,5 @@
+import { sitePath } from './safe-url';
+
 /** Every route path of the app (spec §2), in one place. */
 export const paths = {
   root: '/',
@@ -26,9 +28,9 @@ export function loginWithRedirect(wanted: string): string {
   return `${paths.login}?${REDIRECT_PARAM}=${encodeURIComponent(wanted)}`;
 }
 
-/** Where to go after login: the carried URL when it is a local /user path, else /user. */
+/** Where to go after login: the carried URL when it is a place under /user on this site, else /user. */
 export function redirectTarget(search: string): string {
-  const wanted = new URLSearchParams(search).get(REDIRECT_PARAM);
-  if (wanted && wanted.startsWith('/user') && !wanted.startsWith('//')) return wanted;
+  const wanted = sitePath(new URLSearchParams(search).get(REDIRECT_PARAM));
+  if (wanted && (wanted === paths.user.root || /^\/user[/?#]/.test(wanted))) return wanted;
   return paths.user.root;
 }

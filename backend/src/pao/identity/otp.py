@@ -10,6 +10,9 @@ Rules:
   most ``otpDailyCapPerPhone`` SMS per phone and ``otpDailyCapPerIp`` per client IP
   (``OTP_BLOCK``). The throttles count rows of ``otp_requests``, so they hold across restarts
   and processes;
+* the SMS sender spends each SMS from hourly budgets per phone-number prefix and in total
+  (:mod:`pao.identity.sms_budget`, also ``OTP_BLOCK``), which rotating IPs over many numbers
+  does not get around;
 * a verified OTP stays usable for registration for :data:`VERIFIED_TTL`, and a registration
   consumes it. While one is usable, sending again answers ``OTP_VERIFIED`` without an SMS.
 

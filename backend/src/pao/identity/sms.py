@@ -4,6 +4,9 @@
 to ``settings.sms_url`` or, when that is unset, to this app's own sandbox outbox
 (``{base_url}/sandbox/sms``), so development and tests run the real HTTP code path.
 Any transport error or non-2xx answer becomes ``OTP_SEND_FAIL`` (502).
+
+The sender routes get (:data:`SmsSenderDep`) spends every SMS from the hourly budgets of
+:mod:`pao.identity.sms_budget` first: being the one way an SMS leaves, it is where they hold.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ import structlog
 from fastapi import Depends, Request
 
 from pao.core.settings import Settings
+from pao.core.uow import SessionDep
 from pao.identity.exceptions import OtpSendFail
+from pao.identity.sms_budget import SmsBudget, SmsLimits
+from pao.site.settings import load_site_settings
 
 log = structlog.get_logger(__name__)
 
@@ -46,11 +52,33 @@ class HttpSmsSender:
             raise OtpSendFail()
 
 
-def get_sms_sender(request: Request) -> SmsSender:
-    """The app's sender; tests may override this dependency with a fake."""
+class BudgetedSmsSender:
+    """Sends through ``inner`` only what the hourly budgets allow (else ``OTP_BLOCK``)."""
+
+    def __init__(self, inner: SmsSender, budget: SmsBudget) -> None:
+        self._inner = inner
+        self._budget = budget
+
+    async def send(self, *, phone: str, text: str) -> None:
+        await self._budget.spend(phone=phone)
+        await self._inner.send(phone=phone, text=text)
+
+
+async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
+    """The app's sender, within the operator's hourly budgets; tests may override this
+    dependency with a fake."""
     settings: Settings = request.app.state.settings
-    return HttpSmsSender(
-        request.app.state.http, url=sms_endpoint(settings), sender=settings.sms_sender
+    site = await load_site_settings(session)
+    limits = SmsLimits(
+        per_prefix_per_hour=site.otp_hourly_cap_per_prefix,
+        per_hour=site.otp_hourly_cap,
+        prefix_digits=site.otp_prefix_digits,
+    )
+    return BudgetedSmsSender(
+        HttpSmsSender(
+            request.app.state.http, url=sms_endpoint(settings), sender=settings.sms_sender
+        ),
+        SmsBudget(request.app.state.rate_limiter, limits),
     )
 
 

@@ -119,6 +119,26 @@ async def run_idempotent(
     return answer
 
 
+async def replayed_answer(
+    session: AsyncSession, *, owner: str, key: str | None, operation: str, payload: Any
+) -> Any | None:
+    """The recorded answer of an already completed request with this key, if any.
+
+    For routes that must call a third party *before* the transaction that moves the money (and
+    records the key through :func:`run_idempotent`): a retry is answered here without calling
+    the party again."""
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 200:
+        raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
+    existing = (await session.execute(_RECORDED, {"owner": owner, "key": key})).one_or_none()
+    if existing is None or existing.response is None:
+        return None
+    if existing.request_hash != request_hash(operation, payload):
+        raise IdempotencyKeyReused()
+    return existing.response
+
+
 async def _claim(session: AsyncSession, *, owner: str, key: str, digest: str) -> int | None:
     """Insert the key; its id, or None when the (owner, key) row exists already."""
     statement = _CLAIMS[session.get_bind().dialect.name]

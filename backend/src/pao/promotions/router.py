@@ -1,12 +1,15 @@
 """HTTP routes of pao.promotions: bonuses, promotion codes, invite, refund, prize wheel.
 
-The contract makes several money-moving calls ``GET``s (activate, invite bonus, refund
-receive/addWallet). They are idempotent by *state*, not by key: each runs under the member
-lock and pays only what is still due, so a repeated or concurrent call pays nothing more.
+The contract makes several money-moving calls ``GET``s (activate, clear, invite bonus, refund
+receive/addWallet). They are idempotent by *state*: each runs under the member lock and pays
+only what is still due, so a repeated or concurrent call pays nothing more. Like every money
+call they also honour an ``Idempotency-Key`` (money rule 5), so that a retry after a lost
+answer gets the first answer again rather than a refusal such as ``NO_INVITE_BONUS``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -59,6 +62,29 @@ from pao.site.settings import PromoBanner, load_site_settings
 router = APIRouter(route_class=UnitOfWorkRoute)
 
 PAGE_ERRORS = {**AUTH_ERRORS, **errors(_422="KEY_MISSING | KEY_INVALID")}
+# What an Idempotency-Key adds to a route's answers: reused for another request, or malformed.
+KEY_ERRORS = {"_409": "IDEMPOTENCY_KEY_REUSED", "_422": "KEY_INVALID"}
+
+
+async def _once(
+    session: SessionDep,
+    member: CurrentMember,
+    key: str | None,
+    operation: str,
+    payload: dict[str, Any],
+    action: Callable[[], Awaitable[BaseModel]],
+) -> JSONResponse:
+    """Run a money call once per Idempotency-Key; the answer is already JSON (major units),
+    so it is returned as is, not re-validated."""
+    answer = await run_idempotent(
+        session,
+        owner=f"member:{member.id}",
+        key=key,
+        operation=operation,
+        payload=payload,
+        action=action,
+    )
+    return JSONResponse(answer)
 
 
 def _banners(raw: list[Any]) -> list[BannerOut]:
@@ -144,6 +170,7 @@ ACTIVATE_ERRORS = {
     **errors(
         _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION",
         _404="NO_DATA",
+        **KEY_ERRORS,
     ),
 }
 
@@ -155,10 +182,19 @@ ACTIVATE_ERRORS = {
     response_model=GrantOut,
     responses=ACTIVATE_ERRORS,
 )
-async def activate_bonus(code: str, session: SessionDep, member: CurrentMember) -> GrantOut:
+async def activate_bonus(
+    code: str,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
     """Receive a bonus: pays it into the wallet and starts its turnover condition."""
-    grant = await bonuses.activate_bonus(session, member=member, code=code)
-    return await _grant_out(session, grant)
+
+    async def action() -> GrantOut:
+        grant = await bonuses.activate_bonus(session, member=member, code=code)
+        return await _grant_out(session, grant)
+
+    return await _once(session, member, idempotency_key, "bonus.activate", {"code": code}, action)
 
 
 @router.get(
@@ -208,12 +244,21 @@ async def check_minimum(session: SessionDep, member: CurrentMember) -> MinimumOu
     operation_id="clearBonus",
     tags=["bonus"],
     response_model=MessageOut,
-    responses={**AUTH_ERRORS, **errors(_400="BONUS_CONDITION")},
+    responses={**AUTH_ERRORS, **errors(_400="BONUS_CONDITION", **KEY_ERRORS)},
 )
-async def clear_bonus(request: Request, session: SessionDep, member: CurrentMember) -> MessageOut:
+async def clear_bonus(
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
     """End the active bonus: ``BONUS_CLEAR`` (turnover met), ``OK`` (balance under
     percentFail, or nothing active)."""
-    return MessageOut(message=await bonuses.clear(request.app, session, member=member))
+
+    async def action() -> MessageOut:
+        return MessageOut(message=await bonuses.clear(request.app, session, member=member))
+
+    return await _once(session, member, idempotency_key, "bonus.clear", {}, action)
 
 
 # ── promotion codes ──────────────────────────────────────────────────────────────────────
@@ -248,14 +293,25 @@ async def find_promotion(code: str, session: SessionDep, member: CurrentMember) 
         **AUTH_ERRORS,
         **errors(
             _400="NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE"
-            " | BONUS_MAX_CLAIMED | BONUS_CONDITION"
+            " | BONUS_MAX_CLAIMED | BONUS_CONDITION",
+            **KEY_ERRORS,
         ),
     },
 )
-async def activate_promotion(code: str, session: SessionDep, member: CurrentMember) -> GrantOut:
+async def activate_promotion(
+    code: str,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
     """Redeem a promotion code (upper-cased): paid like a bonus, once per member."""
-    grant = await bonuses.activate_promotion(session, member=member, code=code)
-    return await _grant_out(session, grant)
+
+    async def action() -> GrantOut:
+        grant = await bonuses.activate_promotion(session, member=member, code=code)
+        return await _grant_out(session, grant)
+
+    payload = {"code": code.upper()}
+    return await _once(session, member, idempotency_key, "promotion.activate", payload, action)
 
 
 @router.get(
@@ -308,12 +364,18 @@ async def list_invites(body: PageRequest, session: SessionDep, member: CurrentMe
     operation_id="collectInviteBonus",
     tags=["invite"],
     response_model=MoneyMessageOut,
-    responses={**AUTH_ERRORS, **errors(_400="NO_INVITE_BONUS | INVITE_INACTIVE")},
+    responses={**AUTH_ERRORS, **errors(_400="NO_INVITE_BONUS | INVITE_INACTIVE", **KEY_ERRORS)},
 )
-async def collect_invite_bonus(session: SessionDep, member: CurrentMember) -> MoneyMessageOut:
+async def collect_invite_bonus(
+    session: SessionDep, member: CurrentMember, idempotency_key: IdempotencyKeyHeader = None
+) -> JSONResponse:
     """Receive the accrued invite income into the wallet (``INVITE_BONUS_SUCCESS``)."""
-    collection = await invite.collect(session, member=member)
-    return MoneyMessageOut(message="INVITE_BONUS_SUCCESS", amount=collection.amount)
+
+    async def action() -> MoneyMessageOut:
+        collection = await invite.collect(session, member=member)
+        return MoneyMessageOut(message="INVITE_BONUS_SUCCESS", amount=collection.amount)
+
+    return await _once(session, member, idempotency_key, "invite.collect", {}, action)
 
 
 @router.get(
@@ -378,7 +440,7 @@ async def check_refund(
 
 REFUND_ERRORS = {
     **AUTH_ERRORS,
-    **errors(_400="NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE | REFUND_MINIMUM"),
+    **errors(_400="NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE | REFUND_MINIMUM", **KEY_ERRORS),
 }
 
 
@@ -390,11 +452,18 @@ REFUND_ERRORS = {
     responses=REFUND_ERRORS,
 )
 async def receive_refund(
-    request: Request, session: SessionDep, member: CurrentMember
-) -> MoneyMessageOut:
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
     """Receive this period's refund (then add it to the wallet)."""
-    receipt = await refund.receive(request.app, session, member=member)
-    return MoneyMessageOut(message="REFUND_SUCCESS", amount=receipt.amount)
+
+    async def action() -> MoneyMessageOut:
+        receipt = await refund.receive(request.app, session, member=member)
+        return MoneyMessageOut(message="REFUND_SUCCESS", amount=receipt.amount)
+
+    return await _once(session, member, idempotency_key, "refund.receive", {}, action)
 
 
 @router.get(
@@ -402,12 +471,19 @@ async def receive_refund(
     operation_id="addRefundToWallet",
     tags=["refund"],
     response_model=MoneyMessageOut,
-    responses=errors(_400="NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE") | AUTH_ERRORS,
+    responses=errors(_400="NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE", **KEY_ERRORS)
+    | AUTH_ERRORS,
 )
-async def add_refund_to_wallet(session: SessionDep, member: CurrentMember) -> MoneyMessageOut:
+async def add_refund_to_wallet(
+    session: SessionDep, member: CurrentMember, idempotency_key: IdempotencyKeyHeader = None
+) -> JSONResponse:
     """Pay every received refund into the wallet."""
-    amount = await refund.add_to_wallet(session, member=member)
-    return MoneyMessageOut(message="REFUND_SUCCESS", amount=amount)
+
+    async def action() -> MoneyMessageOut:
+        amount = await refund.add_to_wallet(session, member=member)
+        return MoneyMessageOut(message="REFUND_SUCCESS", amount=amount)
+
+    return await _once(session, member, idempotency_key, "refund.addWallet", {}, action)
 
 
 @router.get(
@@ -463,7 +539,7 @@ async def wheel_setup(session: SessionDep, member: CurrentMember) -> WheelSetupO
     response_model=SpinOut,
     responses={
         **AUTH_ERRORS,
-        **errors(_400="SPIN_INACTIVE | NO_COIN", _409="IDEMPOTENCY_KEY_REUSED"),
+        **errors(_400="SPIN_INACTIVE | NO_COIN", **KEY_ERRORS),
     },
 )
 async def spin(

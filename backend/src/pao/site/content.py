@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from pao.kit.urls import SITE_OR_WEB, check_url
 from pao.site.sanitize import sanitize_html
 
 Locale = Literal["th", "la", "en"]
@@ -55,17 +56,12 @@ def resolve_locale(*, lang: Locale | None, accept_language: str | None, lao_mode
 
 
 def _check_url(value: str) -> str:
-    """Empty (not configured), an http(s) URL, or a path on this site; nothing else."""
-    lowered = value.strip().lower()
-    if value and not (
-        lowered.startswith(("http://", "https://"))
-        or (lowered.startswith("/") and not lowered.startswith("//"))
-    ):
-        raise ValueError("must be an http(s) URL or a path starting with /")
-    return value.strip()
+    """Empty (not configured), an http(s) URL, or a URL on this site; nothing else."""
+    return check_url(value, SITE_OR_WEB)
 
 
-# A link or image address the browser will follow: never javascript:, data: or the like.
+# A link or image address the browser will follow: never javascript:, data:, another host
+# disguised as a path (``/\\evil.example``) or the like (pao.kit.urls).
 SafeUrl = Annotated[str, AfterValidator(_check_url)]
 # HTML that is sanitised whenever it is validated, i.e. when stored and again when loaded.
 Html = Annotated[str, AfterValidator(sanitize_html)]

@@ -4,9 +4,10 @@ Operator texts (contact text, conditions, notices, banners, wheel descriptions) 
 the browser renders as markup, so a stored value must never carry script. The allow-list is
 deliberately small: text formatting, lists, headings, links and images, and no ``style``,
 ``class``, ``id`` or event handler attributes. Links may point only to http, https, tel and
-mailto URLs (and get ``rel="noopener noreferrer"``); images only to http(s) URLs or to paths
-on this site (``/media/...``). Content of script-like elements (script, style, svg, math,
-iframe, …) is dropped entirely rather than kept as text.
+mailto URLs (and get ``rel="noopener noreferrer"``); images only to http(s) URLs or to URLs
+on this site (``/media/...``), both judged as a browser reads them (:mod:`pao.kit.urls`).
+Content of script-like elements (script, style, svg, math, iframe, …) is dropped entirely
+rather than kept as text.
 
 Callers sanitise when storing and again when serving (ARCHITECTURE.md), which is safe
 because the output of :func:`sanitize_html` is a fixed point of it.
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import nh3
 
+from pao.kit.urls import LINK, SITE_OR_WEB, safe_url
+
 ALLOWED_TAGS = frozenset(
     {
         "p", "br", "b", "strong", "i", "em", "u", "ul", "ol", "li",
@@ -23,7 +26,7 @@ ALLOWED_TAGS = frozenset(
     }
 )  # fmt: skip
 ALLOWED_ATTRIBUTES: dict[str, set[str]] = {"a": {"href"}, "img": {"src", "alt"}}
-LINK_SCHEMES = frozenset({"http", "https", "tel", "mailto"})
+LINK_SCHEMES = LINK.schemes
 # Removed together with their content: their text is never meant to be read as prose.
 DROPPED_WITH_CONTENT = frozenset(
     {
@@ -33,23 +36,19 @@ DROPPED_WITH_CONTENT = frozenset(
 )  # fmt: skip
 LINK_REL = "noopener noreferrer"
 
-_LINK_PREFIXES = ("http://", "https://", "tel:", "mailto:")
-_IMAGE_PREFIXES = ("http://", "https://")
-
 
 def _filter_attribute(tag: str, attribute: str, value: str) -> str | None:
-    """Second line of defence after nh3's scheme check: an allow-list of URL prefixes.
+    """Second line of defence after nh3's scheme check: the one URL check of the server.
 
     nh3 lets relative URLs through; links must be absolute (a relative link in a text shown
-    inside the SPA would route nowhere useful), images may be absolute or site paths.
-    Must never raise: nh3 would report it as an unraisable exception.
+    inside the SPA would route nowhere useful), images may be absolute or on this site.
+    Must never raise (:func:`safe_url` does not): nh3 would report it as an unraisable
+    exception.
     """
-    lowered = value.strip().lower()
     if tag == "a" and attribute == "href":
-        return value if lowered.startswith(_LINK_PREFIXES) else None
+        return safe_url(value, LINK)
     if tag == "img" and attribute == "src":
-        site_path = lowered.startswith("/") and not lowered.startswith("//")
-        return value if site_path or lowered.startswith(_IMAGE_PREFIXES) else None
+        return safe_url(value, SITE_OR_WEB)
     return value
 
 

@@ -103,6 +103,11 @@ class SiteSettings(BaseModel):
     # OTP throttles.
     otp_daily_cap_per_phone: int = Field(default=5, alias="otpDailyCapPerPhone", ge=1)
     otp_daily_cap_per_ip: int = Field(default=20, alias="otpDailyCapPerIp", ge=1)
+    # SMS pumping caps (pao.identity.sms_budget): SMS per hour to numbers sharing their first
+    # otpPrefixDigits digits, and SMS per hour in all.
+    otp_hourly_cap_per_prefix: int = Field(default=10, alias="otpHourlyCapPerPrefix", ge=1)
+    otp_prefix_digits: int = Field(default=6, alias="otpPrefixDigits", ge=3, le=12)
+    otp_hourly_cap: int = Field(default=300, alias="otpHourlyCap", ge=1)
     # Login throttles (pao.core.login_throttle): failures allowed before REQUEST_LIMIT.
     # loginFailuresPerPhone counts per (phone, IP), so a stranger's guesses never lock the
     # owner out; it also bounds wrong passwords given to confirm a change of the own account.

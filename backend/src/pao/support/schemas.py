@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pao.kit.urls import WEB, check_url
 from pao.site.content import SafeUrl
 
 MAX_TEXT = 2000
@@ -44,16 +45,14 @@ def _nonblank(value: str) -> str:
     return value
 
 
-def _http_only(value: str) -> str:
+def _web_only(value: str) -> str:
     # A button link leaves the site: only absolute http(s), never a script or data URL.
-    if not value.lower().startswith(("http://", "https://")):
-        raise ValueError("must be an http(s) URL")
-    return value
+    return check_url(value, WEB)
 
 
 ChatText = Annotated[str, AfterValidator(_check_text)]
 Title = Annotated[str, StringConstraints(min_length=1, max_length=80), AfterValidator(_nonblank)]
-LinkUrl = Annotated[SafeUrl, StringConstraints(max_length=2000), AfterValidator(_http_only)]
+LinkUrl = Annotated[str, StringConstraints(max_length=2000), AfterValidator(_web_only)]
 PostbackPayload = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
 PhoneNumber = Annotated[str, StringConstraints(pattern=re.compile(r"^\+?[0-9][0-9 -]{2,19}$"))]
 # A v4 UUID in canonical lower-case form: the guest id a browser creates for itself.

@@ -28,6 +28,7 @@ from pao.games.providers.base import (
     RemoteTransfer,
     RemoteTransferState,
 )
+from pao.kit.urls import WEB, safe_url
 
 
 class HttpGameProvider:
@@ -139,7 +140,11 @@ class HttpGameProvider:
 
     async def launch_link(self, *, username: str) -> str:
         body = await self._call("POST", f"/accounts/{username}/launch")
-        return str(body["url"])
+        # The app opens it as given: an absolute http(s) URL, never script or another scheme.
+        link = safe_url(str(body.get("url") or ""), WEB)
+        if not link:
+            raise ProviderUnavailable("BAD_LINK")
+        return link
 
     async def bets(self, *, username: str, since: datetime, until: datetime) -> list[BetRecord]:
         body = await self._call(

@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from sqlalchemy import select
 
 from pao.core.errors import BadRequest, Unprocessable
 from pao.core.openapi import AUTH_ERRORS, errors
@@ -19,13 +18,7 @@ from pao.core.settings import Settings
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.clock import utcnow
-from pao.kit.idempotency import (
-    IdempotencyKeyHeader,
-    IdempotencyKeyReused,
-    IdempotencyRecord,
-    request_hash,
-    run_idempotent,
-)
+from pao.kit.idempotency import IdempotencyKeyHeader, replayed_answer, run_idempotent
 from pao.kit.money import Currency
 from pao.payments.accounts import ReceivingKind
 from pao.payments.gateways.base import GatewayError, InvalidSignature
@@ -66,26 +59,6 @@ def state_of(qr: QrDeposit | None) -> QrState:
 async def get_qrcode(bankCode: str, session: SessionDep, member: CurrentMember) -> QrState:
     qr = await service.current_qr(session, member_id=member.id, channel=bankCode)
     return state_of(qr)
-
-
-async def _replayed(
-    session: SessionDep, *, owner: str, key: str | None, operation: str, payload: Any
-) -> Any | None:
-    """The stored answer of an already completed request with this key, if any."""
-    if key is None:
-        return None
-    record = (
-        await session.execute(
-            select(IdempotencyRecord).where(
-                IdempotencyRecord.owner == owner, IdempotencyRecord.key == key
-            )
-        )
-    ).scalar_one_or_none()
-    if record is None or record.response is None:
-        return None
-    if record.request_hash != request_hash(operation, payload):
-        raise IdempotencyKeyReused()
-    return record.response
 
 
 @router.post(
@@ -136,7 +109,7 @@ async def create_qrcode(
         return JSONResponse(answer)
 
     service.check_amount(account.code, body.amount, site)
-    replay = await _replayed(
+    replay = await replayed_answer(
         session, owner=owner, key=idempotency_key, operation=operation, payload=payload
     )
     if replay is not None:

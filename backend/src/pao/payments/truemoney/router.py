@@ -1,14 +1,21 @@
 """``POST /api/wallet/truelink {link}``: deposit a TrueMoney gift voucher (plain JSON over
-TLS; no client-side "encryption")."""
+TLS; no client-side "encryption").
+
+With an ``Idempotency-Key`` a retry of a credited voucher gets the first answer again (not
+``TRUELINK_DUPLICATE``): the key is recorded with the credit, in its transaction, and looked up
+before TrueMoney is called.
+"""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
+from pao.kit.idempotency import IdempotencyKeyHeader, replayed_answer, run_idempotent
 from pao.kit.money import MajorAmount
 from pao.payments.accounts import ReceivingKind, find_active
 from pao.payments.gateways.base import GatewayError
@@ -47,6 +54,7 @@ class TrueLinkOut(BaseModel):
         **AUTH_ERRORS,
         **errors(
             _400="TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET",
+            _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",
             _502="INTERNAL_SERVER_ERROR",
         ),
@@ -54,12 +62,22 @@ class TrueLinkOut(BaseModel):
     summary="Deposit a TrueMoney gift link (minimum 2 baht, each voucher once)",
 )
 async def truelink(
-    body: TrueLinkIn, request: Request, session: SessionDep, member: CurrentMember
-) -> TrueLinkOut:
+    body: TrueLinkIn,
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
     try:
         hashed = voucher_hash(body.link)
     except InvalidGiftLink:
         raise TrueLinkInvalid() from None
+    owner, operation, payload = f"member:{member.id}", "wallet.truelink", {"voucher": hashed}
+    replay = await replayed_answer(
+        session, owner=owner, key=idempotency_key, operation=operation, payload=payload
+    )
+    if replay is not None:
+        return JSONResponse(replay)
     wallet = await find_active(session, kind=ReceivingKind.TRUEMONEY, code="TRUEMONEY")
     if wallet is None or not wallet.account_no:
         raise NoWallet()
@@ -81,5 +99,19 @@ async def truelink(
     except GatewayError:
         # Outcome unknown: the claim stays PENDING and the member may submit the link again.
         raise TrueMoneyUnavailable() from None
-    row = await service.credit_voucher(session, redemption_id=claim.id, amount=redeemed.amount)
-    return TrueLinkOut(amount=row.amount or 0)
+
+    async def credit() -> TrueLinkOut:
+        row = await service.credit_voucher(session, redemption_id=claim.id, amount=redeemed.amount)
+        return TrueLinkOut(amount=row.amount or 0)
+
+    # The answer is already JSON (major units): returned as is, not re-validated.
+    return JSONResponse(
+        await run_idempotent(
+            session,
+            owner=owner,
+            key=idempotency_key,
+            operation=operation,
+            payload=payload,
+            action=credit,
+        )
+    )

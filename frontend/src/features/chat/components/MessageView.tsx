@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
+import { SITE_OR_WEB, WEB, safeUrl } from '@/lib/safe-url';
 import type { Button, ChatItem, Message, QuickReply } from '../api/types';
 
 export type ChatAction = { kind: 'text'; text: string } | { kind: 'postback'; title: string; payload: string };
@@ -28,7 +29,7 @@ function time(iso: string | undefined, locale: string): string {
 function ButtonView({ button, onAction }: { button: Button; onAction?: (action: ChatAction) => void }) {
   if (button.type === 'web') {
     return (
-      <a className="chat-action" href={button.url} target="_blank" rel="noopener noreferrer">
+      <a className="chat-action" href={safeUrl(button.url, WEB) ?? undefined} target="_blank" rel="noopener noreferrer">
         {button.title}
       </a>
     );
@@ -49,6 +50,11 @@ function ButtonView({ button, onAction }: { button: Button; onAction?: (action: 
       {button.title}
     </button>
   );
+}
+
+function CardImage({ url }: { url: string | null | undefined }) {
+  const src = safeUrl(url, SITE_OR_WEB);
+  return src ? <img src={src} alt="" className="chat-card-image" /> : null;
 }
 
 function quickAction(reply: QuickReply): ChatAction {
@@ -131,7 +137,7 @@ function Body({ message, onAction, loadMedia, localPreview }: { message: Message
         <ul className="chat-cards" aria-label={t('chat.cards')}>
           {message.payloads.map((card, i) => (
             <li key={i} className="chat-card">
-              {card.image_url && <img src={card.image_url} alt="" className="chat-card-image" />}
+              <CardImage url={card.image_url} />
               <p className="chat-card-title">{card.title}</p>
               {card.subtitle && <p className="chat-card-subtitle">{card.subtitle}</p>}
               {card.buttons && card.buttons.length > 0 && (

@@ -6,6 +6,7 @@ import defaultQr from '@/assets/line-default.svg';
 import { SafeHtml } from '@/components/ui/SafeHtml';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { env } from '@/lib/env';
+import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 import { contactQuery } from '../api/contact';
 
 export function ContactInfo() {
@@ -15,6 +16,8 @@ export function ContactInfo() {
   const [qrFailed, setQrFailed] = useState(false);
   if (contact.isPending) return <DelayedSpinner />;
   const data = contact.data;
+  const qr = safeUrl(data?.lineQR, SITE_OR_WEB);
+  const lineLink = safeUrl(data?.lineLink, SITE_OR_WEB);
   return (
     <div className="stack-lg">
       {data && (
@@ -22,14 +25,14 @@ export function ContactInfo() {
           {data.contactText && <SafeHtml html={data.contactText} className="prose" />}
           <img
             className="contact-qr"
-            src={data.lineQR && !qrFailed ? data.lineQR : defaultQr}
+            src={qr && !qrFailed ? qr : defaultQr}
             onError={() => setQrFailed(true)}
             alt={t('contact.qrAlt')}
             width={180}
             height={180}
           />
-          {data.lineLink && (
-            <a className="btn btn-line btn-block" href={data.lineLink} target="_blank" rel="noopener noreferrer">
+          {lineLink && (
+            <a className="btn btn-line btn-block" href={lineLink} target="_blank" rel="noopener noreferrer">
               {t('contact.line', { name: data.lineName || data.lineLink })}
             </a>
           )}

@@ -4,6 +4,7 @@
  * (POST /api/wallet/truelink, plain JSON).
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useIntentMutation } from '@/hooks/use-intent-key';
 import { api, type ApiData } from '@/lib/api-client';
 
 export type DepositLookup = ApiData<'/api/lookup/deposit', 'get'>;
@@ -57,10 +58,12 @@ export function useCancelQr() {
   });
 }
 
+/** Money call: carries an Idempotency-Key, one per intent (the same link, until answered). */
+export const sendTrueLink = (link: string, key: string) =>
+  api.post('/api/wallet/truelink', { link }, { headers: { 'Idempotency-Key': key } });
+
 export function useSendTrueLink() {
-  return useMutation({
-    mutationFn: (link: string) => api.post('/api/wallet/truelink', { link }),
-  });
+  return useIntentMutation(sendTrueLink);
 }
 
 /** Slip rules (minimum deposit, upload window) shown on the bank-transfer tab. */

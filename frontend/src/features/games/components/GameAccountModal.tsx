@@ -13,6 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatMoney } from '@/lib/money';
+import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 import {
   credentialsQuery,
   launchLink,
@@ -102,7 +103,8 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
     if (tab) tab.opener = null;
     setLaunching(true);
     try {
-      const link = await launchLink(slot, credentials.data);
+      // The server's or the provider's link: opened only when it is http(s) or on this site.
+      const link = safeUrl(await launchLink(slot, credentials.data), SITE_OR_WEB);
       if (!link) throw new Error('NO_GAME');
       if (tab) tab.location.href = link;
       else if (inFrame) setFrame(link);
@@ -138,7 +140,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
   return (
     <Modal open onClose={onClose} title={slot.name} dismissible={!busy}>
       <div className="stack">
-        <img src={slot.logo} alt="" width={200} height={80} />
+        <img src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" width={200} height={80} />
         {!active ? (
           <>
             <p>{t('games.inactiveText', { name: slot.name })}</p>

@@ -7,6 +7,7 @@ import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { formatMoney } from '@/lib/money';
+import { SITE_OR_WEB, cssUrl, safeUrl } from '@/lib/safe-url';
 import type { Slot } from '../api/games';
 
 const SPACING = 330;
@@ -89,7 +90,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
               }}
               type="button"
               className="game-card"
-              style={{ ...cardStyle(offset), backgroundImage: `url(${slot.background})` }}
+              style={{ ...cardStyle(offset), backgroundImage: cssUrl(slot.background) }}
               aria-hidden={hidden}
               tabIndex={hidden || offset !== 0 ? -1 : 0}
               aria-label={t('games.cardLabel', {
@@ -99,7 +100,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
               onClick={() => (offset === 0 ? onOpen(slot) : go(index))}
               onKeyDown={onKeyDown}
             >
-              <img className="game-card-logo" src={slot.logo} alt="" />
+              <img className="game-card-logo" src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" />
               <span className="game-card-action">
                 {slot.isActive ? t('games.viewData') : t('games.openAccount')}
               </span>

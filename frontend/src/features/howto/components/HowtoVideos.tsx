@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { Modal } from '@/components/ui/Modal';
 import { DelayedSpinner } from '@/components/ui/Spinner';
+import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 import { howtoQuery } from '../api/howto';
 
 export const HOWTO_KEYS = ['wallet', 'enter_game', 'check_balance', 'receive_bonus', 'end_bonus'] as const;
@@ -22,7 +23,7 @@ export function HowtoVideos() {
   const [playing, setPlaying] = useState<HowtoKey | null>(null);
   if (videos.isPending) return <DelayedSpinner />;
   const urls = new Map((videos.data ?? []).map((video) => [video.key, video.url]));
-  const url = playing ? urls.get(playing) : undefined;
+  const url = playing ? safeUrl(urls.get(playing), SITE_OR_WEB) : null;
   const embed = url ? youtubeEmbed(url) : null;
   const title = playing ? t(`howto.videos.${playing}`) : '';
 

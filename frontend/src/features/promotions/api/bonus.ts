@@ -1,5 +1,6 @@
 /** Bonuses and promotion codes (spec §7 "Bonus and promotion"): list, active check, activate, clear. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIntentMutation } from '@/hooks/use-intent-key';
 import { api, type ApiData } from '@/lib/api-client';
 
 export type BonusItem = ApiData<'/api/bonus', 'get'>[number];
@@ -36,24 +37,26 @@ function useInvalidateBonus() {
   };
 }
 
-export function useActivateBonus() {
-  const invalidate = useInvalidateBonus();
-  return useMutation({
-    mutationFn: (code: string) => api.get('/api/bonus/activate/{code}', { params: { code } }),
-    onSettled: invalidate,
+// Money calls: each carries an Idempotency-Key, one per intent (hooks/use-intent-key).
+export const activateBonus = (code: string, key: string) =>
+  api.get('/api/bonus/activate/{code}', { params: { code }, headers: { 'Idempotency-Key': key } });
+
+export const activatePromotion = (code: string, key: string) =>
+  api.get('/api/promotion/activate/{code}', {
+    params: { code: code.toUpperCase() },
+    headers: { 'Idempotency-Key': key },
   });
+
+export const clearBonus = (key: string) => api.get('/api/bonus/clear', { headers: { 'Idempotency-Key': key } });
+
+export function useActivateBonus() {
+  return useIntentMutation(activateBonus, { onSettled: useInvalidateBonus() });
 }
 
 export function useActivatePromotion() {
-  const invalidate = useInvalidateBonus();
-  return useMutation({
-    mutationFn: (code: string) =>
-      api.get('/api/promotion/activate/{code}', { params: { code: code.toUpperCase() } }),
-    onSettled: invalidate,
-  });
+  return useIntentMutation(activatePromotion, { onSettled: useInvalidateBonus() });
 }
 
 export function useClearBonus() {
-  const invalidate = useInvalidateBonus();
-  return useMutation({ mutationFn: () => api.get('/api/bonus/clear'), onSettled: invalidate });
+  return useIntentMutation((_: void, key) => clearBonus(key), { onSettled: useInvalidateBonus() });
 }

@@ -1,5 +1,6 @@
 /** Invite (spec §7): income list (10 a page), banners, receiving the accrued income. */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIntentMutation } from '@/hooks/use-intent-key';
 import { api } from '@/lib/api-client';
 
 export const INVITE_PAGE_SIZE = 10;
@@ -19,10 +20,12 @@ export const inviteQueries = {
 export const useInvites = (page: number, enabled: boolean) => useQuery({ ...inviteQueries.list(page), enabled });
 export const useInviteBanners = (enabled: boolean) => useQuery({ ...inviteQueries.banners(), enabled });
 
+/** Money call: carries an Idempotency-Key, one per intent (hooks/use-intent-key). */
+export const collectInvite = (key: string) => api.get('/api/invite/bonus', { headers: { 'Idempotency-Key': key } });
+
 export function useCollectInvite() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => api.get('/api/invite/bonus'),
+  return useIntentMutation((_: void, key) => collectInvite(key), {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: ['wallet'] });
       void client.invalidateQueries({ queryKey: ['invite'] });

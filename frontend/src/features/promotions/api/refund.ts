@@ -1,5 +1,6 @@
 /** Refund (spec §7): logs (10 a page), the check, receive, add to wallet, banners. */
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIntentMutation } from '@/hooks/use-intent-key';
 import { api } from '@/lib/api-client';
 
 export const REFUND_PAGE_SIZE = 10;
@@ -29,12 +30,17 @@ function useInvalidateRefund() {
   };
 }
 
+// Money calls: each carries an Idempotency-Key, one per intent (hooks/use-intent-key).
+export const receiveRefund = (key: string) =>
+  api.get('/api/refund/receive', { headers: { 'Idempotency-Key': key } });
+
+export const addRefundToWallet = (key: string) =>
+  api.get('/api/refund/addWallet', { headers: { 'Idempotency-Key': key } });
+
 export function useReceiveRefund() {
-  const invalidate = useInvalidateRefund();
-  return useMutation({ mutationFn: () => api.get('/api/refund/receive'), onSettled: invalidate });
+  return useIntentMutation((_: void, key) => receiveRefund(key), { onSettled: useInvalidateRefund() });
 }
 
 export function useAddRefundToWallet() {
-  const invalidate = useInvalidateRefund();
-  return useMutation({ mutationFn: () => api.get('/api/refund/addWallet'), onSettled: invalidate });
+  return useIntentMutation((_: void, key) => addRefundToWallet(key), { onSettled: useInvalidateRefund() });
 }

@@ -4,6 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { SafeHtml } from '@/components/ui/SafeHtml';
+import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 
 export type Banner = { image: string; html: string };
 
@@ -16,7 +17,7 @@ export function BannerCarousel({ banners, label }: { banners: readonly Banner[];
         {banners.map((banner, index) => (
           <li key={`${banner.image}-${index}`} className="promo-banner">
             <img
-              src={banner.image}
+              src={safeUrl(banner.image, SITE_OR_WEB) || undefined}
               alt={t('promotions.bannerAlt', { index: index + 1, total: banners.length })}
               width={300}
               height={211}

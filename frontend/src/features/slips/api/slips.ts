@@ -12,6 +12,7 @@ import {
   type ApiData,
 } from '@/lib/api-client';
 import { ApiError, NETWORK_ERROR, TIMEOUT } from '@/lib/errors';
+import { SITE, safeUrl } from '@/lib/safe-url';
 import { getToken } from '@/lib/storage';
 
 export const SLIP_PAGE_SIZE = 10;
@@ -119,12 +120,15 @@ export function useSlips(page: number, enabled = true) {
 
 /** The stored image of one of the member's slips (the bearer token is required). */
 export async function fetchSlipImage(link: string): Promise<Blob> {
+  // The token goes only to this site: a link anywhere else is not a slip of ours.
+  const url = safeUrl(link, SITE);
+  if (url === null) throw new ApiError(404, 'NO_DATA');
   const headers = new Headers({ [CLIENT_HEADER]: CLIENT_MARKER });
   const token = getToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   let response: Response;
   try {
-    response = await fetch(link, { headers });
+    response = await fetch(url, { headers });
   } catch {
     throw new ApiError(0, NETWORK_ERROR);
   }
