@@ -77,6 +77,29 @@ GRANTS: dict[Permission, frozenset[Role]] = {
 }
 
 
+MEANING: dict[Permission, str] = {
+    Permission.OWN_ACCOUNT: "see themselves, list and end their own sessions, log out",
+    Permission.STAFF_MANAGE: "add staff, change roles, disable, reset 2FA and passwords",
+    Permission.AUDIT_READ: "read the audit log",
+    Permission.DASHBOARD_READ: "see the dashboard and the queues' counts",
+    Permission.REPORTS_READ: "read reports",
+    Permission.MEMBERS_READ: "search members and open their pages",
+    Permission.MEMBERS_SENSITIVE_READ: "see full bank account numbers, game credentials, slips",
+    Permission.MEMBERS_MANAGE: "suspend, reactivate, log out, reset passwords, fix bank details",
+    Permission.MEMBERS_CREDIT: "request a manual credit or debit",
+    Permission.MEMBERS_CREDIT_APPROVE: "approve another's manual credit above the limit",
+    Permission.WITHDRAWALS_READ: "see the withdrawal queue",
+    Permission.WITHDRAWALS_DECIDE: "claim, approve and reject withdrawals",
+    Permission.DEPOSITS_READ: "see the deposit review queue",
+    Permission.DEPOSITS_DECIDE: "approve and reject deposits, match transfers by hand",
+    Permission.ACCOUNTS_READ: "see the receiving accounts",
+    Permission.ACCOUNTS_MANAGE: "add, edit, enable and disable receiving accounts",
+    Permission.CHAT_USE: "answer the support chat (the /agent inbox)",
+    Permission.PROMOTIONS_MANAGE: "manage promotions",
+    Permission.SETTINGS_MANAGE: "change the operator settings",
+}
+
+
 def may(role: str, permission: Permission) -> bool:
     """Whether ``role`` holds ``permission`` (an unknown role holds nothing)."""
     return role in GRANTS[permission]
@@ -85,3 +108,15 @@ def may(role: str, permission: Permission) -> bool:
 def permissions_of(role: str) -> list[Permission]:
     """The permissions ``role`` holds, in declaration order (``GET /api/backoffice/me``)."""
     return [permission for permission in Permission if may(role, permission)]
+
+
+def role_table() -> str:
+    """The README's table of what each role may do (a test keeps the README equal to it)."""
+    lines = [
+        "| permission | what it allows | " + " | ".join(role.value for role in Role) + " |",
+        "|---|---|" + "---|" * len(Role),
+    ]
+    for permission in Permission:
+        marks = " | ".join("✓" if may(role, permission) else "" for role in Role)
+        lines.append(f"| `{permission.value}` | {MEANING[permission]} | {marks} |")
+    return "\n".join(lines)
