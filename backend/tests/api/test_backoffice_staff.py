@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, text
 
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import Actor, record_sensitive_read
 from pao.backoffice.exceptions import StaffLastOwner
 from pao.backoffice.models import AuditEntry, Staff
 from pao.backoffice.roles import Role
@@ -321,3 +321,33 @@ async def test_the_audit_log_is_append_only(app: FastAPI, owner: StaffAccount) -
                 await s.execute(text(statement))
             await s.rollback()
         assert len((await s.execute(select(AuditEntry))).scalars().all()) == 1
+
+
+async def test_opening_something_sensitive_is_recorded(
+    client: httpx.AsyncClient, app: FastAPI, owner: StaffAccount, owner_token: str
+) -> None:
+    cashier = await add_staff(app, role=Role.CASHIER)
+    async with app.state.sessionmaker() as s:
+        staff = await s.get(Staff, cashier.id)
+        assert staff is not None
+        await record_sensitive_read(
+            s,
+            actor=Actor.of_staff(staff, "192.0.2.1"),
+            object_type="member",
+            object_id=42,
+            what="bank_account_no",
+        )
+        await s.commit()
+    r = await client.get(
+        "/api/backoffice/audit",
+        params={"action": "sensitive.read", "objectType": "member", "objectId": "42"},
+        headers=bearer(owner_token),
+    )
+    [entry] = r.json()["items"]
+    assert {k: entry[k] for k in ("staffId", "staffRole", "actor", "detail", "ip")} == {
+        "staffId": cashier.id,
+        "staffRole": "cashier",
+        "actor": cashier.login,
+        "detail": "bank_account_no",
+        "ip": "192.0.2.1",
+    }
