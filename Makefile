@@ -45,7 +45,8 @@ endif
 run: $(VENV)/.installed $(SPA)
 	@export PAO_SANDBOX=$${PAO_SANDBOX:-1}; \
 	$(PAO) migrate && $(PAO) demo && \
-	echo "Pao is at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}  (demo login: 0812345678 / demo1234)" && \
+	echo "Pao is at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}  (demo login: 0812345678 / demo1234;" \
+	  "staff: owner, manager, cashier, support, viewer / staff-demo-1, TOTP secrets above)" && \
 	exec $(PAO) serve
 
 # --- checks and tests --------------------------------------------------------------------

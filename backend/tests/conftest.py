@@ -25,6 +25,7 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 
 import pao.models  # noqa: F401  (registers every table)
+from pao.backoffice import ddl as backoffice_ddl
 from pao.core.db import Base
 from pao.core.settings import Settings
 from pao.kit.clock import clock
@@ -40,7 +41,10 @@ async def build_schema(engine: AsyncEngine) -> None:
     async with engine.begin() as conn:
         await conn.run_sync(Base.metadata.drop_all)
         await conn.run_sync(Base.metadata.create_all)
-        for statement in statements_for(engine.dialect.name):
+        for statement in (
+            *statements_for(engine.dialect.name),
+            *backoffice_ddl.statements_for(engine.dialect.name),
+        ):
             await conn.exec_driver_sql(statement)
 
 

@@ -1,12 +1,15 @@
 /**
  * Support chat (issue 7): a member and an agent exchange text and an image in real time, the
- * history survives a reload, and a visitor chats as a guest. The agent account is made with
- * `pao ops agent add`; the widget is switched on with `pao ops settings set enableChatWidget`.
+ * history survives a reload, and a visitor chats as a guest. The agent is a support staff member
+ * made with `pao ops agent add` (with a known TOTP secret): its first login at /agent enrols the
+ * authenticator and asks for a code. The widget is switched on with `pao ops settings set
+ * enableChatWidget`.
  */
 import type { Browser, Page } from '@playwright/test';
 import { createMember, freshPhone, paoOps } from './support/backend';
 import { expect, expectAccessible, test, tr, type Locale } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
+import { newTotpSecret, totpCode } from './support/totp';
 
 // A 48×48 gold PNG.
 const PNG = Buffer.from(
@@ -15,11 +18,16 @@ const PNG = Buffer.from(
 );
 const AGENT_PASSWORD = 'agent-e2e-pass';
 
-type Agent = { login: string; name: string };
+type Agent = { login: string; name: string; secret: string };
 
 function addAgent(): Agent {
-  const agent = { login: `ag${freshPhone()}`, name: 'Admin E2E' };
-  paoOps('agent', 'add', agent.login, '--password', AGENT_PASSWORD, '--name', agent.name);
+  const agent = { login: `ag${freshPhone()}`, name: 'Admin E2E', secret: newTotpSecret() };
+  paoOps(
+    'agent',
+    'add',
+    agent.login,
+    ...['--password', AGENT_PASSWORD, '--name', agent.name, '--totp-secret', agent.secret],
+  );
   return agent;
 }
 
@@ -43,6 +51,12 @@ async function agentPage(browser: Browser, locale: Locale, agent: Agent): Promis
   await page.getByLabel(tr(locale, 'agent.username')).fill(agent.login);
   await page.getByLabel(tr(locale, 'agent.password'), { exact: true }).fill(AGENT_PASSWORD);
   await page.getByRole('button', { name: tr(locale, 'agent.login') }).click();
+  // First login: the enrolment (QR and key), then the authenticator's first code.
+  await expect(page.getByRole('heading', { name: tr(locale, 'agent.enrolTitle') })).toBeVisible();
+  await expect(page.getByRole('img', { name: tr(locale, 'agent.qrAlt') })).toBeVisible();
+  await expect(page.getByText(agent.secret)).toBeVisible();
+  await page.getByLabel(tr(locale, 'agent.code')).fill(totpCode(agent.secret));
+  await page.getByRole('button', { name: tr(locale, 'agent.verify') }).click();
   await expect(page.getByRole('heading', { name: tr(locale, 'agent.inbox') })).toBeVisible();
   await expect(page.getByText(tr(locale, 'agent.online'))).toBeVisible();
   return page;

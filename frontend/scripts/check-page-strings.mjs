@@ -47,6 +47,9 @@ const sections = [...partOf.keys()];
 // A section name right before '.' inside a string: t('home.title'), t(`home.${key}`), `errorMsg.${code}`.
 const SECTION_USE = new RegExp(`['"\`](${sections.join('|')})\\.`, 'g');
 const STATIC_IMPORT = /(?:from|import)\s+'([^']+)'/g;
+// `import type …` brings no code and shows no string: its module's literal types (e.g. the back
+// office's permission names, 'chat.use') are not translation keys, so it is not followed.
+const TYPE_IMPORT = /^import type\s[^;]+;/gm;
 const DYNAMIC_IMPORT = /import\(\s*'([^']+)'\s*\)/g;
 
 function resolve(from, specifier) {
@@ -69,7 +72,7 @@ function usedSections(module, { onDemand = true } = {}) {
     const file = stack.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    const source = readFileSync(file, 'utf8');
+    const source = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '');
     for (const [, section] of source.matchAll(SECTION_USE)) {
       if (!used.has(section)) used.set(section, relative(FRONTEND, file));
     }

@@ -15,9 +15,8 @@ from sqlalchemy import make_url
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao.core.logging import configure_logging
 from pao.core.settings import get_settings
-from pao.ops import accounts, deposits, members, site, withdrawals
+from pao.ops import accounts, deposits, members, site, staff, withdrawals
 from pao.ops.base import run
-from pao.support import ops as support_ops
 
 app = typer.Typer(
     help="Pao: the member wallet service.",
@@ -41,7 +40,8 @@ ops.add_typer(members.app, name="member")
 ops.add_typer(site.site_app, name="site")
 ops.add_typer(site.settings_app, name="settings")
 ops.add_typer(accounts.app, name="accounts")
-ops.add_typer(support_ops.app, name="agent")
+ops.add_typer(staff.app, name="staff")
+ops.add_typer(staff.agent_app, name="agent")
 
 
 @app.command()

@@ -4,6 +4,10 @@ Fills the site content (texts, lookups) and opens two members with money in thei
 credited through the operator's manual-credit path like any real credit. A member that
 already exists is left alone (creating and crediting happen in one transaction, so an existing
 demo member was credited), hence a second run changes nothing.
+
+In sandbox mode only, it also adds one back-office staff member per role, with a known
+password and fixed TOTP secrets (printed), so the back office can be tried at once; a real
+deployment creates its first owner with ``pao ops staff add``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.backoffice.roles import Role
 from pao.core.settings import get_settings
 from pao.identity.models import Member
 from pao.kit.money import Currency
@@ -40,6 +45,40 @@ DEMO_MEMBERS = (
     ),
     DemoMember("0898765432", "demo1234", "Malee Demo", "SCB", "MALEE DEMO", "9876543210", 250_00),
 )
+
+
+DEMO_STAFF_PASSWORD = "staff-demo-1"
+# Fixed, well-known base32 secrets: acceptable only because the sandbox moves no real money.
+DEMO_STAFF_SECRETS = {role: f"PAODEMO{role.value.upper()}".ljust(32, "A") for role in Role}
+
+
+async def seed_demo_staff(session: AsyncSession) -> list[str]:
+    """One staff member per role (login = the role's name), in sandbox mode only."""
+    from pao.backoffice.audit import Actor
+    from pao.backoffice.models import Staff
+    from pao.backoffice.service import create_staff
+
+    if not get_settings().sandbox:
+        return ["demo staff: not added (PAO_SANDBOX is off)"]
+    lines = []
+    for role, secret in DEMO_STAFF_SECRETS.items():
+        login = role.value
+        exists = await session.execute(select(Staff.id).where(Staff.login == login))
+        if exists.first() is None:
+            await create_staff(
+                session,
+                actor=Actor.operator(ACTOR),
+                login=login,
+                password=DEMO_STAFF_PASSWORD,
+                role=role,
+                display_name=f"Demo {role.value.title()}",
+                totp_secret=secret,
+            )
+        lines.append(
+            f"back office: {login} / {DEMO_STAFF_PASSWORD}  (role {role.value}, "
+            f"TOTP secret {secret})"
+        )
+    return lines
 
 
 async def seed_demo(session: AsyncSession) -> list[str]:
@@ -80,6 +119,7 @@ async def seed_demo(session: AsyncSession) -> list[str]:
             f"member {demo.phone} / {demo.password} created with "
             f"{format_money(demo.credit, Currency.THB)}"
         )
+    lines += await seed_demo_staff(session)
     first = DEMO_MEMBERS[0]
     lines.append(f"demo login: {first.phone} / {first.password}")
     return lines

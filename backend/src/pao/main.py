@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
+from pao.backoffice.wiring import chat_agents
+from pao.backoffice.wiring import install as install_backoffice
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging
@@ -109,8 +111,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Game accounts, transfers (saga + reconciler job) and auto-login.
     games_register(app)
 
-    # The chat: its API routes and the socket.io server mounted at /socket.io.
-    install_chat(app, settings)
+    # The chat: its API routes and the socket.io server mounted at /socket.io; its agents are
+    # the back office's staff.
+    install_chat(app, settings, agents=chat_agents(settings))
+    # The back office: staff login (password + TOTP), roles, audit, /api/backoffice/*.
+    install_backoffice(app)
 
     if settings.sandbox:
         from pao.sandbox.router import router as sandbox_router

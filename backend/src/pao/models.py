@@ -1,5 +1,6 @@
 """Imports every table module so that ``Base.metadata`` is complete (Alembic, tests)."""
 
+from pao.backoffice import models as backoffice_models
 from pao.games import models as games_models
 from pao.identity import models as identity_models
 from pao.kit import idempotency, states
@@ -16,6 +17,7 @@ from pao.support import models as support_models
 from pao.wallet import models as wallet_models
 
 __all__ = [
+    "backoffice_models",
     "games_models",
     "idempotency",
     "identity_models",

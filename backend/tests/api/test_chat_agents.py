@@ -1,4 +1,5 @@
-"""The agent inbox API: agent tokens vs member tokens, conversations, replies, reads, the bot."""
+"""The agent inbox API: agents are staff who may use the chat (their back-office session's
+token), tokens vs member tokens, conversations, replies, reads, the bot."""
 
 from __future__ import annotations
 
@@ -10,59 +11,79 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from pao.core.security import token_digest
-from pao.support.agents import create_agent
-from pao.support.models import AgentSession, ChatAgent, ChatConversation
+from pao.backoffice.roles import Role
+from pao.support.models import ChatConversation, ChatMessage
 from tests.chat_media import MP4, PNG
 from tests.helpers import auth, member_id, register_and_login, set_site_setting
-
-PASSWORD = "agent-pass-1"
+from tests.staff_helpers import StaffAccount, add_staff, log_in
 
 
 def text(payload: str) -> dict[str, Any]:
     return {"message_type": "text", "payload": payload}
 
 
-async def add_agent(app: FastAPI, login: str = "0899999999", name: str = "Admin Ann") -> None:
-    async with app.state.sessionmaker() as s:
-        await create_agent(s, login=login, password=PASSWORD, display_name=name)
-        await s.commit()
-
-
-async def agent_login(client: httpx.AsyncClient, login: str = "0899999999") -> str:
-    r = await client.post("/api/agent/login", json={"username": login, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    token: str = r.json()["token"]
-    return token
+async def add_agent(
+    app: FastAPI, login: str = "0899999999", name: str = "Admin Ann", role: Role = Role.SUPPORT
+) -> StaffAccount:
+    return await add_staff(app, login=login, name=name, role=role)
 
 
 @pytest.fixture
 async def agent(client: httpx.AsyncClient, app: FastAPI) -> str:
     await set_site_setting(client, "enableChatWidget", True)
-    await add_agent(app)
-    return await agent_login(client)
+    return await log_in(client, await add_agent(app))
 
 
-async def test_agent_login(client: httpx.AsyncClient, app: FastAPI) -> None:
-    await add_agent(app)
-    r = await client.post("/api/agent/login", json={"username": "0899999999", "password": PASSWORD})
-    assert r.status_code == 200
-    body = r.json()
-    assert body["agent"] == {
-        "_id": body["agent"]["_id"],
-        "username": "0899999999",
-        "name": "Admin Ann",
-    }
+async def test_agent_logs_in_through_the_back_office(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    ann = await add_agent(app)
+    token = await log_in(client, ann)
+    me = await client.get("/api/agent/me", headers=auth(token))
+    assert me.json() == {"_id": str(ann.id), "username": "0899999999", "name": "Admin Ann"}
+    # The agent login of the chat's own is gone: operators log in once, as staff.
+    old = await client.post("/api/agent/login", json={"username": ann.login, "password": "x"})
+    assert old.status_code in (404, 405)
+
+
+@pytest.mark.parametrize(
+    ("role", "allowed"),
+    [
+        (Role.OWNER, True),
+        (Role.MANAGER, True),
+        (Role.SUPPORT, True),
+        (Role.CASHIER, False),
+        (Role.VIEWER, False),
+    ],
+)
+async def test_only_staff_who_may_use_the_chat_are_agents(
+    client: httpx.AsyncClient, app: FastAPI, role: Role, allowed: bool
+) -> None:
+    token = await log_in(client, await add_agent(app, login=f"x-{role.value}", role=role))
+    r = await client.get("/api/agent/conversations", headers=auth(token))
+    assert r.status_code == (200 if allowed else 401)
+
+
+async def test_agent_messages_name_the_staff_member(
+    client: httpx.AsyncClient, app: FastAPI, agent: str
+) -> None:
+    gid = str(uuid.uuid4())
+    await client.post(
+        "/api/chat/send-message", json={"message": text("hi")}, headers={"X-Guest-Id": gid}
+    )
+    conversation = (await client.get("/api/agent/conversations", headers=auth(agent))).json()[0]
+    r = await client.post(
+        f"/api/agent/conversations/{conversation['_id']}/messages",
+        json={"message": text("hello")},
+        headers=auth(agent),
+    )
+    assert r.status_code == 200, r.text
+    me = (await client.get("/api/agent/me", headers=auth(agent))).json()
     async with app.state.sessionmaker() as s:
-        row = (await s.execute(select(AgentSession))).scalar_one()
-        assert row.token_digest == token_digest(body["token"])  # only the digest is stored
-        stored = (await s.execute(select(ChatAgent))).scalar_one()
-        assert stored.password_hash.startswith("$argon2id$")
-    for username, password in (("0899999999", "wrong-pass"), ("nobody", PASSWORD)):
-        bad = await client.post(
-            "/api/agent/login", json={"username": username, "password": password}
-        )
-        assert (bad.status_code, bad.json()["message"]) == (401, "WRONG_CREDENTIAL")
+        sent = (
+            await s.execute(select(ChatMessage).where(ChatMessage.sender == "agent"))
+        ).scalar_one()
+        assert str(sent.agent_id) == me["_id"]
 
 
 async def test_tokens_do_not_cross(client: httpx.AsyncClient, agent: str) -> None:
@@ -89,7 +110,9 @@ async def test_tokens_do_not_cross(client: httpx.AsyncClient, agent: str) -> Non
 
 
 async def test_logout_revokes(client: httpx.AsyncClient, agent: str) -> None:
-    assert (await client.post("/api/agent/logout", headers=auth(agent))).status_code == 204
+    assert (
+        await client.post("/api/backoffice/auth/logout", headers=auth(agent))
+    ).status_code == 204
     assert (await client.get("/api/agent/me", headers=auth(agent))).status_code == 401
 
 

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import httpx
+import pytest
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao import demo
+from pao.backoffice.models import Staff
+from pao.backoffice.roles import Role
+from pao.core.settings import Settings
 from pao.demo import seed_demo
 from tests.helpers import auth, login
+from tests.staff_helpers import StaffAccount, log_in
 
 
 async def test_demo_member_logs_in_and_sees_the_demo_money(
@@ -33,3 +40,35 @@ async def test_demo_member_logs_in_and_sees_the_demo_money(
     )
     assert statements.json()["total"] == 1
     assert statements.json()["statements"][0]["statementType"] == "deposit"
+
+
+async def test_demo_staff_one_per_role_in_sandbox_mode_only(
+    client: httpx.AsyncClient, session: AsyncSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "get_settings", lambda: Settings(sandbox=False))
+    assert await demo.seed_demo_staff(session) == ["demo staff: not added (PAO_SANDBOX is off)"]
+    monkeypatch.setattr(demo, "get_settings", lambda: Settings(sandbox=True))
+    lines = await demo.seed_demo_staff(session)
+    await session.commit()
+    again = await demo.seed_demo_staff(session)
+    await session.commit()
+    assert again == lines  # a second run adds nothing
+    assert lines[0] == (
+        "back office: owner / staff-demo-1  (role owner, TOTP secret "
+        "PAODEMOOWNERAAAAAAAAAAAAAAAAAAAA)"
+    )
+    staff = (await session.execute(select(Staff).order_by(Staff.id))).scalars().all()
+    await session.commit()
+    assert [(s.login, s.role) for s in staff] == [(r.value, r.value) for r in Role]
+    for member in staff:
+        account = StaffAccount(
+            id=member.id,
+            login=member.login,
+            role=Role(member.role),
+            password=demo.DEMO_STAFF_PASSWORD,
+            secret=demo.DEMO_STAFF_SECRETS[Role(member.role)],
+            display_name=member.display_name,
+        )
+        token = await log_in(client, account)
+        me = await client.get("/api/backoffice/me", headers=auth(token))
+        assert me.json()["role"] == member.role

@@ -21,11 +21,12 @@ import uvicorn
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from pao.backoffice.roles import Role
 from pao.core.db import create_sessionmaker
 from pao.site.settings import set_value
-from pao.support.agents import create_agent
 from tests.conftest import REDIS_URL, build_schema
 from tests.helpers import auth, member_id, register_and_login, set_site_setting
+from tests.staff_helpers import StaffAccount, add_staff, log_in
 
 PREFIX = "pao-chat-"
 
@@ -175,12 +176,7 @@ async def test_member_token_is_not_an_agent_token(
     client_io = socketio.AsyncClient(reconnection=False)
     with pytest.raises(socketio.exceptions.ConnectionError):
         await client_io.connect(live, auth={"agentToken": member}, transports=["websocket"])
-    async with app.state.sessionmaker() as s:
-        await create_agent(s, login="ann", password="agent-pass-1")
-        await s.commit()
-    token = (
-        await client.post("/api/agent/login", json={"username": "ann", "password": "agent-pass-1"})
-    ).json()["token"]
+    token = await log_in(client, await add_staff(app, login="ann"))
     with pytest.raises(socketio.exceptions.ConnectionError):
         await client_io.connect(live, auth={"token": token}, transports=["websocket"])
 
@@ -188,12 +184,7 @@ async def test_member_token_is_not_an_agent_token(
 async def test_agents_receive_every_conversation_live(
     live: str, client: httpx.AsyncClient, app: FastAPI, listeners: list[Listener]
 ) -> None:
-    async with app.state.sessionmaker() as s:
-        await create_agent(s, login="ann", password="agent-pass-1", display_name="Ann")
-        await s.commit()
-    agent_token = (
-        await client.post("/api/agent/login", json={"username": "ann", "password": "agent-pass-1"})
-    ).json()["token"]
+    agent_token = await log_in(client, await add_staff(app, login="ann", name="Ann"))
     agent = new_listener(listeners)
     await agent.connect(live, {"agentToken": agent_token})
     # Agents need no join; they may not join a customer's room either.
@@ -268,21 +259,23 @@ def wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> No
 
 
 @pytest.fixture
-def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path, StaffAccount]]:
     db = tmp_path / "pao.db"
     url = f"sqlite+aiosqlite:///{db}"
 
-    async def prepare() -> None:
+    async def prepare() -> StaffAccount:
         engine = create_async_engine(url)
         await build_schema(engine)
-        async with create_sessionmaker(engine)() as s:
+        sessionmaker = create_sessionmaker(engine)
+        async with sessionmaker() as s:
             await set_value(s, "enableChatWidget", True, actor="test")
             await set_value(s, "chatBotEnabled", True, actor="test")
-            await create_agent(s, login="ann", password="agent-pass-1", display_name="Ann")
             await s.commit()
+        ann = await add_staff(sessionmaker, login="ann", name="Ann", role=Role.SUPPORT)
         await engine.dispose()
+        return ann
 
-    asyncio.run(prepare())
+    ann = asyncio.run(prepare())
     env = {
         **os.environ,
         "PAO_DATABASE_URL": url,
@@ -308,7 +301,7 @@ def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path
         urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url, proc, port in zip(urls, procs, ports, strict=True):
             wait_until_serving(url, proc, tmp_path / f"serve-{port}.log")
-        yield urls[0], urls[1], tmp_path
+        yield urls[0], urls[1], tmp_path, ann
     finally:
         for proc in procs:
             proc.terminate()
@@ -326,9 +319,9 @@ def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path
 
 @pytest.mark.redis
 async def test_two_processes_share_rooms_through_redis(
-    two_servers: tuple[str, str, Path], listeners: list[Listener]
+    two_servers: tuple[str, str, Path, StaffAccount], listeners: list[Listener]
 ) -> None:
-    a_url, b_url, _ = two_servers
+    a_url, b_url, _, ann = two_servers
     async with (
         httpx.AsyncClient(base_url=a_url) as a_http,
         httpx.AsyncClient(base_url=b_url) as b_http,
@@ -348,11 +341,7 @@ async def test_two_processes_share_rooms_through_redis(
         assert (await guest.next())["sender"] == "bot"
 
         # An agent connected to process B is online for process A too (presence in Redis).
-        token = (
-            await a_http.post(
-                "/api/agent/login", json={"username": "ann", "password": "agent-pass-1"}
-            )
-        ).json()["token"]
+        token = await log_in(a_http, ann)
         agent = new_listener(listeners)
         await agent.connect(b_url, {"agentToken": token}, transport="polling")
         r = await a_http.post(

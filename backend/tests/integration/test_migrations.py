@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import make_url, text
@@ -15,8 +18,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import pao.models  # noqa: F401
-from pao.core.db import Base
-from pao.core.migrate import upgrade
+from pao.core.db import Base, UtcDateTime, create_engine
+from pao.core.migrate import alembic_config, upgrade
 from pao.core.settings import Settings
 
 from ..conftest import DATABASES, PG_URL
@@ -63,6 +66,7 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                 "postings_balanced",
                 "postings_append_only",
                 "member_changes_append_only",
+                "audit_log_append_only",
             } <= triggers
         else:
             triggers = {
@@ -76,5 +80,129 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                 "journal_entries_no_delete",
                 "member_changes_no_update",
                 "member_changes_no_delete",
+                "audit_log_no_update",
+                "audit_log_no_delete",
             } <= triggers
     await engine.dispose()
+
+
+async def _downgrade(settings: Settings, revision: str) -> None:
+    engine = create_engine(settings)
+
+    def run(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+    async with engine.begin() as connection:
+        await connection.run_sync(run)
+    await engine.dispose()
+
+
+T0 = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
+agents_table = sa.table(
+    "chat_agents",
+    sa.column("id"),
+    sa.column("login"),
+    sa.column("display_name"),
+    sa.column("password_hash"),
+    sa.column("active", sa.Boolean()),
+    sa.column("created_at", UtcDateTime()),
+)
+conversations_table = sa.table(
+    "chat_conversations",
+    sa.column("id"),
+    sa.column("display_name"),
+    sa.column("guest_id"),
+    sa.column("created_at", UtcDateTime()),
+    sa.column("agent_unread"),
+    sa.column("customer_unread"),
+    sa.column("wants_agent", sa.Boolean()),
+)
+messages_table = sa.table(
+    "chat_messages",
+    sa.column("id"),
+    sa.column("conversation_id"),
+    sa.column("sender"),
+    sa.column("agent_id"),
+    sa.column("message_type"),
+    sa.column("body", sa.JSON()),
+    sa.column("created_at", UtcDateTime()),
+)
+
+
+async def test_chat_agents_become_support_staff_and_back(
+    empty_database: str, tmp_path: Path
+) -> None:
+    settings = Settings(database_url=empty_database, data_dir=tmp_path)
+    await upgrade(settings, "0002")
+    engine = create_async_engine(empty_database)
+    async with engine.begin() as conn:
+        await conn.execute(
+            sa.insert(agents_table),
+            [
+                {"id": 1, "login": "ann", "display_name": "Ann", "password_hash": "h1",
+                 "active": True, "created_at": T0},
+                {"id": 7, "login": "bob", "display_name": "Bob", "password_hash": "h2",
+                 "active": False, "created_at": T0},
+            ],
+        )  # fmt: skip
+        await conn.execute(
+            sa.insert(conversations_table).values(
+                id=1, display_name="Guest", guest_id="g", created_at=T0,
+                agent_unread=0, customer_unread=1, wants_agent=False,
+            )
+        )  # fmt: skip
+        await conn.execute(
+            sa.insert(messages_table).values(
+                id=1, conversation_id=1, sender="agent", agent_id=7, message_type="text",
+                body={"message_type": "text", "payload": "hi"}, created_at=T0,
+            )
+        )  # fmt: skip
+
+    await upgrade(settings)
+    async with engine.begin() as conn:
+        staff = (
+            await conn.execute(
+                text(
+                    "SELECT id, login, display_name, role, password_hash, totp_secret, "
+                    "disabled_at IS NOT NULL FROM staff ORDER BY id"
+                )
+            )
+        ).all()
+        assert [tuple(row) for row in staff] == [
+            (1, "ann", "Ann", "support", "h1", None, False),
+            (7, "bob", "Bob", "support", "h2", None, True),
+        ]
+        # The message names the same person, now a staff member.
+        joined = await conn.execute(
+            text("SELECT s.login FROM chat_messages m JOIN staff s ON s.id = m.agent_id")
+        )
+        assert joined.scalar_one() == "bob"
+        # New staff ids continue after the migrated ones.
+        await conn.execute(
+            text(
+                "INSERT INTO staff (login, display_name, role, password_hash, created_at) "
+                "VALUES ('cara', 'Cara', 'owner', 'h3', :at)"
+            ).bindparams(sa.bindparam("at", T0, type_=UtcDateTime()))
+        )
+        assert (
+            await conn.execute(text("SELECT id FROM staff WHERE login = 'cara'"))
+        ).scalar_one() == 8
+        tables = await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
+        assert "chat_agents" not in tables
+        assert "chat_agent_sessions" not in tables
+
+    await _downgrade(settings, "0002")
+    async with engine.connect() as conn:
+        agents = (
+            await conn.execute(text("SELECT id, login, active FROM chat_agents ORDER BY id"))
+        ).all()
+        assert [(row[0], row[1], bool(row[2])) for row in agents] == [
+            (1, "ann", True),
+            (7, "bob", False),
+            (8, "cara", True),
+        ]
+        assert "staff" not in await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
+    await engine.dispose()
+    await upgrade(settings)  # and up again

@@ -1,112 +1,72 @@
-"""Agent accounts and their tokens (a token type of their own, see :mod:`.models`).
+"""Who answers the chat on the operator's side, as the chat sees it.
 
-``CurrentAgent`` is the agent behind the bearer token of an ``/api/agent/*`` call; it looks
-only in ``chat_agent_sessions``, so a member's token is refused there (and
-:data:`pao.identity.deps.CurrentMember` looks only in ``login_sessions``).
+The chat does not own operator accounts: the back office does (staff with the ``chat.use``
+permission). The chat declares what it needs of them, :class:`AgentDirectory`, and the app
+hands it an implementation when it wires the chat (``pao.main``), so this package never
+imports the back office (docs/adr/0008-staff-identity-and-permissions.md).
+
+``CurrentAgent`` is the agent behind the bearer token of an ``/api/agent/*`` call, or 401
+``invalid-token``; the directory finds only staff sessions, so a member's token is refused.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Annotated
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Annotated, Protocol
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.errors import BadRequest, Conflict, Unauthorized
-from pao.core.security import hash_password, new_token, token_digest, verify_password
+from pao.core.errors import Unauthorized
 from pao.core.uow import SessionDep
-from pao.kit.clock import utcnow
-from pao.support.exceptions import AgentWrongCredential
-from pao.support.models import AgentSession, ChatAgent
 
-AGENT_SESSION_TTL = timedelta(hours=12)
-MIN_PASSWORD = 8
+
+@dataclass(frozen=True)
+class Agent:
+    """An operator answering the chat (its id is what ``chat_messages.agent_id`` holds)."""
+
+    id: int
+    login: str
+    display_name: str
+
+
+class AgentDirectory(Protocol):
+    """The operator accounts the chat works with."""
+
+    async def agent_for_token(self, session: AsyncSession, token: str) -> Agent | None:
+        """The agent of a live operator session whose holder may use the chat, else ``None``."""
+        ...
+
+    async def display_names(self, session: AsyncSession, ids: Collection[int]) -> dict[int, str]:
+        """The names customers see for these agent ids (unknown ids are left out)."""
+        ...
+
 
 agent_bearer = HTTPBearer(
-    auto_error=False, scheme_name="AgentBearer", description="The token of POST /api/agent/login."
+    auto_error=False,
+    scheme_name="AgentBearer",
+    description="A staff session token (POST /api/backoffice/auth/totp) of a staff member "
+    "who may use the chat.",
 )
 
 
-async def create_agent(
-    session: AsyncSession, *, login: str, password: str, display_name: str | None = None
-) -> ChatAgent:
-    login = login.strip()
-    if not login or len(login) > 40:
-        raise BadRequest("KEY_INVALID", field="login")
-    if len(password) < MIN_PASSWORD:
-        raise BadRequest("KEY_INVALID", field="password")
-    exists = await session.execute(select(ChatAgent.id).where(ChatAgent.login == login))
-    if exists.scalar_one_or_none() is not None:
-        raise Conflict("EXISTING_USER")
-    agent = ChatAgent(
-        login=login,
-        display_name=(display_name or login).strip()[:80],
-        password_hash=hash_password(password),
-    )
-    session.add(agent)
-    await session.flush()
-    return agent
-
-
-async def log_in(session: AsyncSession, *, login: str, password: str) -> tuple[str, ChatAgent]:
-    agent = (
-        await session.execute(select(ChatAgent).where(ChatAgent.login == login.strip()))
-    ).scalar_one_or_none()
-    # verify_password costs the same with no hash, so timing does not reveal agent names.
-    ok = verify_password(agent.password_hash if agent else None, password)
-    if agent is None or not ok or not agent.active:
-        raise AgentWrongCredential()
-    token = new_token()
-    now = utcnow()
-    session.add(
-        AgentSession(
-            agent_id=agent.id,
-            token_digest=token_digest(token),
-            created_at=now,
-            expires_at=now + AGENT_SESSION_TTL,
-        )
-    )
-    await session.flush()
-    return token, agent
-
-
-async def agent_for_token(session: AsyncSession, token: str | None) -> ChatAgent | None:
-    if not token:
-        return None
-    found = (
-        await session.execute(
-            select(AgentSession).where(AgentSession.token_digest == token_digest(token))
-        )
-    ).scalar_one_or_none()
-    if found is None or found.revoked_at is not None or found.expires_at <= utcnow():
-        return None
-    agent = await session.get(ChatAgent, found.agent_id)
-    return agent if agent is not None and agent.active else None
-
-
-async def log_out(session: AsyncSession, *, token: str) -> None:
-    found = (
-        await session.execute(
-            select(AgentSession).where(AgentSession.token_digest == token_digest(token))
-        )
-    ).scalar_one_or_none()
-    if found is not None and found.revoked_at is None:
-        found.revoked_at = utcnow()
-        await session.flush()
+def directory(request: Request) -> AgentDirectory:
+    agents: AgentDirectory = request.app.state.chat.agents
+    return agents
 
 
 async def current_agent(
+    request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(agent_bearer)],
-) -> ChatAgent:
-    agent = await agent_for_token(session, credentials.credentials if credentials else None)
+) -> Agent:
+    token = credentials.credentials if credentials is not None else ""
+    agent = await directory(request).agent_for_token(session, token) if token else None
     if agent is None:
         raise Unauthorized()
     return agent
 
 
-CurrentAgent = Annotated[ChatAgent, Depends(current_agent)]
-AgentCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(agent_bearer)]
+CurrentAgent = Annotated[Agent, Depends(current_agent)]

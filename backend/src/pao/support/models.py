@@ -1,8 +1,8 @@
-"""Chat tables: conversations (one per member or guest), messages, media and agents.
+"""Chat tables: conversations (one per member or guest), messages and media.
 
-An agent logs in with its own token table (``chat_agent_sessions``), separate from members'
-``login_sessions``: a member token is never found when an agent route looks it up, and an
-agent token never when a member route does.
+Agents are staff members of the back office (``staff``, see :mod:`pao.support.agents`); a
+message an agent sent names them by ``agent_id``, a staff id. The foreign key names the table
+only, so this module imports nothing from the back office.
 """
 
 from __future__ import annotations
@@ -15,32 +15,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
 from pao.kit.clock import utcnow
-
-
-class ChatAgent(Base):
-    """An operator account of the agent inbox (created with ``pao ops agent add``)."""
-
-    __tablename__ = "chat_agents"
-
-    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    login: Mapped[str] = mapped_column(String(40), unique=True)
-    display_name: Mapped[str] = mapped_column(String(80))
-    password_hash: Mapped[str] = mapped_column(String(200))
-    active: Mapped[bool] = mapped_column(Boolean, default=True)
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-
-
-class AgentSession(Base):
-    """An agent's opaque bearer token, stored as its SHA-256 digest."""
-
-    __tablename__ = "chat_agent_sessions"
-
-    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    agent_id: Mapped[int] = mapped_column(ForeignKey("chat_agents.id"), index=True)
-    token_digest: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
-    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
-    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class ChatConversation(Base):
@@ -70,7 +44,8 @@ class ChatMessage(Base):
     conversation_id: Mapped[int] = mapped_column(ForeignKey("chat_conversations.id"))
     # customer | agent | bot
     sender: Mapped[str] = mapped_column(String(10))
-    agent_id: Mapped[int | None] = mapped_column(ForeignKey("chat_agents.id"))
+    # The staff member who sent it (sender "agent").
+    agent_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
     message_type: Mapped[str] = mapped_column(String(20))
     # The validated message object ({message_type, payload | payloads}).
     body: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -1,5 +1,9 @@
 """HTTP routes of the chat (spec §7 Chat) and of the agent inbox (``/api/agent/*``).
 
+Agents are staff members who may use the chat; they log in through the back office
+(``/api/backoffice/auth/*``, password and TOTP) and call ``/api/agent/*`` with that staff
+session's token (:mod:`pao.support.agents`).
+
 Customers are members (bearer token of ``POST /api/login``) or guests. A guest sends its
 guest id — a random v4 UUID the browser created and keeps in local storage — in the
 ``X-Guest-Id`` header; the id is the guest's only credential (122 random bits), and every body
@@ -35,7 +39,7 @@ from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import bearer, current_login, current_member
 from pao.site.settings import SiteSettings, load_site_settings
 from pao.support import bot, service
-from pao.support.agents import AgentCredentials, CurrentAgent, log_in, log_out
+from pao.support.agents import Agent, CurrentAgent, directory
 from pao.support.exceptions import (
     ChatRateLimited,
     FileTooLarge,
@@ -43,12 +47,10 @@ from pao.support.exceptions import (
     MediaNotFound,
     NotOwner,
 )
-from pao.support.models import ChatAgent, ChatConversation, ChatMessage
+from pao.support.models import ChatConversation, ChatMessage
 from pao.support.schemas import (
     GUEST_ID,
     AgentHistoryIn,
-    AgentLoginIn,
-    AgentLoginOut,
     AgentOut,
     AgentSendIn,
     ChatConfigOut,
@@ -141,7 +143,7 @@ async def _deliver(
     messages: list[ChatMessage],
 ) -> None:
     hub = _hub(request)
-    names = await service.agent_names(session, messages)
+    names = await service.agent_names(session, directory(request), messages)
     room = service.room_of(conversation, hub.prefix)
     for message in messages:
         background.add_task(
@@ -236,7 +238,7 @@ async def send_message(
     summary="The caller's messages, newest first (limit, skip)",
 )
 async def chat_history(
-    body: HistoryIn, session: SessionDep, customer: CurrentCustomer
+    body: HistoryIn, request: Request, session: SessionDep, customer: CurrentCustomer
 ) -> list[ConversationOut]:
     _check_owner(customer, user_id=body.user_id, guest_id=body.guest_id)
     conversation = await service.find_conversation(session, customer=customer)
@@ -245,7 +247,7 @@ async def chat_history(
     messages = await service.history(
         session, conversation=conversation, limit=body.limit, skip=body.skip
     )
-    names = await service.agent_names(session, messages)
+    names = await service.agent_names(session, directory(request), messages)
     return [service.to_wire(m, conversation, names=names) for m in messages]
 
 
@@ -382,39 +384,8 @@ async def chat_media(
 AGENT_ERRORS = {**errors(_401="invalid-token", _410="gone"), **VALIDATION}
 
 
-def _agent_out(agent: ChatAgent) -> AgentOut:
+def _agent_out(agent: Agent) -> AgentOut:
     return AgentOut(id=str(agent.id), username=agent.login, name=agent.display_name)
-
-
-@router.post(
-    "/api/agent/login",
-    operation_id="agentLogin",
-    tags=AGENT_TAGS,
-    response_model=AgentLoginOut,
-    responses={**errors(_401="WRONG_CREDENTIAL", _429="REQUEST_LIMIT", _410="gone"), **VALIDATION},
-    summary="Log an agent in to the inbox; the token works only on /api/agent/*",
-)
-async def agent_login(body: AgentLoginIn, request: Request, session: SessionDep) -> AgentLoginOut:
-    await _limit(request, f"agent-login:{body.username.strip().lower()}", 10)
-    token, agent = await log_in(session, login=body.username, password=body.password)
-    return AgentLoginOut(token=token, agent=_agent_out(agent))
-
-
-@router.post(
-    "/api/agent/logout",
-    operation_id="agentLogout",
-    tags=AGENT_TAGS,
-    status_code=204,
-    response_class=Response,
-    responses=AGENT_ERRORS,
-    summary="Revoke the agent's token",
-)
-async def agent_logout(
-    session: SessionDep, agent: CurrentAgent, credentials: AgentCredentials
-) -> Response:
-    assert credentials is not None  # CurrentAgent has checked it
-    await log_out(session, token=credentials.credentials)
-    return Response(status_code=204)
 
 
 @router.get(
@@ -438,9 +409,9 @@ async def agent_me(agent: CurrentAgent) -> AgentOut:
     summary="Conversations, most recent first, with the agents' unread counts",
 )
 async def agent_conversations(
-    session: SessionDep, agent: CurrentAgent
+    request: Request, session: SessionDep, agent: CurrentAgent
 ) -> list[ConversationSummaryOut]:
-    return await service.list_conversations(session)
+    return await service.list_conversations(session, agents=directory(request))
 
 
 @router.get(
@@ -453,6 +424,7 @@ async def agent_conversations(
 )
 async def agent_messages(
     conversation_id: int,
+    request: Request,
     session: SessionDep,
     agent: CurrentAgent,
     page: Annotated[AgentHistoryIn, Query()],
@@ -461,7 +433,7 @@ async def agent_messages(
     messages = await service.history(
         session, conversation=conversation, limit=page.limit, skip=page.skip
     )
-    names = await service.agent_names(session, messages)
+    names = await service.agent_names(session, directory(request), messages)
     return [service.to_wire(m, conversation, names=names, for_agent=True) for m in messages]
 
 

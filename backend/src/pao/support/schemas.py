@@ -261,20 +261,10 @@ class ReadOut(_Wire):
 # ----- agent inbox ----------------------------------------------------------------------------
 
 
-class AgentLoginIn(_Wire):
-    username: Annotated[str, StringConstraints(min_length=1, max_length=40)]
-    password: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
-
 class AgentOut(_Wire):
     id: str = Field(alias="_id")
     username: str
     name: str
-
-
-class AgentLoginOut(_Wire):
-    token: str
-    agent: AgentOut
 
 
 class ConversationSummaryOut(_Wire):

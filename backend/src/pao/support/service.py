@@ -17,8 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.storage import FileStore
+from pao.support.agents import Agent, AgentDirectory
 from pao.support.exceptions import ConversationNotFound, MediaNotFound
-from pao.support.models import ChatAgent, ChatConversation, ChatMedia, ChatMessage
+from pao.support.models import ChatConversation, ChatMedia, ChatMessage
 from pao.support.schemas import ConversationOut, ConversationSummaryOut, MediaMessage
 from pao.support.uploads import MediaKind, check_upload, safe_file_name
 
@@ -103,7 +104,7 @@ async def store_message(
     conversation: ChatConversation,
     sender: Sender,
     message: BaseModel,
-    agent: ChatAgent | None = None,
+    agent: Agent | None = None,
     client_id: str | None = None,
     session_id: str | None = None,
 ) -> ChatMessage:
@@ -167,14 +168,13 @@ async def mark_read(
     return unread
 
 
-async def agent_names(session: AsyncSession, messages: list[ChatMessage]) -> dict[int, str]:
+async def agent_names(
+    session: AsyncSession, agents: AgentDirectory, messages: list[ChatMessage]
+) -> dict[int, str]:
     ids = {m.agent_id for m in messages if m.agent_id is not None}
     if not ids:
         return {}
-    rows = await session.execute(
-        select(ChatAgent.id, ChatAgent.display_name).where(ChatAgent.id.in_(ids))
-    )
-    return {int(row[0]): str(row[1]) for row in rows}
+    return await agents.display_names(session, ids)
 
 
 def to_wire(
@@ -210,7 +210,7 @@ def to_wire(
 
 
 async def list_conversations(
-    session: AsyncSession, *, limit: int = 100
+    session: AsyncSession, *, agents: AgentDirectory, limit: int = 100
 ) -> list[ConversationSummaryOut]:
     """Conversations with messages, most recent first, with the agents' unread counts."""
     conversations = (
@@ -237,7 +237,7 @@ async def list_conversations(
         .all()
     )
     by_conversation = {m.conversation_id: m for m in last}
-    names = await agent_names(session, list(last))
+    names = await agent_names(session, agents, list(last))
     out = []
     for c in conversations:
         message = by_conversation.get(c.id)

@@ -5,8 +5,9 @@ socket's session, so a socket cannot change who it is afterwards:
 
 * ``{"token": <member token>}`` → a member; it may join only ``PREFIX + member id``;
 * ``{"guestId": <v4 UUID>}`` → a guest; it may join only ``PREFIX + guest id``;
-* ``{"agentToken": <agent token>}`` → an agent; it is put in the agents' room, which receives
-  every conversation's messages.
+* ``{"agentToken": <staff session token>}`` → an agent (a staff member who may use the chat,
+  found through the :class:`~pao.support.agents.AgentDirectory`); it is put in the agents'
+  room, which receives every conversation's messages.
 
 Events: the client emits ``join`` (a room name; the ack is ``{"ok": bool, "message"?}``) and
 receives ``messaging`` (one message, as history returns it) and, agents only, ``read``.
@@ -30,7 +31,7 @@ from pao.core.security import token_digest
 from pao.core.settings import Settings
 from pao.identity.models import LoginSession, Member, MemberStatus
 from pao.kit.clock import utcnow
-from pao.support.agents import agent_for_token
+from pao.support.agents import AgentDirectory
 from pao.support.schemas import GUEST_ID, ConversationOut
 from pao.support.service import AGENTS_ROOM
 
@@ -82,9 +83,15 @@ class AgentPresence:
 class ChatHub:
     """The socket.io server plus what the API needs from it (delivery, presence)."""
 
-    def __init__(self, settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        agents: AgentDirectory,
+    ) -> None:
         self.prefix = settings.chat_prefix
         self.sessionmaker = sessionmaker
+        self.agents = agents
         manager = None
         redis = None
         if settings.redis_url:
@@ -152,7 +159,7 @@ class ChatHub:
                     return None
                 return {"kind": "member", "room": f"{self.prefix}{member.id}"}
             if isinstance(agent_token, str) and agent_token:
-                agent = await agent_for_token(session, agent_token)
+                agent = await self.agents.agent_for_token(session, agent_token)
                 if agent is None:
                     return None
                 return {"kind": "agent", "room": None, "agent_id": agent.id}

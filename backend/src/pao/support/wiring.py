@@ -8,6 +8,7 @@ from fastapi import FastAPI
 
 from pao.core.settings import Settings
 from pao.kit.jobs import PeriodicJob
+from pao.support.agents import AgentDirectory
 from pao.support.router import router
 from pao.support.socket import PRESENCE_REFRESH_SECONDS, ChatHub
 
@@ -17,9 +18,11 @@ async def refresh_presence(app: Any) -> int:
     return await hub.presence.refresh()
 
 
-def install(app: FastAPI, settings: Settings) -> None:
-    """Call before the SPA's catch-all route is added: the mount must be matched first."""
-    hub = ChatHub(settings, app.state.sessionmaker)
+def install(app: FastAPI, settings: Settings, *, agents: AgentDirectory) -> None:
+    """Call before the SPA's catch-all route is added: the mount must be matched first.
+
+    ``agents``: where the chat finds the operators answering it (the back office's staff)."""
+    hub = ChatHub(settings, app.state.sessionmaker, agents)
     app.state.chat = hub
     app.include_router(router)
     # The engine.io app matches its own full path (/socket.io/...); Starlette passes the

@@ -1,7 +1,9 @@
 /**
- * The agent inbox's calls (/api/agent/*). The agent token is a role of its own: it lives in
- * sessionStorage 'agent-token', apart from the member token, and is sent only on these calls.
- * Its own fetch wrapper: an agent's 401 shows the agent login, never the member /login.
+ * The agent inbox's calls (/api/agent/*). Agents are back-office staff: they log in with the
+ * back office's two steps (password, then the authenticator's code; /api/backoffice/auth/*) and
+ * the staff session's token is the agent token. It lives in sessionStorage 'agent-token', apart
+ * from the member token, and is sent only on these calls. Its own fetch wrapper: an agent's 401
+ * shows the agent login, never the member /login.
  */
 import type { ApiBody, ApiData } from '@/lib/api-client';
 import { CLIENT_HEADER, CLIENT_MARKER } from '@/lib/api-client';
@@ -59,12 +61,18 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   return data as T;
 }
 
-export function agentLogin(body: ApiBody<'/api/agent/login', 'post'>) {
-  return call<ApiData<'/api/agent/login', 'post'>>('POST', '/api/agent/login', body);
+/** Login step 1: the password; answers a ticket, and the enrolment on a first login. */
+export function staffPassword(body: ApiBody<'/api/backoffice/auth/login', 'post'>) {
+  return call<ApiData<'/api/backoffice/auth/login', 'post'>>('POST', '/api/backoffice/auth/login', body);
+}
+
+/** Login step 2: the authenticator's code; answers the session token. */
+export function staffCode(body: ApiBody<'/api/backoffice/auth/totp', 'post'>) {
+  return call<ApiData<'/api/backoffice/auth/totp', 'post'>>('POST', '/api/backoffice/auth/totp', body);
 }
 
 export function agentLogout() {
-  return call<undefined>('POST', '/api/agent/logout');
+  return call<undefined>('POST', '/api/backoffice/auth/logout');
 }
 
 export function agentMe() {

@@ -1,5 +1,6 @@
 /**
- * The agent inbox (/agent): its own login (agent token, a separate role), the conversations with
+ * The agent inbox (/agent): the staff login (password, then the authenticator's code, with the
+ * enrolment QR on a first login; the token is a staff session's), the conversations with
  * unread counts refreshed live, one conversation with history and live messages, replies with
  * text, buttons, quick replies and media, and read marks.
  */
@@ -12,7 +13,6 @@ import { ApiError } from '@/lib/errors';
 import {
   agentConversations,
   agentHistory,
-  agentLogin,
   agentLogout,
   agentMe,
   agentMediaBlob,
@@ -21,6 +21,8 @@ import {
   agentUpload,
   getAgentToken,
   setAgentToken,
+  staffCode,
+  staffPassword,
 } from '../api/agent';
 import type { AgentMessage, Button, ConversationSummary, WireMessage } from '../api/types';
 import { useAlert } from '../hooks/use-alert';
@@ -30,29 +32,95 @@ import { ChatView } from './ChatView';
 import { Composer } from './Composer';
 import '../chat.css';
 
+type Enrolment = { secret: string; qr: string };
+type Challenge = { ticket: string; enrolment: Enrolment | null };
+
 function AgentLogin({ onDone }: { onDone: (token: string) => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!username || !password) return;
+  const run = async (work: () => Promise<void>) => {
     setBusy(true);
     try {
-      const answer = await agentLogin({ username, password });
-      onDone(answer.token);
+      await work();
     } catch (caught) {
+      // An expired ticket starts over at the password.
+      if (caught instanceof ApiError && caught.code === 'STAFF_LOGIN_EXPIRED') setChallenge(null);
       setError(errorText(caught));
     } finally {
       setBusy(false);
     }
   };
+  const submitPassword = (event: FormEvent) => {
+    event.preventDefault();
+    if (!username || !password) return;
+    void run(async () => {
+      const answer = await staffPassword({ login: username, password });
+      setCode('');
+      setChallenge({ ticket: answer.ticket, enrolment: answer.enrolment ?? null });
+    });
+  };
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    if (!challenge || !code) return;
+    void run(async () => {
+      const answer = await staffCode({ ticket: challenge.ticket, code });
+      onDone(answer.token);
+    });
+  };
+  const errorLine = error && (
+    <p className="form-error" role="alert">
+      {error}
+    </p>
+  );
+  if (challenge) {
+    const { enrolment } = challenge;
+    return (
+      <main className="agent-login">
+        <form className="card form" onSubmit={submitCode}>
+          <h1 className="page-title">{t(enrolment ? 'agent.enrolTitle' : 'agent.codeTitle')}</h1>
+          {enrolment && (
+            <>
+              <p>{t('agent.enrolText')}</p>
+              <img className="agent-qr" src={enrolment.qr} alt={t('agent.qrAlt')} width={200} height={200} />
+              <p>
+                {t('agent.secret')} <code className="agent-secret">{enrolment.secret}</code>
+              </p>
+            </>
+          )}
+          <div className="field">
+            <label className="field-label" htmlFor="agent-code">
+              {t('agent.code')}
+            </label>
+            <input
+              id="agent-code"
+              className="input"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              onChange={(event) => {
+                setCode(event.target.value.replace(/\D/g, ''));
+                setError(null);
+              }}
+            />
+          </div>
+          {errorLine}
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy || code.length !== 6}>
+            {t('agent.verify')}
+          </button>
+        </form>
+      </main>
+    );
+  }
   return (
     <main className="agent-login">
-      <form className="card form" onSubmit={(event) => void submit(event)}>
+      <form className="card form" onSubmit={submitPassword}>
         <h1 className="page-title">{t('agent.loginTitle')}</h1>
         <div className="field">
           <label className="field-label" htmlFor="agent-username">
@@ -85,11 +153,7 @@ function AgentLogin({ onDone }: { onDone: (token: string) => void }) {
             }}
           />
         </div>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        {errorLine}
         <button type="submit" className="btn btn-primary btn-block" disabled={busy || !username || !password}>
           {t('agent.login')}
         </button>

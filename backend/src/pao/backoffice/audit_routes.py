@@ -1,0 +1,52 @@
+"""``GET /api/backoffice/audit``: the audit log, filtered, sorted and paged on the server."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Query
+
+from pao.backoffice import audit
+from pao.backoffice.deps import require
+from pao.backoffice.models import Staff
+from pao.backoffice.roles import Permission
+from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.schemas import AuditEntryOut, AuditPageOut, AuditQuery
+from pao.core.openapi import VALIDATION
+from pao.core.uow import SessionDep
+
+router = backoffice_router()
+
+
+@router.get(
+    "/audit",
+    operation_id="backofficeAudit",
+    response_model=AuditPageOut,
+    responses={**AUTHENTICATED, **VALIDATION},
+    summary="Audit entries matching the filters (staff, action, object, [from, to)), one page",
+)
+async def audit_log(
+    query: Annotated[AuditQuery, Query()],
+    session: SessionDep,
+    staff: Annotated[Staff, Depends(require(Permission.AUDIT_READ))],
+) -> AuditPageOut:
+    entries, total = await audit.search(
+        session,
+        where=audit.AuditFilter(
+            staff_id=query.staff_id,
+            action=query.action,
+            object_type=query.object_type,
+            object_id=query.object_id,
+            since=query.since,
+            until=query.until,
+        ),
+        offset=(query.page - 1) * query.limit,
+        limit=query.limit,
+        sort=query.sort,
+    )
+    return AuditPageOut(
+        items=[AuditEntryOut.of(e) for e in entries],
+        total=total,
+        page=query.page,
+        limit=query.limit,
+    )

@@ -1,0 +1,39 @@
+"""The chat's agents are staff: :class:`StaffAgents` is the back office's side of
+:class:`pao.support.agents.AgentDirectory`, handed to the chat when the app is wired.
+
+A staff session token is an agent token when the session is live and the role holds
+``chat.use``; the agent's id is the staff id (what ``chat_messages.agent_id`` stores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.backoffice import sessions
+from pao.backoffice.models import Staff
+from pao.backoffice.roles import Permission, may
+from pao.support.agents import Agent
+
+
+class StaffAgents:
+    def __init__(self, *, idle: timedelta) -> None:
+        self.idle = idle
+
+    async def agent_for_token(self, session: AsyncSession, token: str) -> Agent | None:
+        found = await sessions.resolve(session, token, idle=self.idle)
+        if found is None:
+            return None
+        _, staff = found
+        if not may(staff.role, Permission.CHAT_USE):
+            return None
+        return Agent(id=staff.id, login=staff.login, display_name=staff.display_name)
+
+    async def display_names(self, session: AsyncSession, ids: Collection[int]) -> dict[int, str]:
+        rows = await session.execute(
+            select(Staff.id, Staff.display_name).where(Staff.id.in_(list(ids)))
+        )
+        return {int(row[0]): str(row[1]) for row in rows}

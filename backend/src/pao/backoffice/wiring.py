@@ -1,0 +1,24 @@
+"""Puts the back office into the app: its routers under ``/api/backoffice``, and the staff as
+the chat's agents."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from fastapi import FastAPI
+
+from pao.backoffice import audit_routes, auth_routes, staff_routes
+from pao.backoffice.chat_agents import StaffAgents
+from pao.core.settings import Settings
+
+ROUTERS = (auth_routes.router, staff_routes.router, audit_routes.router)
+
+
+def chat_agents(settings: Settings) -> StaffAgents:
+    """What the chat is wired with (``pao.support.wiring.install(..., agents=...)``)."""
+    return StaffAgents(idle=timedelta(minutes=settings.staff_idle_minutes))
+
+
+def install(app: FastAPI) -> None:
+    for router in ROUTERS:
+        app.include_router(router)

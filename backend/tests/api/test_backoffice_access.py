@@ -1,0 +1,233 @@
+"""Every back-office route, read from the app itself, against every principal: allowed or
+refused exactly as the permission map declares; and every mutating route writes an audit row.
+
+Both tests walk the routes the app serves under ``/api/backoffice``, so a route added later is
+covered without touching this file, except that a mutating route needs an example request
+below (the audit test fails until it has one).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from sqlalchemy import func, select
+
+from pao.backoffice.deps import BackofficeRoute, Public, Require
+from pao.backoffice.models import AuditEntry, StaffSession
+from pao.backoffice.roles import Role, may
+from tests.helpers import register_and_login
+from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
+
+PREFIX = "/api/backoffice"
+MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
+PATH_PARAM = re.compile(r"\{[^}]+\}")
+
+
+def _api_routes(routes: Any) -> Iterator[APIRoute]:
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        elif hasattr(route, "original_router"):  # an included router (FastAPI ≥ 0.120)
+            yield from _api_routes(route.original_router.routes)
+
+
+def backoffice_routes(app: FastAPI) -> list[tuple[str, str, BackofficeRoute]]:
+    found = []
+    for route in _api_routes(app.routes):
+        if route.path.startswith(PREFIX):
+            assert isinstance(route, BackofficeRoute), f"{route.path} is not a BackofficeRoute"
+            found += [(method, route.path, route) for method in sorted(route.methods or ())]
+    assert found, "no back-office routes found"
+    return found
+
+
+def test_every_route_declares_one_access(app: FastAPI) -> None:
+    for _, path, route in backoffice_routes(app):
+        assert isinstance(route.access, Require | Public), path
+
+
+def test_the_contract_shows_each_permission(app: FastAPI) -> None:
+    paths = app.openapi()["paths"]
+    for method, path, route in backoffice_routes(app):
+        permission = route.access.permission
+        shown = paths[path][method.lower()]["x-permission"]
+        assert shown == (permission.value if permission is not None else "public"), path
+
+
+@dataclass(frozen=True)
+class Principal:
+    name: str
+    role: Role | None  # None: a member's token, or no token
+
+
+async def _headers(
+    client: httpx.AsyncClient, app: FastAPI, who: Principal, staff: dict[Role, StaffAccount]
+) -> dict[str, str]:
+    if who.role is not None:
+        return bearer(await open_token(app, staff[who.role]))  # fresh: a logout ends it
+    if who.name == "member":
+        _, token = await register_and_login(client)
+        return bearer(token)
+    return {}
+
+
+PRINCIPALS = [Principal(role.value, role) for role in Role] + [
+    Principal("member", None),
+    Principal("nobody", None),
+]
+
+
+async def test_authorization_matrix(client: httpx.AsyncClient, app: FastAPI) -> None:
+    staff = {role: await add_staff(app, role=role) for role in Role}
+    checked = 0
+    for method, path, route in backoffice_routes(app):
+        url = PATH_PARAM.sub("999999", path)
+        permission = route.access.permission
+        for who in PRINCIPALS:
+            headers = await _headers(client, app, who, staff)
+            body: dict[str, object] | None = {} if method in MUTATING else None
+            r = await client.request(method, url, headers=headers, json=body)
+            data = r.json() if r.content else None
+            answer = (r.status_code, data.get("message") if isinstance(data, dict) else None)
+            where = f"{method} {path} as {who.name}: {answer}"
+            if permission is None:
+                # Public (the login steps): never asks for a token or a role.
+                assert answer[0] not in (401, 403) or answer[1] not in (
+                    "invalid-token",
+                    "STAFF_FORBIDDEN",
+                ), where
+            elif who.role is None:
+                assert answer == (401, "invalid-token"), where
+            elif may(who.role, permission):
+                assert answer[0] != 401, where
+                assert answer[1] != "STAFF_FORBIDDEN", where
+            else:
+                assert answer == (403, "STAFF_FORBIDDEN"), where
+            checked += 1
+    assert checked >= 12 * len(PRINCIPALS)
+
+
+# ----- every mutation is audited -------------------------------------------------------------
+
+
+@dataclass
+class World:
+    client: httpx.AsyncClient
+    app: FastAPI
+    owner: StaffAccount
+    owner_token: str
+    other: StaffAccount
+
+
+Example = Callable[[World], Awaitable[httpx.Response]]
+
+
+async def _login(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/auth/login", json={"login": w.other.login, "password": w.other.password}
+    )
+
+
+async def _totp(w: World) -> httpx.Response:
+    ticket = (await _login(w)).json()["ticket"]
+    return await w.client.post(
+        f"{PREFIX}/auth/totp", json={"ticket": ticket, "code": code_now(w.other)}
+    )
+
+
+async def _logout(w: World) -> httpx.Response:
+    return await w.client.post(f"{PREFIX}/auth/logout", headers=bearer(w.owner_token))
+
+
+async def _end_session(w: World) -> httpx.Response:
+    other = await open_token(w.app, w.owner)
+    async with w.app.state.sessionmaker() as s:
+        newest = await s.scalar(select(func.max(StaffSession.id)))
+    response = await w.client.delete(f"{PREFIX}/sessions/{newest}", headers=bearer(w.owner_token))
+    assert (await w.client.get(f"{PREFIX}/me", headers=bearer(other))).status_code == 401
+    return response
+
+
+async def _create(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/staff",
+        json={"login": "newbie", "password": "newbie-pass-1", "role": "viewer"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _update(w: World) -> httpx.Response:
+    return await w.client.patch(
+        f"{PREFIX}/staff/{w.other.id}", json={"role": "manager"}, headers=bearer(w.owner_token)
+    )
+
+
+async def _reset_2fa(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/staff/{w.other.id}/reset-2fa", headers=bearer(w.owner_token)
+    )
+
+
+async def _reset_password(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/staff/{w.other.id}/reset-password",
+        json={"password": "another-pass-1"},
+        headers=bearer(w.owner_token),
+    )
+
+
+# A valid request of each mutating route, and the audit action it must write.
+EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
+    ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
+    ("POST", f"{PREFIX}/auth/totp"): (_totp, "auth.login"),
+    ("POST", f"{PREFIX}/auth/logout"): (_logout, "auth.logout"),
+    ("DELETE", f"{PREFIX}/sessions/{{session_id}}"): (_end_session, "session.end"),
+    ("POST", f"{PREFIX}/staff"): (_create, "staff.create"),
+    ("PATCH", f"{PREFIX}/staff/{{staff_id}}"): (_update, "staff.update"),
+    ("POST", f"{PREFIX}/staff/{{staff_id}}/reset-2fa"): (_reset_2fa, "staff.reset_2fa"),
+    ("POST", f"{PREFIX}/staff/{{staff_id}}/reset-password"): (
+        _reset_password,
+        "staff.reset_password",
+    ),
+}
+
+
+def mutating_routes(app: FastAPI) -> list[tuple[str, str]]:
+    return [(m, p) for m, p, _ in backoffice_routes(app) if m in MUTATING]
+
+
+def test_every_mutating_route_has_an_audit_example(app: FastAPI) -> None:
+    assert set(mutating_routes(app)) == set(EXAMPLES), "add an example for each new route"
+
+
+@pytest.mark.parametrize("route", sorted(EXAMPLES), ids=lambda r: f"{r[0]} {r[1]}")
+async def test_every_mutating_route_writes_an_audit_row(
+    client: httpx.AsyncClient, app: FastAPI, route: tuple[str, str]
+) -> None:
+    owner = await add_staff(app, role=Role.OWNER)
+    world = World(
+        client=client,
+        app=app,
+        owner=owner,
+        owner_token=await log_in(client, owner),
+        other=await add_staff(app, role=Role.CASHIER),
+    )
+    async with app.state.sessionmaker() as s:
+        last = int(await s.scalar(select(func.max(AuditEntry.id))) or 0)
+    example, action = EXAMPLES[route]
+    response = await example(world)
+    assert 200 <= response.status_code < 300, response.text
+    async with app.state.sessionmaker() as s:
+        written = (await s.execute(select(AuditEntry).where(AuditEntry.id > last))).scalars().all()
+    assert action in [e.action for e in written], [e.action for e in written]
+    entry = next(e for e in written if e.action == action)
+    assert entry.ip == "127.0.0.1"
+    if action.startswith(("staff.", "session.", "auth.logout")):
+        assert (entry.staff_id, entry.staff_role) == (owner.id, "owner")
