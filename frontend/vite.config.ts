@@ -3,7 +3,7 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { preloadFirstScreen } from './plugins/preload-first-screen';
-import { sharedChunks } from './plugins/shared-chunks';
+import { backOfficeChunk, sharedChunks } from './plugins/shared-chunks';
 
 // The backend serves dist/ at / and the API under /api; in `vite dev` we proxy to it.
 const backend = process.env.PAO_BACKEND_URL ?? 'http://127.0.0.1:8000';
@@ -27,7 +27,17 @@ export default defineConfig(({ mode }) => ({
     // terser squeezes a few KiB more than esbuild out of the login route (see the bundle budget).
     minify: 'terser',
     terserOptions: { compress: { passes: 2 }, format: { comments: false } },
-    rollupOptions: { output: { manualChunks: sharedChunks } },
+    rollupOptions: {
+      // Two documents: the player app (index.html) and the back office (backoffice.html), which
+      // only staff load. Every chunk holding back-office code is named bo-…, so that
+      // scripts/check-bundle.mjs can prove the player's entry never reaches one.
+      input: { main: 'index.html', backoffice: 'backoffice.html' },
+      output: {
+        manualChunks: sharedChunks,
+        entryFileNames: (chunk) => `assets/${backOfficeChunk(chunk.moduleIds) ? 'bo-' : ''}[name]-[hash].js`,
+        chunkFileNames: (chunk) => `assets/${backOfficeChunk(chunk.moduleIds) ? 'bo-' : ''}[name]-[hash].js`,
+      },
+    },
   },
   server: {
     proxy: {

@@ -57,7 +57,7 @@ function language(bundle: OutputBundle, base: string, locale: Locale): Language 
 
 function screens(bundle: OutputBundle, base: string): Record<string, Screen> {
   // What index.html loads already: the entry and its static imports, with their stylesheets.
-  const entry = chunksOf(bundle).find((chunk) => chunk.isEntry);
+  const entry = chunksOf(bundle).find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('/index.html'));
   if (!entry) throw new Error('preload-first-screen: no entry chunk');
   const loaded = staticClosure(bundle, entry);
   return Object.fromEntries(
@@ -148,8 +148,9 @@ export function preloadFirstScreen(defaultLocale: Locale): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler(html, { bundle }) {
-        if (!bundle) return html;
+      handler(html, { bundle, path }) {
+        // The back office (backoffice.html) has its own entry and preloads nothing of the player's.
+        if (!bundle || path !== '/index.html') return html;
         const preloads: Preloads = {
           languages: Object.fromEntries(LOCALES.map((locale) => [locale, language(bundle, base, locale)])),
           screens: screens(bundle, base),

@@ -12,6 +12,14 @@
 import type { GetModuleInfo } from 'rollup';
 
 const SHARED = /\/src\/(components|hooks|lib)\//;
+// The back office's own code, strings and libraries: only backoffice.html loads them.
+const BACK_OFFICE = /\/src\/backoffice\/|\/src\/locales\/\w+\/backoffice\.json$|\/node_modules\/@tanstack\/(react-table|table-core)\//;
+
+/** True when a chunk holds back-office code (its file is then named bo-…). */
+export function backOfficeChunk(moduleIds: readonly string[]): boolean {
+  return moduleIds.some((id) => BACK_OFFICE.test(id));
+}
+
 // The modules /login starts from (scripts/check-bundle.mjs measures the same route).
 const LOGIN = /\/src\/(main\.tsx|app\/routes\/(public-shell|login)\.tsx)$/;
 
@@ -27,6 +35,9 @@ function importedFrom(id: string, from: RegExp, getModuleInfo: GetModuleInfo, se
 export function sharedChunks(id: string, { getModuleInfo }: { getModuleInfo: GetModuleInfo }): string | undefined {
   // Left to Vite: the fonts' CSS would otherwise become a second render-blocking stylesheet.
   if (id.endsWith('.css')) return undefined;
+  // Vite's modulepreload polyfill, which both documents run: with the libraries the entry needs
+  // first, rather than in a chunk of its own (one request more before /login paints).
+  if (id.includes('vite/modulepreload-polyfill')) return 'vendor';
   const forLogin = importedFrom(id, LOGIN, getModuleInfo);
   if (id.includes('/node_modules/')) return forLogin ? 'vendor' : undefined;
   if (!SHARED.test(id)) return undefined;

@@ -3,6 +3,9 @@
 // static imports, plus what index.html preloads for /login (plugins/preload-first-screen.ts): the
 // default language's up-front strings and the screen's chunks and string parts. Fonts, CSS and
 // images are excluded.
+// It also proves that the player's entry never loads the back office: every chunk holding
+// back-office code is named bo-… by the build (vite.config.ts), and none of them may be reachable
+// from index.html's entry through static or dynamic imports.
 // Usage: node scripts/check-bundle.mjs [--no-build]
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -33,7 +36,28 @@ function collect(key) {
   for (const dep of chunk.imports ?? []) collect(dep);
 }
 
-collect(Object.keys(manifest).find((key) => manifest[key].isEntry));
+const PLAYER_ENTRY = 'index.html';
+const BACK_OFFICE_ENTRY = 'backoffice.html';
+const isBackOffice = (file) => /^assets\/bo-/.test(file);
+if (!manifest[BACK_OFFICE_ENTRY] || !isBackOffice(manifest[BACK_OFFICE_ENTRY].file)) {
+  throw new Error(`bundle check: ${BACK_OFFICE_ENTRY} is not built as a bo- chunk`);
+}
+// Everything the player's document can ever load, its lazy screens included.
+const reachable = new Set();
+(function walk(key) {
+  const chunk = manifest[key];
+  if (!chunk || reachable.has(chunk.file)) return;
+  reachable.add(chunk.file);
+  for (const dep of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) walk(dep);
+})(PLAYER_ENTRY);
+const leaked = [...reachable].filter(isBackOffice);
+if (leaked.length) {
+  console.error(`bundle check: the player's entry reaches back-office chunks: ${leaked.join(', ')}`);
+  process.exit(1);
+}
+console.log(`player entry: ${reachable.size} chunks reachable, none of the back office's`);
+
+collect(PLAYER_ENTRY);
 const language = preloads.languages[locale];
 const screen = preloads.screens[ROUTE];
 if (!screen) throw new Error(`bundle check: index.html preloads nothing for ${ROUTE}`);

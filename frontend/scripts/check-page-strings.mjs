@@ -105,9 +105,26 @@ for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: fa
   if (part !== CORE) problems.push(`${ENTRY}: ${file} shows '${section}.…' (in ${part}.json), not up-front`);
 }
 
+// The back office (its own entry) loads the up-front strings and its own part, nothing else; and
+// the player app never shows the back office's strings (no page may declare that part).
+const BACK_OFFICE_ENTRY = 'src/backoffice/main.tsx';
+const BACK_OFFICE_PART = 'backoffice';
+for (const [section, file] of usedSections(join(FRONTEND, BACK_OFFICE_ENTRY))) {
+  const part = partOf.get(section);
+  if (part !== CORE && part !== BACK_OFFICE_PART) {
+    problems.push(`${BACK_OFFICE_ENTRY}: ${file} shows '${section}.…' (in ${part}.json), which the back office does not load`);
+  }
+}
+for (const [module, declared] of pages) {
+  if (declared.includes(BACK_OFFICE_PART)) problems.push(`${module}: a player page loads the back office's strings`);
+}
+
 if (problems.length) {
   console.error(`page strings check failed (${problems.length} problems):`);
   for (const p of problems) console.error(`  - ${p}`);
   process.exit(1);
 }
-console.log(`page strings check ok: the entry and ${pages.size} lazy pages load every string part they show.`);
+console.log(
+  `page strings check ok: the entry and ${pages.size} lazy pages load every string part they show; ` +
+    'the back office shows only its own and the up-front strings.',
+);

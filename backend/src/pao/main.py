@@ -156,11 +156,18 @@ class _SpaDocument:
 
 
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
-    """Serve the built SPA; unknown non-API paths fall back to index.html (history mode)."""
+    """Serve the built SPA; unknown non-API paths fall back to index.html (history mode).
+
+    ``/backoffice`` and everything under it fall back to ``backoffice.html`` instead: the back
+    office is a second entry of the same build, loaded only by staff.
+    """
     index = static_dir / "index.html"
     if not index.is_file():
         return
     document = _SpaDocument(index)
+    back_office_html = static_dir / "backoffice.html"
+    back_office = _SpaDocument(back_office_html) if back_office_html.is_file() else document
+    documents = {root_file.resolve() for root_file in (index, back_office_html)}
     root = static_dir.resolve()
     assets = static_dir / "assets"
     if assets.is_dir():
@@ -178,11 +185,10 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
         if path.startswith(("api/", "sandbox/")):
             return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()
-        # /index.html itself is the document too: same bytes, same no-cache.
-        if (
-            candidate != root / "index.html"
-            and candidate.is_file()
-            and candidate.is_relative_to(root)
-        ):
+        # The documents themselves are served as documents too: same bytes, same no-cache.
+        if candidate not in documents and candidate.is_file() and candidate.is_relative_to(root):
             return FileResponse(candidate)
-        return document.response(request.headers.get("accept-encoding", ""))
+        accept = request.headers.get("accept-encoding", "")
+        if path in ("backoffice", "backoffice.html") or path.startswith("backoffice/"):
+            return back_office.response(accept)
+        return document.response(accept)

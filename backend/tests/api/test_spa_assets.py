@@ -100,3 +100,30 @@ async def test_index_html_is_read_once(settings: Settings, tmp_path: Path) -> No
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         answer = await client.get("/login", headers={"Accept-Encoding": "gzip"})
         assert answer.content == INDEX
+
+
+BACK_OFFICE = b"<!doctype html><title>Pao back office</title>\n" + b"<div></div>\n" * 200
+
+
+async def test_back_office_paths_get_the_back_office_document(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """/backoffice and its routes answer backoffice.html (gzipped once, like index.html); every
+    other path keeps the player's document, so neither app loads the other's entry."""
+    dist = built_spa(tmp_path / "dist")
+    (dist / "backoffice.html").write_bytes(BACK_OFFICE)
+    app = create_app(settings.model_copy(update={"static_dir": dist}))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for path in ("/backoffice", "/backoffice/", "/backoffice/audit", "/backoffice.html"):
+            packed, body = await raw_get(client, path, "gzip")
+            assert packed.status_code == 200, path
+            assert packed.headers["content-encoding"] == "gzip", path
+            assert packed.headers["cache-control"] == "no-cache", path
+            assert gzip.decompress(body) == BACK_OFFICE, path
+            plain, body = await raw_get(client, path, "identity")
+            assert "content-encoding" not in plain.headers, path
+            assert body == BACK_OFFICE, path
+        for path in (*SPA_PATHS, "/backofficex", "/user/backoffice"):
+            answer = await client.get(path)
+            assert answer.content == INDEX, path

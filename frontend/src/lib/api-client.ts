@@ -12,7 +12,7 @@ export { CLIENT_HEADER, CLIENT_MARKER };
 export const TIMEOUT_MS = 60_000;
 export const UPLOAD_TIMEOUT_MS = 300_000;
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Paths of the contract that accept a method. */
 export type PathsWith<M extends Method> = {
@@ -44,6 +44,8 @@ export type RequestOptions = {
   /** Query string values; undefined ones are left out. */
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal;
+  /** The bearer token to send instead of the member's (the back office sends its staff token). */
+  token?: string | null;
 };
 
 type RouteListener = (route: Exclude<ErrorRoute, null>) => void;
@@ -122,7 +124,7 @@ export async function request<T>(
   const isUpload = body instanceof FormData;
   const headers = new Headers(options.headers);
   headers.set(CLIENT_HEADER, CLIENT_MARKER);
-  const token = getToken();
+  const token = options.token === undefined ? getToken() : options.token;
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
   if (body !== undefined && !isUpload) headers.set('Content-Type', 'application/json');
 

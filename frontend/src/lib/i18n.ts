@@ -5,8 +5,9 @@
  * Default th (la in the Lao build); a choice saved in localStorage 'locale' wins. The 'i18next'
  * cookie holds the upper-cased locale and <html lang> follows (lo for Lao).
  */
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type backoffice from '@/locales/th/backoffice.json';
 import type member from '@/locales/th/member.json';
 import type register from '@/locales/th/register.json';
 import type support from '@/locales/th/support.json';
@@ -19,12 +20,14 @@ import { readLocal, STORAGE_KEYS, writeLocal } from './storage';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    fallbackNS: StringPart[];
+    // 'backoffice' is read only by the back office's own entry (src/backoffice/i18n.ts).
+    fallbackNS: (StringPart | 'backoffice')[];
     resources: {
       translation: typeof translation;
       register: typeof register;
       member: typeof member;
       support: typeof support;
+      backoffice: typeof backoffice;
     };
   }
 }
@@ -47,11 +50,17 @@ function applyLocale(locale: Locale): void {
 
 let started: Promise<unknown> | undefined;
 
-/** Starts i18next; the up-front strings and `parts` (the first screen's) are fetched together. */
-export function initI18n(parts: readonly StringPart[] = []): Promise<void> {
+/**
+ * Starts i18next; the up-front strings and `parts` (the first screen's) are fetched together.
+ * The back office passes its own backend and parts (its strings are not in the player's files).
+ */
+export function initI18n(
+  parts: readonly string[] = [],
+  { backend = localeFiles, fallback = STRING_PARTS }: { backend?: BackendModule; fallback?: readonly string[] } = {},
+): Promise<void> {
   const locale = initialLocale();
   started ??= i18n
-    .use(localeFiles)
+    .use(backend)
     .use(initReactI18next)
     .init({
       lng: locale,
@@ -59,7 +68,7 @@ export function initI18n(parts: readonly StringPart[] = []): Promise<void> {
       supportedLngs: LOCALES,
       ns: [CORE_STRINGS, ...parts],
       defaultNS: CORE_STRINGS,
-      fallbackNS: [...STRING_PARTS],
+      fallbackNS: [...fallback],
       // Fetch the strings now, not on the next tick: the first screen's chunks are already on
       // their way and the first render waits for both.
       initAsync: false,
@@ -71,7 +80,7 @@ export function initI18n(parts: readonly StringPart[] = []): Promise<void> {
 }
 
 /** Fetches feature parts in the current language; a later switch fetches them in the new one. */
-export async function loadStrings(parts: readonly StringPart[]): Promise<void> {
+export async function loadStrings(parts: readonly string[]): Promise<void> {
   if (!started) throw new Error('loadStrings before initI18n');
   await started;
   await i18n.loadNamespaces([...parts]);

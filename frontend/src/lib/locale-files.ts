@@ -11,16 +11,26 @@ import type { BackendModule, ResourceKey } from 'i18next';
 export const STRING_PARTS = ['register', 'member', 'support'] as const;
 export type StringPart = (typeof STRING_PARTS)[number];
 
-// One chunk per file, fetched on first use.
-const files = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' });
+// One chunk per file, fetched on first use. The back office's strings (backoffice.json) are
+// only for its own entry (src/backoffice/i18n.ts): the player app does not even name them.
+const files = import.meta.glob<ResourceKey>(['../locales/*/*.json', '!../locales/*/backoffice.json'], {
+  import: 'default',
+});
 
-/** i18next backend reading locales/<language>/<namespace>.json. */
-export const localeFiles: BackendModule = {
-  type: 'backend',
-  callbackApi: false,
-  init: () => undefined,
-  read: (language: string, namespace: string) => {
-    const load = files[`../locales/${language}/${namespace}.json`];
-    return load ? load() : Promise.reject(new Error(`no strings for ${language}/${namespace}`));
-  },
-};
+type Files = Record<string, () => Promise<ResourceKey>>;
+
+/** i18next backend reading locales/<language>/<namespace>.json out of `from` (an import.meta.glob). */
+export function stringsBackend(from: Files): BackendModule {
+  return {
+    type: 'backend',
+    callbackApi: false,
+    init: () => undefined,
+    read: (language: string, namespace: string) => {
+      const load = from[`../locales/${language}/${namespace}.json`];
+      return load ? load() : Promise.reject(new Error(`no strings for ${language}/${namespace}`));
+    },
+  };
+}
+
+/** The player app's strings. */
+export const localeFiles: BackendModule = stringsBackend(files);

@@ -1,0 +1,18 @@
+/**
+ * The back office's strings: the app's i18n set-up (lib/i18n.ts) with the up-front
+ * translation.json (shared components, error texts) and locales/<lng>/backoffice.json, which only
+ * this entry names, so the player app's bundle never carries it.
+ */
+import type { ResourceKey } from 'i18next';
+import { initI18n } from '@/lib/i18n';
+import { stringsBackend } from '@/lib/locale-files';
+
+export const BACK_OFFICE_STRINGS = 'backoffice';
+
+const files = import.meta.glob<ResourceKey>(['../locales/*/translation.json', '../locales/*/backoffice.json'], {
+  import: 'default',
+});
+
+export function initBackOfficeI18n(): Promise<void> {
+  return initI18n([BACK_OFFICE_STRINGS], { backend: stringsBackend(files), fallback: [BACK_OFFICE_STRINGS] });
+}

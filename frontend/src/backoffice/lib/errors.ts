@@ -1,0 +1,21 @@
+/** Error texts in the back office: its own wording of a code when it has one (bo.errorMsg: a
+ * staff login is not a phone number), else the app's catalogue text (lib/errors.ts). */
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, errorText } from '@/lib/errors';
+
+export function useBoErrorText(): (error: unknown) => string {
+  const { t, i18n } = useTranslation();
+  return useCallback(
+    (error: unknown) => {
+      const own = error instanceof ApiError ? `bo.errorMsg.${error.code}` : '';
+      if (own && i18n.exists(own)) return t(own as never);
+      return errorText(
+        error,
+        (key) => t(key as never),
+        (key) => i18n.exists(key),
+      );
+    },
+    [t, i18n],
+  );
+}
