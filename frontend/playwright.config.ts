@@ -39,19 +39,24 @@ const pao = process.env.PAO_BIN ?? '../.venv/bin/pao';
 const baseURL = external ?? `http://127.0.0.1:${ports[0]}`;
 const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true };
 const desktop = { viewport: { width: 1280, height: 800 } };
+// The back office is desktop first: a 1366×768 laptop.
+const backOffice = { viewport: { width: 1366, height: 768 } };
+const notPlayerApp = /terminated\.spec|backoffice\.spec/;
 
 type P = Project<AppOptions>;
 const projects: P[] = [
-  { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: /terminated\.spec/ },
-  { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main/, testIgnore: /terminated\.spec/ },
-  { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main/, testIgnore: /terminated\.spec/ },
-  { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: /terminated\.spec/ },
+  { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: notPlayerApp },
+  { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main/, testIgnore: notPlayerApp },
+  { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main/, testIgnore: notPlayerApp },
+  { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: notPlayerApp },
+  // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
+  { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice\.spec/ },
   {
     // Closes the whole site, so it runs after everything else.
     name: 'terminated',
     use: { ...phone, appLocale: 'en' },
     testMatch: /terminated\.spec/,
-    dependencies: ['phone-th', 'phone-la', 'phone-en', 'desktop-en'],
+    dependencies: ['phone-th', 'phone-la', 'phone-en', 'desktop-en', 'backoffice'],
   },
 ];
 

@@ -95,9 +95,10 @@ export default function AuditPage() {
 
   const columns = useMemo<ColumnDef<Entry, unknown>[]>(
     () => [
-      { id: 'at', header: t('bo.audit.at'), size: 150, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.at)}</span> },
+      { id: 'at', accessorFn: (entry) => entry.at, header: t('bo.audit.at'), size: 150, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.at)}</span> },
       {
         id: 'staff',
+        accessorFn: (entry) => entry.actor,
         header: t('bo.audit.staff'),
         size: 170,
         cell: ({ row }) => (
@@ -110,7 +111,7 @@ export default function AuditPage() {
           </span>
         ),
       },
-      { id: 'action', header: t('bo.audit.action'), size: 180, cell: ({ row }) => <code className="bo-code">{row.original.action}</code> },
+      { id: 'action', accessorFn: (entry) => entry.action, header: t('bo.audit.action'), size: 180, cell: ({ row }) => <code className="bo-code">{row.original.action}</code> },
       {
         id: 'object',
         header: t('bo.audit.object'),

@@ -45,9 +45,9 @@ export default function SessionsPage() {
         ),
       },
       { id: 'ip', header: t('bo.sessions.ip'), size: 130, cell: ({ row }) => row.original.ip ?? '—' },
-      { id: 'started', header: t('bo.sessions.started'), size: 160, cell: ({ row }) => formatDateTime(row.original.createdAt) },
-      { id: 'seen', header: t('bo.sessions.lastSeen'), size: 160, cell: ({ row }) => formatDateTime(row.original.lastSeenAt) },
-      { id: 'expires', header: t('bo.sessions.expires'), size: 160, cell: ({ row }) => formatDateTime(row.original.expiresAt) },
+      { id: 'started', header: t('bo.sessions.started'), size: 160, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.createdAt)}</span> },
+      { id: 'seen', header: t('bo.sessions.lastSeen'), size: 160, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.lastSeenAt)}</span> },
+      { id: 'expires', header: t('bo.sessions.expires'), size: 160, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.expiresAt)}</span> },
       {
         id: 'actions',
         header: () => <span className="visually-hidden">{t('bo.table.actions')}</span>,

@@ -43,9 +43,11 @@ export function AddStaffDialog({ onClose }: { onClose: () => void }) {
         onClose={onClose}
         title={t('bo.staff.enrolmentTitle', { login: created.staff.login })}
         footer={
-          <button type="button" className="bo-btn bo-btn-primary" onClick={onClose}>
-            {t('common.close')}
-          </button>
+          <div className="bo-dialog-actions">
+            <button type="button" className="bo-btn bo-btn-primary" onClick={onClose}>
+              {t('common.close')}
+            </button>
+          </div>
         }
       >
         <div className="bo-dialog-body">

@@ -75,7 +75,7 @@ export default function StaffPage() {
       {
         id: 'actions',
         header: t('bo.table.actions'),
-        size: 400,
+        size: 440,
         cell: ({ row }) => {
           const target = row.original;
           if (target.id === me?.id) return null;

@@ -1,0 +1,126 @@
+/**
+ * The back office at 1366×768, in Thai and English: an owner signs in with a code, sees every
+ * screen, filters the audit log (the filter is the URL) and adds a staff member, whose enrolment
+ * is shown once; a new staff member enrols at first sign-in; a viewer sees no management screen.
+ * Every screen passes axe. Screenshots go to test-results/screens/.
+ */
+import { expect, expectAccessible, test, type Locale } from './support/fixtures';
+import { addStaff, enrolledStaff, enterPassword, signIn } from './support/staff';
+import { totpCode } from './support/totp';
+
+const shot = (name: string, locale: Locale) => `test-results/screens/backoffice-${name}-${locale}.png`;
+
+for (const locale of ['th', 'en'] as const) {
+  test.describe(`back office (${locale})`, () => {
+    test.use({ appLocale: locale });
+
+    test('an owner signs in, filters the audit log and adds a staff member', async ({ page, request, t }) => {
+      const owner = await enrolledStaff(request, 'owner');
+      await page.goto('/backoffice');
+      await expect(page).toHaveURL(/\/backoffice\/login$/);
+      await expect(page.getByRole('heading', { name: t('bo.login.title') })).toBeVisible();
+      await expectAccessible(page, 'back-office login');
+      await page.screenshot({ path: shot('login', locale) });
+
+      await signIn(page, t, owner);
+      const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
+      for (const item of ['bo.nav.audit', 'bo.nav.staff', 'bo.nav.sessions']) {
+        await expect(nav.getByRole('link', { name: t(item) })).toBeVisible();
+      }
+      await expect(page.getByText(t('bo.top.signedInAs', { name: owner.name, role: t('bo.role.owner') }))).toBeAttached();
+
+      // The audit log: the owner's own sign-in is there; filter on it, then sort.
+      await nav.getByRole('link', { name: t('bo.nav.audit') }).click();
+      await expect(page).toHaveURL(/\/backoffice\/audit$/);
+      const table = page.getByRole('table', { name: t('bo.audit.title') });
+      await expect(table.getByRole('cell', { name: 'auth.login', exact: true }).first()).toBeVisible();
+      await page.getByLabel(t('bo.audit.action'), { exact: true }).fill('staff.create');
+      await page.getByRole('button', { name: t('bo.audit.apply') }).click();
+      await expect(page).toHaveURL(/[?&]action=staff\.create/);
+      await expect(table.getByRole('cell', { name: 'auth.login', exact: true })).toHaveCount(0);
+      await expect(table.getByRole('cell', { name: 'staff.create', exact: true }).first()).toBeVisible();
+      await expect(table.getByText(owner.login, { exact: true }).first()).toBeVisible();
+      await table.getByRole('button', { name: t('bo.audit.at') }).click();
+      await expect(page).toHaveURL(/[?&]sort=at/);
+      await expect(table.getByRole('columnheader', { name: t('bo.audit.at') })).toHaveAttribute('aria-sort', 'ascending');
+      // The filtered view is a link: opened afresh, it shows the same.
+      await page.reload();
+      await expect(page.getByLabel(t('bo.audit.action'), { exact: true })).toHaveValue('staff.create');
+      await expect(table.getByRole('cell', { name: 'staff.create', exact: true }).first()).toBeVisible();
+      await expectAccessible(page, 'audit log');
+      await page.screenshot({ path: shot('audit', locale) });
+
+      // Staff: add a cashier; the enrolment is shown once.
+      await nav.getByRole('link', { name: t('bo.nav.staff') }).click();
+      await page.getByRole('button', { name: t('bo.staff.add') }).click();
+      const login = `e2e-new-${Date.now().toString().slice(-7)}`;
+      const adding = page.getByRole('dialog', { name: t('bo.staff.add') });
+      await adding.getByLabel(t('bo.staff.login'), { exact: true }).fill(login);
+      await adding.getByLabel(t('bo.staff.displayName'), { exact: true }).fill('New Cashier');
+      await adding.getByLabel(t('bo.staff.role'), { exact: true }).selectOption('cashier');
+      await adding.getByLabel(t('bo.staff.password'), { exact: true }).fill('cashier-pass-1');
+      await adding.getByRole('button', { name: t('bo.staff.create'), exact: true }).click();
+      const enrolment = page.getByRole('dialog', { name: t('bo.staff.enrolmentTitle', { login }) });
+      await expect(enrolment.getByRole('img', { name: t('bo.login.qrAlt') })).toBeVisible();
+      await expect(enrolment.locator('code')).toHaveText(/^[A-Z2-7 ]{16,}$/);
+      await expectAccessible(page, 'staff enrolment');
+      await page.screenshot({ path: shot('staff-added', locale) });
+      await enrolment.getByRole('button', { name: t('common.close') }).first().click();
+
+      const row = page.getByRole('row').filter({ hasText: login });
+      await expect(row.getByText(t('bo.role.cashier'), { exact: true })).toBeVisible();
+      await expect(row.getByText(t('bo.staff.pending'), { exact: true })).toBeVisible();
+      // Change the role, confirmed in a dialog.
+      await row.getByRole('button', { name: t('bo.staff.changeRole') }).click();
+      const changing = page.getByRole('dialog', { name: t('bo.staff.changeRoleOf', { name: 'New Cashier' }) });
+      await changing.getByLabel(t('bo.staff.role'), { exact: true }).selectOption('viewer');
+      await changing.getByRole('button', { name: t('common.save') }).click();
+      await expect(changing).toBeHidden();
+      await expect(row.getByText(t('bo.role.viewer'), { exact: true })).toBeVisible();
+      await expectAccessible(page, 'staff');
+      await page.screenshot({ path: shot('staff', locale) });
+    });
+
+    test('a new staff member enrols an authenticator at the first sign-in', async ({ page, t }) => {
+      const cashier = addStaff('cashier');
+      await enterPassword(page, t, cashier);
+      await expect(page.getByRole('heading', { name: t('bo.login.enrolTitle') })).toBeVisible();
+      await expect(page.getByRole('img', { name: t('bo.login.qrAlt') })).toBeVisible();
+      await expect(page.locator('code')).toHaveText(cashier.secret.replace(/(.{4})/g, '$1 ').trim());
+      await expectAccessible(page, 'enrolment');
+      await page.screenshot({ path: shot('enrol', locale) });
+
+      // A wrong code is refused with the catalogue's text; the right one signs in.
+      const wrong = String((Number(totpCode(cashier.secret)) + 1) % 1_000_000).padStart(6, '0');
+      await page.getByLabel(t('bo.login.code'), { exact: true }).fill(wrong);
+      await page.getByRole('button', { name: t('bo.login.enrolSubmit') }).click();
+      await expect(page.getByRole('alert')).toHaveText(t('errorMsg.STAFF_CODE_INVALID'));
+      await page.getByLabel(t('bo.login.code'), { exact: true }).fill(totpCode(cashier.secret));
+      await page.getByRole('button', { name: t('bo.login.enrolSubmit') }).click();
+
+      // A cashier's screens so far: their own sessions, this one marked.
+      await expect(page).toHaveURL(/\/backoffice\/sessions$/);
+      await expect(page.getByRole('heading', { name: t('bo.sessions.title'), level: 1 })).toBeVisible();
+      await expect(page.getByText(t('bo.sessions.current'), { exact: true })).toBeVisible();
+      await expectAccessible(page, 'my sessions');
+      await page.screenshot({ path: shot('sessions', locale) });
+    });
+
+    test('a viewer sees no staff or audit screen, and the session ends on logout', async ({ page, request, t }) => {
+      const viewer = await enrolledStaff(request, 'viewer');
+      await signIn(page, t, viewer);
+      const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
+      await expect(nav.getByRole('link')).toHaveText([t('bo.nav.sessions')]);
+      // A link to a screen the role may not open lands on one it may.
+      await page.goto('/backoffice/staff');
+      await expect(page).toHaveURL(/\/backoffice\/sessions$/);
+      await expect(page.getByRole('button', { name: t('bo.staff.add') })).toHaveCount(0);
+      await expectAccessible(page, 'viewer sessions');
+
+      await page.getByRole('button', { name: t('bo.top.logout') }).click();
+      await expect(page).toHaveURL(/\/backoffice\/login$/);
+      await page.goto('/backoffice/sessions');
+      await expect(page).toHaveURL(/\/backoffice\/login$/);
+    });
+  });
+}
