@@ -26,9 +26,11 @@ type Props<T> = {
   empty: ReactNode;
   busy?: boolean;
   rowClassName?: (row: T) => string | undefined;
+  /** Columns keep their declared widths; those without one share the rest (wide content). */
+  fixedLayout?: boolean;
 };
 
-export function DataTable<T>({ caption, columns, data, getRowId, sorting, onSortingChange, empty, busy, rowClassName }: Props<T>) {
+export function DataTable<T>({ caption, columns, data, getRowId, sorting, onSortingChange, empty, busy, rowClassName, fixedLayout }: Props<T>) {
   const { t } = useTranslation();
   // TanStack Table returns functions that React Compiler must not memoise; nothing here is.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -37,6 +39,8 @@ export function DataTable<T>({ caption, columns, data, getRowId, sorting, onSort
     columns,
     getRowId,
     getCoreRowModel: getCoreRowModel(),
+    // No width unless a column declares one (TanStack's default would give every column 150 px).
+    defaultColumn: { size: 0 },
     manualSorting: true,
     manualPagination: true,
     enableSortingRemoval: false,
@@ -46,7 +50,7 @@ export function DataTable<T>({ caption, columns, data, getRowId, sorting, onSort
   });
   return (
     <div className="bo-table-wrap" aria-busy={busy || undefined}>
-      <table className="bo-table">
+      <table className={fixedLayout ? 'bo-table bo-table-fixed' : 'bo-table'}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (

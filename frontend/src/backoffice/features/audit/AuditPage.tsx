@@ -95,12 +95,12 @@ export default function AuditPage() {
 
   const columns = useMemo<ColumnDef<Entry, unknown>[]>(
     () => [
-      { id: 'at', accessorFn: (entry) => entry.at, header: t('bo.audit.at'), size: 150, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.at)}</span> },
+      { id: 'at', accessorFn: (entry) => entry.at, header: t('bo.audit.at'), size: 160, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.at)}</span> },
       {
         id: 'staff',
         accessorFn: (entry) => entry.actor,
         header: t('bo.audit.staff'),
-        size: 170,
+        size: 150,
         cell: ({ row }) => (
           <span className="bo-stack">
             <span>{row.original.actor}</span>
@@ -111,11 +111,11 @@ export default function AuditPage() {
           </span>
         ),
       },
-      { id: 'action', accessorFn: (entry) => entry.action, header: t('bo.audit.action'), size: 180, cell: ({ row }) => <code className="bo-code">{row.original.action}</code> },
+      { id: 'action', accessorFn: (entry) => entry.action, header: t('bo.audit.action'), size: 170, cell: ({ row }) => <code className="bo-code">{row.original.action}</code> },
       {
         id: 'object',
         header: t('bo.audit.object'),
-        size: 130,
+        size: 110,
         enableSorting: false,
         cell: ({ row }) =>
           row.original.objectType ? (
@@ -138,7 +138,7 @@ export default function AuditPage() {
           </>
         ),
       },
-      { id: 'ip', header: t('bo.audit.ip'), size: 120, enableSorting: false, cell: ({ row }) => row.original.ip ?? '—' },
+      { id: 'ip', header: t('bo.audit.ip'), size: 110, enableSorting: false, cell: ({ row }) => row.original.ip ?? '—' },
     ],
     [t],
   );
@@ -167,6 +167,7 @@ export default function AuditPage() {
               go({ sort: fromSorting(next), page: 1 });
             }}
             empty={t('bo.audit.empty')}
+            fixedLayout
             busy={entries.isFetching}
           />
           {entries.data && (
