@@ -1,7 +1,8 @@
 /**
  * The back office at 1366×768, in Thai and English: an owner signs in with a code, sees every
  * screen, filters the audit log (the filter is the URL) and adds a staff member, whose enrolment
- * is shown once; a new staff member enrols at first sign-in; a viewer sees no management screen.
+ * is shown once, until the session ends on the server; a new staff member enrols at first
+ * sign-in; a viewer sees no management screen.
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
 import { expect, expectAccessible, test, type Locale } from './support/fixtures';
@@ -79,6 +80,14 @@ for (const locale of ['th', 'en'] as const) {
       await expect(row.getByText(t('bo.role.viewer'), { exact: true })).toBeVisible();
       await expectAccessible(page, 'staff');
       await page.screenshot({ path: shot('staff', locale) });
+
+      // The session ends on the server (idle, revoked): the next call's 401 returns to the login.
+      const token = await page.evaluate(() => localStorage.getItem('pao-staff-token'));
+      const ended = await request.post('/api/backoffice/auth/logout', { headers: { Authorization: `Bearer ${token}` } });
+      expect(ended.ok()).toBe(true);
+      await page.reload();
+      await expect(page).toHaveURL(/\/backoffice\/login$/);
+      await expect(page.getByRole('status').filter({ hasText: t('bo.login.ended') })).toBeVisible();
     });
 
     test('a new staff member enrols an authenticator at the first sign-in', async ({ page, t }) => {
