@@ -31,6 +31,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from pao.core.errors import Forbidden, Unauthorized
 from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import bearer, current_login, current_member
 from pao.site.settings import SiteSettings, load_site_settings
@@ -452,7 +453,7 @@ async def agent_conversations(
     summary="A conversation's messages, newest first",
 )
 async def agent_messages(
-    conversation_id: int,
+    conversation_id: DbId,
     session: SessionDep,
     agent: CurrentAgent,
     page: Annotated[AgentHistoryIn, Query()],
@@ -480,7 +481,7 @@ async def agent_messages(
     summary="Reply: text, buttons, media, quick replies or generic cards",
 )
 async def agent_send(
-    conversation_id: int,
+    conversation_id: DbId,
     body: AgentSendIn,
     request: Request,
     background: BackgroundTasks,
@@ -509,7 +510,7 @@ async def agent_send(
     summary="Mark the customer's messages read by the agents",
 )
 async def agent_read(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     background: BackgroundTasks,
     session: SessionDep,
@@ -558,7 +559,7 @@ AGENT_UPLOAD_ERRORS = {
     summary="Upload an image into a conversation",
 )
 async def agent_upload_image(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,
@@ -576,7 +577,7 @@ async def agent_upload_image(
     summary="Upload a video into a conversation",
 )
 async def agent_upload_video(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,

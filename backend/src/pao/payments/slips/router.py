@@ -21,6 +21,7 @@ from fastapi.responses import Response
 
 from pao.core.errors import Unprocessable
 from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
@@ -138,7 +139,7 @@ async def slip_url(reference: str, session: SessionDep, member: CurrentMember) -
     },
 )
 async def slip_image(
-    slip_id: int, request: Request, session: SessionDep, member: CurrentMember
+    slip_id: DbId, request: Request, session: SessionDep, member: CurrentMember
 ) -> Response:
     """The stored slip image, only for its owner (fetch it with the bearer token)."""
     slip = await service.owned_slip(session, member_id=member.id, slip_id=slip_id)
