@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import iter_route_contexts
 from sqlalchemy import text
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
@@ -22,7 +24,7 @@ import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.errors import install_error_handlers
-from pao.core.logging import configure_logging
+from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
@@ -85,8 +87,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
-    install_error_handlers(app)
+    # Middleware order, innermost first: the termination check reads the database, so the
+    # outage answer (installed with the error handlers) must wrap it.
     app.add_middleware(TerminationMiddleware)
+    install_error_handlers(app)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -117,6 +121,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(sandbox_router)
 
     _mount_spa(app, settings.static_dir)
+    # The access log redacts the path parameters these routes name as secrets.
+    register_secret_routes(
+        route.path for route in iter_route_contexts(app.routes) if route.path is not None
+    )
     return app
 
 
@@ -148,6 +156,23 @@ class _SpaDocument:
         return Response(self.plain, media_type="text/html", headers=headers)
 
 
+class _SpaPath(Convertor[str]):
+    """Any path outside ``/api/`` and ``/sandbox/``: those belong to the routers alone, so that
+    the router's own matching answers there (405 ``METHOD_NOT_ALLOWED`` for a path it knows
+    with another method, 404 ``NO_DATA`` for one it does not), never the SPA."""
+
+    regex = r"(?!api/|sandbox/).*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("pao_spa_path", _SpaPath())
+
+
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
     """Serve the built SPA; unknown non-API paths fall back to index.html (history mode)."""
     index = static_dir / "index.html"
@@ -166,10 +191,8 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
             name="assets",
         )
 
-    @app.get("/{path:path}", include_in_schema=False)
+    @app.get("/{path:pao_spa_path}", include_in_schema=False)
     def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
-        if path.startswith(("api/", "sandbox/")):
-            return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()
         # /index.html itself is the document too: same bytes, same no-cache.
         if (
