@@ -26,6 +26,11 @@ from pao.core.db import create_engine, create_read_sessionmaker, create_sessionm
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.ratelimit import create_rate_limiter
+from pao.core.security_headers import (
+    SecurityHeadersMiddleware,
+    document_policy,
+    inline_script_hashes,
+)
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
@@ -69,12 +74,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.sandbox:
             await app.state.sandbox_engine.dispose()
 
+    # The interactive docs and the live OpenAPI document help development; in production they
+    # would only hand a prober the map of every route (the contract is in the repository).
+    public_docs = settings.env != "production"
     app = FastAPI(
         title="Pao API",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/api/docs",
-        openapi_url="/api/openapi.json",
+        docs_url="/api/docs" if public_docs else None,
+        openapi_url="/api/openapi.json" if public_docs else None,
         redoc_url=None,
     )
     app.state.settings = settings
@@ -88,9 +96,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
     # Middleware order, innermost first: the termination check reads the database, so the
-    # outage answer (installed with the error handlers) must wrap it.
+    # outage answer (installed with the error handlers) must wrap it, and the security headers
+    # wrap everything, the 410 and 503 answers included.
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
+    app.add_middleware(SecurityHeadersMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -140,6 +150,8 @@ class _SpaDocument:
         self.plain = path.read_bytes()
         # mtime=0: the same bytes on every start and in every process behind a load balancer.
         self.gzipped = gzip.compress(self.plain, compresslevel=9, mtime=0)
+        # Its inline script runs by hash: computed from these bytes, it matches the build.
+        self.policy = document_policy(inline_script_hashes(self.plain))
 
     def response(self, accept_encoding: str) -> Response:
         """The document, gzipped when the client accepts it.
@@ -149,7 +161,11 @@ class _SpaDocument:
         gzipped body to a client that did not ask for it. "Accepts gzip" is the test Starlette's
         ``GZipMiddleware`` applies to ``/assets``, so both answer the same clients alike.
         """
-        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        headers = {
+            "Cache-Control": "no-cache",
+            "Vary": "Accept-Encoding",
+            "Content-Security-Policy": self.policy,
+        }
         if "gzip" in accept_encoding:
             headers["Content-Encoding"] = "gzip"
             return Response(self.gzipped, media_type="text/html", headers=headers)

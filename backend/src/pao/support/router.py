@@ -353,11 +353,9 @@ MEDIA_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 async def _media_response(request: Request, key: str, content_type: str) -> Response:
     data = await request.app.state.file_store.get(key)
-    return Response(
-        content=data,
-        media_type=content_type,
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
-    )
+    # No caching header of its own: a member's file is an API answer like any other, never
+    # stored by the browser (pao.core.security_headers: no-store, nosniff).
+    return Response(content=data, media_type=content_type)
 
 
 @router.get(

@@ -147,8 +147,9 @@ async def slip_image(
     if not await store.exists(slip.file_key):
         raise SlipNotFound()
     extension = slip.file_key.rsplit(".", 1)[-1]
+    # Not cached (pao.core.security_headers): the slip shows the member's bank account, and a
+    # shared phone or an internet cafe's browser must not keep it.
     return Response(
         await store.get(slip.file_key),
         media_type=_MEDIA_TYPES.get(extension, "application/octet-stream"),
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
     )
