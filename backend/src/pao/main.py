@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import iter_route_contexts
 from sqlalchemy import text
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
@@ -24,9 +26,14 @@ from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.errors import install_error_handlers
-from pao.core.logging import configure_logging
+from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.openapi import document_validation_errors
 from pao.core.ratelimit import create_rate_limiter
+from pao.core.security_headers import (
+    SecurityHeadersMiddleware,
+    document_policy,
+    inline_script_hashes,
+)
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
@@ -70,12 +77,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.sandbox:
             await app.state.sandbox_engine.dispose()
 
+    # The interactive docs and the live OpenAPI document help development; in production they
+    # would only hand a prober the map of every route (the contract is in the repository).
+    public_docs = settings.env != "production"
     app = FastAPI(
         title="Pao API",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/api/docs",
-        openapi_url="/api/openapi.json",
+        docs_url="/api/docs" if public_docs else None,
+        openapi_url="/api/openapi.json" if public_docs else None,
         redoc_url=None,
     )
     app.state.settings = settings
@@ -88,8 +98,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
-    install_error_handlers(app)
+    # Middleware order, innermost first: the termination check reads the database, so the
+    # outage answer (installed with the error handlers) must wrap it, and the security headers
+    # wrap everything, the 410 and 503 answers included.
     app.add_middleware(TerminationMiddleware)
+    install_error_handlers(app)
+    app.add_middleware(SecurityHeadersMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -124,6 +138,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     document_validation_errors(app)
     _mount_spa(app, settings.static_dir)
+    # The access log redacts the path parameters these routes name as secrets.
+    register_secret_routes(
+        route.path for route in iter_route_contexts(app.routes) if route.path is not None
+    )
     return app
 
 
@@ -139,6 +157,8 @@ class _SpaDocument:
         self.plain = path.read_bytes()
         # mtime=0: the same bytes on every start and in every process behind a load balancer.
         self.gzipped = gzip.compress(self.plain, compresslevel=9, mtime=0)
+        # Its inline script runs by hash: computed from these bytes, it matches the build.
+        self.policy = document_policy(inline_script_hashes(self.plain))
 
     def response(self, accept_encoding: str) -> Response:
         """The document, gzipped when the client accepts it.
@@ -148,11 +168,32 @@ class _SpaDocument:
         gzipped body to a client that did not ask for it. "Accepts gzip" is the test Starlette's
         ``GZipMiddleware`` applies to ``/assets``, so both answer the same clients alike.
         """
-        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        headers = {
+            "Cache-Control": "no-cache",
+            "Vary": "Accept-Encoding",
+            "Content-Security-Policy": self.policy,
+        }
         if "gzip" in accept_encoding:
             headers["Content-Encoding"] = "gzip"
             return Response(self.gzipped, media_type="text/html", headers=headers)
         return Response(self.plain, media_type="text/html", headers=headers)
+
+
+class _SpaPath(Convertor[str]):
+    """Any path outside ``/api/`` and ``/sandbox/``: those belong to the routers alone, so that
+    the router's own matching answers there (405 ``METHOD_NOT_ALLOWED`` for a path it knows
+    with another method, 404 ``NO_DATA`` for one it does not), never the SPA."""
+
+    regex = r"(?!api/|sandbox/).*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("pao_spa_path", _SpaPath())
 
 
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
@@ -173,10 +214,8 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
             name="assets",
         )
 
-    @app.get("/{path:path}", include_in_schema=False)
+    @app.get("/{path:pao_spa_path}", include_in_schema=False)
     def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
-        if path.startswith(("api/", "sandbox/")):
-            return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()
         # /index.html itself is the document too: same bytes, same no-cache.
         if (

@@ -233,6 +233,9 @@ async def test_upload_and_send_media(
     assert got.status_code == 200
     assert got.content == data
     assert got.headers["content-type"] == mime
+    # A member's file stays out of the browser's cache, and is never sniffed into a page.
+    assert got.headers["cache-control"] == "no-store"
+    assert got.headers["x-content-type-options"] == "nosniff"
 
 
 @pytest.mark.parametrize(

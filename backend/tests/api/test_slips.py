@@ -336,6 +336,9 @@ async def test_slip_image_only_for_its_owner(client: httpx.AsyncClient) -> None:
     assert fetched.status_code == 200
     assert fetched.content == image
     assert fetched.headers["content-type"] == "image/png"
+    # The slip shows the member's bank account: the browser does not keep it.
+    assert fetched.headers["cache-control"] == "no-store"
+    assert fetched.headers["x-content-type-options"] == "nosniff"
 
     stranger, _ = await member(client)
     assert (

@@ -35,6 +35,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from pao.core.errors import Forbidden, Unauthorized
 from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import bearer, current_login, current_member
 from pao.site.settings import SiteSettings, load_site_settings
@@ -354,11 +355,9 @@ MEDIA_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 async def _media_response(request: Request, key: str, content_type: str) -> Response:
     data = await request.app.state.file_store.get(key)
-    return Response(
-        content=data,
-        media_type=content_type,
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
-    )
+    # No caching header of its own: a member's file is an API answer like any other, never
+    # stored by the browser (pao.core.security_headers: no-store, nosniff).
+    return Response(content=data, media_type=content_type)
 
 
 @router.get(
@@ -423,7 +422,7 @@ async def agent_conversations(
     summary="A conversation's messages, newest first",
 )
 async def agent_messages(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,
@@ -452,7 +451,7 @@ async def agent_messages(
     summary="Reply: text, buttons, media, quick replies or generic cards",
 )
 async def agent_send(
-    conversation_id: int,
+    conversation_id: DbId,
     body: AgentSendIn,
     request: Request,
     background: BackgroundTasks,
@@ -481,7 +480,7 @@ async def agent_send(
     summary="Mark the customer's messages read by the agents",
 )
 async def agent_read(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     background: BackgroundTasks,
     session: SessionDep,
@@ -530,7 +529,7 @@ AGENT_UPLOAD_ERRORS = {
     summary="Upload an image into a conversation",
 )
 async def agent_upload_image(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,
@@ -548,7 +547,7 @@ async def agent_upload_image(
     summary="Upload a video into a conversation",
 )
 async def agent_upload_video(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,

@@ -21,6 +21,7 @@ from fastapi.responses import Response
 
 from pao.core.errors import Unprocessable
 from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
@@ -138,7 +139,7 @@ async def slip_url(reference: str, session: SessionDep, member: CurrentMember) -
     },
 )
 async def slip_image(
-    slip_id: int, request: Request, session: SessionDep, member: CurrentMember
+    slip_id: DbId, request: Request, session: SessionDep, member: CurrentMember
 ) -> Response:
     """The stored slip image, only for its owner (fetch it with the bearer token)."""
     slip = await service.owned_slip(session, member_id=member.id, slip_id=slip_id)
@@ -146,8 +147,9 @@ async def slip_image(
     if not await store.exists(slip.file_key):
         raise SlipNotFound()
     extension = slip.file_key.rsplit(".", 1)[-1]
+    # Not cached (pao.core.security_headers): the slip shows the member's bank account, and a
+    # shared phone or an internet cafe's browser must not keep it.
     return Response(
         await store.get(slip.file_key),
         media_type=_MEDIA_TYPES.get(extension, "application/octet-stream"),
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
     )
