@@ -13,8 +13,9 @@ import httpx
 import pytest
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute, iter_route_contexts
+from pydantic import BaseModel
 
-from pao.core.params import MAX_DB_INT
+from pao.core.params import MAX_DB_INT, RequestModel, _refuses_bool
 from pao.core.settings import Settings
 from pao.main import create_app
 from tests.api.test_chat_agents import add_agent
@@ -85,6 +86,26 @@ def test_every_integer_input_is_bounded_to_the_database(tmp_path: Path) -> None:
         or schema.get("minimum", schema.get("exclusiveMinimum", -(2**63) - 1)) < -(2**63)
     ]
     assert unbounded == []
+
+
+def test_every_request_model_with_a_number_refuses_booleans(tmp_path: Path) -> None:
+    """A body or query model with a number field must be a RequestModel, so a new route's
+    model cannot take ``true`` for ``1`` (pao.core.params)."""
+    settings = Settings(env="test", sandbox=True, data_dir=tmp_path, static_dir=tmp_path)
+    app = create_app(settings)
+    lax: set[str] = set()
+    for route in iter_route_contexts(app.routes):
+        if not isinstance(route, APIRoute):
+            continue
+        params = route.dependant.body_params + route.dependant.query_params
+        for param in params:
+            model = param.field_info.annotation
+            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+                continue
+            numbers = [f for f in model.model_fields.values() if _refuses_bool(f.annotation)]
+            if numbers and not issubclass(model, RequestModel):
+                lax.add(f"{route.path} {model.__name__}")
+    assert lax == set()
 
 
 @pytest.mark.parametrize("slip_id", TOO_BIG)
