@@ -94,7 +94,8 @@ def test_every_request_model_with_a_number_refuses_booleans(tmp_path: Path) -> N
     settings = Settings(env="test", sandbox=True, data_dir=tmp_path, static_dir=tmp_path)
     app = create_app(settings)
     lax: set[str] = set()
-    for route in iter_route_contexts(app.routes):
+    for context in iter_route_contexts(app.routes):
+        route = context.original_route
         if not isinstance(route, APIRoute):
             continue
         params = route.dependant.body_params + route.dependant.query_params
