@@ -21,21 +21,41 @@ from starlette.staticfiles import StaticFiles
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
+from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging
 from pao.core.ratelimit import create_rate_limiter
+from pao.core.request_limits import FORM_LIMITS, KIB, BodyLimit, json_limit, upload_limit
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.storage import LocalFileStore
+from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
+from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
+from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
+from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
 from pao.wallet.router import router as wallet_router
+
+# Every request body is bounded at the edge (pao.core.request_limits): a JSON or form body to
+# 64 KiB. The routes that take more, by operation id, and what a larger body is answered (413):
+BODY_LIMITS: dict[str, BodyLimit] = {
+    # Uploads: the documented file limits (docs/domain/), plus the multipart framing.
+    "uploadSlip": upload_limit(SLIP_MAX_BYTES, SlipTooLarge()),
+    "chatUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "chatUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    "agentUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "agentUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    # An agent's quick replies: 2,000 characters of text and 11 replies of 80 + 1,000, i.e.
+    # 13,880 characters, 83 KB when a client escapes every Thai letter as \uXXXX.
+    "agentSendMessage": json_limit(128 * KIB),
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -74,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url="/api/docs",
         openapi_url="/api/openapi.json",
         redoc_url=None,
+        form_limits=FORM_LIMITS,
     )
     app.state.settings = settings
     app.state.engine = create_engine(settings)
@@ -86,7 +107,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
     install_error_handlers(app)
-    app.add_middleware(TerminationMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -117,6 +137,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(sandbox_router)
 
     _mount_spa(app, settings.static_dir)
+
+    # Middleware, innermost first (each one added wraps the ones before it), all inside
+    # FastAPI's ServerErrorMiddleware. The termination check reads the database; the edge,
+    # outermost, bounds and scans every request before anything else runs, that read included
+    # (a 100 MB body or a NUL costs no query). The edge is added last of all because it resolves
+    # BODY_LIMITS and the path parameters against the routes included above.
+    app.add_middleware(TerminationMiddleware)
+    install_edge(app, BODY_LIMITS)
     return app
 
 

@@ -4076,7 +4076,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,6 +4105,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4147,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4176,6 +4185,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5714,7 +5732,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5743,6 +5761,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5795,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5824,6 +5851,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8198,6 +8234,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SLIP_INVALID_FILE (over 5 MB) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
