@@ -25,10 +25,12 @@ from pao import __version__
 from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
+from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.openapi import document_validation_errors
 from pao.core.ratelimit import create_rate_limiter
+from pao.core.request_limits import FORM_LIMITS, KIB, BodyLimit, json_limit, upload_limit
 from pao.core.security_headers import (
     SecurityHeadersMiddleware,
     document_policy,
@@ -39,13 +41,31 @@ from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.storage import LocalFileStore
+from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
+from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
+from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
+from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
 from pao.wallet.router import router as wallet_router
+
+# Every request body is bounded at the edge (pao.core.request_limits): a JSON or form body to
+# 64 KiB. The routes that take more, by operation id, and what a larger body is answered (413):
+BODY_LIMITS: dict[str, BodyLimit] = {
+    # Uploads: the documented file limits (docs/domain/), plus the multipart framing.
+    "uploadSlip": upload_limit(SLIP_MAX_BYTES, SlipTooLarge()),
+    "chatUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "chatUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    "agentUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "agentUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    # An agent's quick replies: 2,000 characters of text and 11 replies of 80 + 1,000, i.e.
+    # 13,880 characters, 83 KB when a client escapes every Thai letter as \uXXXX.
+    "agentSendMessage": json_limit(128 * KIB),
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -87,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url="/api/docs" if public_docs else None,
         openapi_url="/api/openapi.json" if public_docs else None,
         redoc_url=None,
+        form_limits=FORM_LIMITS,
     )
     app.state.settings = settings
     app.state.engine = create_engine(settings)
@@ -98,12 +119,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
-    # Middleware order, innermost first: the termination check reads the database, so the
-    # outage answer (installed with the error handlers) must wrap it, and the security headers
-    # wrap everything, the 410 and 503 answers included.
-    app.add_middleware(TerminationMiddleware)
-    install_error_handlers(app)
-    app.add_middleware(SecurityHeadersMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -142,6 +157,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     register_secret_routes(
         route.path for route in iter_route_contexts(app.routes) if route.path is not None
     )
+
+    # Middleware, innermost first (each one added wraps the ones before it), all inside
+    # FastAPI's ServerErrorMiddleware. The termination check reads the database, so the outage
+    # answer (installed with the error handlers) wraps it. The edge bounds and scans every
+    # request before anything else runs, that read included (a 100 MB body or a NUL costs no
+    # query); it is added after the routers because it resolves BODY_LIMITS and the path
+    # parameters against them. The security headers wrap everything, so the edge's 413/422 and
+    # the 410/503 answers carry them too.
+    app.add_middleware(TerminationMiddleware)
+    install_error_handlers(app)
+    install_edge(app, BODY_LIMITS)
+    app.add_middleware(SecurityHeadersMiddleware)
     return app
 
 

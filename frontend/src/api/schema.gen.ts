@@ -4475,7 +4475,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4504,6 +4504,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4546,7 +4555,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4575,6 +4584,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6801,7 +6819,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6830,6 +6848,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6882,7 +6909,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6911,6 +6938,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9360,6 +9396,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SLIP_INVALID_FILE (over 5 MB) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

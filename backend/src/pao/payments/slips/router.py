@@ -4,8 +4,8 @@
 ``{code: SUCCESS | SLIP_UPLOAD_FAIL | OK, status, reason?, slip}`` (the spec does not show
 this response; documented in docs/domain/slips-and-payouts.md). It answers an error
 ``{message}`` only when it did not accept the upload at all: SLIP_NO_FILE,
-SLIP_INVALID_FILE, SLIP_UPLOAD_FAIL with ``reason: SLIP_UPLOAD_CLOSED`` (the daily closed
-window), IDEMPOTENCY_KEY_REUSED.
+SLIP_INVALID_FILE (413 when the file is over 5 MB), SLIP_UPLOAD_FAIL with
+``reason: SLIP_UPLOAD_CLOSED`` (the daily closed window), IDEMPOTENCY_KEY_REUSED.
 
 The upload runs its own transactions (the bank is called in between; see
 :mod:`pao.payments.slips.service`), so the route first ends the request's own transaction,
@@ -28,7 +28,7 @@ from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.kit.pagination import PageRequest
 from pao.payments.slips import service
 from pao.payments.slips.decoder import MAX_BYTES
-from pao.payments.slips.exceptions import SlipInvalidFile, SlipNoFile, SlipNotFound
+from pao.payments.slips.exceptions import SlipNoFile, SlipNotFound, SlipTooLarge
 from pao.payments.slips.schemas import (
     SlipsResponse,
     SlipUploadResponse,
@@ -63,6 +63,7 @@ def slip_context(request: Request) -> service.SlipContext:
         **errors(
             _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)",
             _409="IDEMPOTENCY_KEY_REUSED",
+            _413="SLIP_INVALID_FILE (over 5 MB)",
             _422="KEY_INVALID",
         ),
     },
@@ -85,11 +86,13 @@ async def upload(
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
     if file is None:
         raise SlipNoFile()
+    # Bounded: the decoder needs the whole image, which is at most MAX_BYTES (the edge has
+    # already refused a body much larger than that, unread).
     data = await file.read(MAX_BYTES + 1)
     if not data:
         raise SlipNoFile()
     if len(data) > MAX_BYTES:
-        raise SlipInvalidFile()
+        raise SlipTooLarge()
     member_id = member.id
     # End the request's transaction (it only read the member): the saga opens its own.
     await session.commit()
