@@ -6769,6 +6769,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -6820,6 +6829,15 @@ export interface operations {
             };
             /** @description NO_DATA */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
