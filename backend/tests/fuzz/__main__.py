@@ -9,12 +9,14 @@ What it does, in order:
 2. ``pao migrate``, ``pao demo`` and ``pao ops agent add`` on it, then ``pao serve`` with the
    sandbox on a free loopback port, and waits for ``/healthz``;
 3. logs the demo member and the agent in, and gives the member what a player has after a while
-   (game accounts, a transfer, a QR deposit, a chat conversation with an upload and an agent's
-   answer), so that routes taking an id also meet ids that exist;
+   (game accounts, a slip deposit, a transfer, a QR deposit, a chat conversation with an upload
+   and an agent's answer), so that routes taking an id also meet ids that exist;
 4. runs schemathesis over ``/api/openapi.json`` with the two tokens (settings, checks and
    exclusions: ``schemathesis.toml`` beside this file; the ids of step 3 are appended to a copy
    of it as dictionaries that half of the generated values are drawn from);
-5. stops the server, and on any finding (or a server that died) prints the server's log.
+5. terminates the site (``pao ops site terminate``) and runs a few valid cases per operation
+   again: every operation must declare the 410 ``gone`` it then answers;
+6. stops the server, and on any finding (or a server that died) prints the server's log.
 
 It does not import pao: it drives the app only through its CLI and HTTP, as a deployment
 would. Work files (server log, schemathesis reports) are kept in ``PAO_FUZZ_DIR`` (default
@@ -57,13 +59,25 @@ AUTOLOGIN_GAMES = (
     "PG", "BETFLIX", "ASKMEBET", "IMI", "USUN", "AREASLOT",
     "CIRCUS", "SLOTRACHA", "PGSLOT", "JOKER2", "HUAYHD",
 )  # fmt: skip
+# The bonuses and promotions of `pao demo` (GET /api/bonus/activate/{code}, /api/promotion/…).
+PROMOTION_CODES = ("WELCOME100", "DAILY10", "WEEKLY50", "PAO2026", "FREE20")
 # The QR deposit channels of `pao demo` (a bank and the three gateways).
 QR_CHANNELS = ("KBANK", "WW", "PAYTIMZ", "PAYONEX")
 # A 1×1 GIF: the smallest image the chat accepts.
 GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
 # Operator settings (`pao ops settings set`) that switch on what the demo leaves off: the chat
 # and its FAQ bot, and withdrawals paid by the payout job without an operator.
-SETTINGS = {"enableChatWidget": "true", "chatBotEnabled": "true", "withdrawAutoApproveMax": "500"}
+SETTINGS = {
+    "enableChatWidget": "true",
+    "chatBotEnabled": "true",
+    "withdrawAutoApproveMax": "500",
+    # Slips are refused around midnight by default: never closed, so that a run at any hour
+    # prepares (and fuzzes) the same.
+    "slipClosedFrom": "00:00",
+    "slipClosedTo": "00:00",
+}
+# pao serve re-reads the site's termination flag at most once a second (pao.site.termination).
+TERMINATION_CACHE_SECONDS = 1.5
 # How often a path parameter bound to a dictionary takes one of its values (else: generated).
 DICTIONARY_PROBABILITY = 0.5
 
@@ -166,6 +180,37 @@ def _ok(answer: httpx.Response) -> Any:
     return answer.json()
 
 
+def _ok_bytes(answer: httpx.Response) -> bytes:
+    answer.raise_for_status()
+    return answer.content
+
+
+def slip_deposit(member: httpx.Client) -> tuple[list[int], list[str]]:
+    """A transfer at the sandbox bank to the operator's account, whose slip the member uploads
+    twice (credited, then refused as a duplicate); (slip ids, transfer references)."""
+    own = _ok(member.get("/api/wallet"))["bankAccount"]
+    banks = _ok(member.get("/api/lookup/deposit"))["banks"]
+    operator = next(b for b in banks if b["bankType"] != "PAYMENT" and b["mode"] != "AUTO")
+    transfer = _ok(
+        member.post(
+            "/sandbox/bank/api/transfers",
+            json={
+                "fromBank": own["bankCode"],
+                "fromAccount": own["bankAccountNo"],
+                "toBank": operator["bankCode"],
+                "toAccount": operator["bankAccountNo"],
+                "amount": 300,
+            },
+        )
+    )
+    image = member.get(transfer["slipUrl"]).content
+    slip_ids = []
+    for _ in range(2):
+        upload = member.post("/api/wallet/slip", files={"file": ("slip.png", image, "image/png")})
+        slip_ids.append(int(_ok(upload)["slip"]["_id"]))
+    return slip_ids, [str(transfer["reference"])]
+
+
 def prepare(base: str, member_token: str, agent_token: str) -> dict[str, list[str] | list[int]]:
     """Give the demo member some history; returns the ids that exist, by path parameter name."""
     member = httpx.Client(
@@ -181,6 +226,7 @@ def prepare(base: str, member_token: str, agent_token: str) -> dict[str, list[st
             credentials = _ok(member.get(f"/api/wallet/account/{code}"))
             usernames.append(str(credentials["username"]))
             passwords.append(str(credentials["password"]))
+        slip_ids, references = slip_deposit(member)
         transfer = {"from": "WALLET", "to": AUTOLOGIN_GAMES[0], "amount": 100}
         _ok(member.post("/api/wallet/transfer", json=transfer, headers={"Idempotency-Key": "fz-1"}))
         qr = _ok(member.post(f"/api/qrcode/{QR_CHANNELS[0]}", json={"amount": 100}))
@@ -200,9 +246,13 @@ def prepare(base: str, member_token: str, agent_token: str) -> dict[str, list[st
         "username": usernames,
         "password": passwords,
         "bankCode": list(QR_CHANNELS),
+        # {code} names a game, a bonus or a gateway, depending on the route.
+        "code": [*AUTOLOGIN_GAMES, *PROMOTION_CODES, *QR_CHANNELS[1:]],
         "qrcodeId": [str(qr["qrcodeId"])],
         "key": [str(upload["path"])],
         "conversation_id": conversation_ids,
+        "slip_id": slip_ids,
+        "reference": references,
     }
 
 
@@ -242,8 +292,10 @@ def print_server_log(path: Path) -> None:
     print("----- end of server log -----", flush=True)
 
 
-def fuzz(base: str, server: subprocess.Popen[bytes], reports: Path, work: Path) -> int:
-    """Log in, prepare, run schemathesis; its exit status (non-zero: findings)."""
+def fuzz(
+    base: str, server: subprocess.Popen[bytes], env: dict[str, str], reports: Path, work: Path
+) -> int:
+    """Log in, prepare, run schemathesis twice; non-zero when anything was found."""
     wait_healthy(base, server)
     log(f"pao serve on {base}")
     member_token = token(base, "/api/login", MEMBER)
@@ -255,17 +307,45 @@ def fuzz(base: str, server: subprocess.Popen[bytes], reports: Path, work: Path) 
         "PAO_FUZZ_AGENT_TOKEN": agent_token,
         "PAO_FUZZ_REPORT_DIR": str(reports),
     }
-    command = [
-        str(VENV_BIN / "schemathesis"),
-        "--no-color",
-        "--config-file",
-        str(config),
-        "run",
-        f"{base}/api/openapi.json",
-        # Extra options for a local run, e.g. `python -m tests.fuzz --max-examples 500`.
-        *sys.argv[1:],
-    ]
-    code = subprocess.run(command, env=fuzz_env, cwd=work).returncode
+
+    # The document as served (the sandbox's routes are not in it), kept in a file: a terminated
+    # site closes /api/openapi.json too.
+    document = work / "openapi.json"
+    document.write_bytes(_ok_bytes(httpx.get(f"{base}/api/openapi.json", timeout=30)))
+
+    def schemathesis(*options: str) -> int:
+        command = [
+            str(VENV_BIN / "schemathesis"),
+            "--no-color",
+            "--config-file",
+            str(config),
+            "run",
+            str(document),
+            "--url",
+            base,
+            *options,
+            # Extra options for a local run, e.g. `python -m tests.fuzz --max-examples 500`.
+            *sys.argv[1:],
+        ]
+        return subprocess.run(command, env=fuzz_env, cwd=work).returncode
+
+    code = schemathesis()
+    # A terminated site answers every /api call (but GET /api/lookup/active) with 410 gone, before
+    # any route runs: a few valid cases per operation check that each one declares it.
+    log("the same operations on a terminated site (pao ops site terminate)")
+    pao(env, "ops", "site", "terminate")
+    time.sleep(TERMINATION_CACHE_SECONDS)
+    closed = (
+        "--phases",
+        "fuzzing",
+        "--mode",
+        "positive",
+        "--max-examples",
+        "3",
+        "--warnings",
+        "off",
+    )
+    code = schemathesis(*closed) or code
     if server.poll() is not None:
         log(f"pao serve died during the run (exit {server.returncode})")
         return code or 1
@@ -315,7 +395,7 @@ def main() -> int:
                 start_new_session=True,
             )
         try:
-            code = fuzz(base, server, reports, work)
+            code = fuzz(base, server, env, reports, work)
         except Exception as exc:  # a broken set-up fails the run like a finding, with the log
             log(f"set-up failed: {exc!r}")
             code = 1
