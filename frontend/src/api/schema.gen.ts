@@ -7913,6 +7913,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -7964,6 +7973,15 @@ export interface operations {
             };
             /** @description NO_DATA */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
