@@ -28,7 +28,7 @@ from pao.core.db import create_engine, create_read_sessionmaker, create_sessionm
 from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
 from pao.core.logging import configure_logging, register_secret_routes
-from pao.core.openapi import document_validation_errors
+from pao.core.openapi import document_common_errors
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.request_limits import FORM_LIMITS, KIB, BodyLimit, json_limit, upload_limit
 from pao.core.security_headers import (
@@ -151,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.include_router(sandbox_router)
 
-    document_validation_errors(app)
+    document_common_errors(app)
     _mount_spa(app, settings.static_dir)
     # The access log redacts the path parameters these routes name as secrets.
     register_secret_routes(

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pyotp
 from redis import Redis
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -51,9 +52,15 @@ VENV_BIN = Path(sys.executable).parent
 CONFIG = HERE / "schemathesis.toml"
 HOST = "127.0.0.1"
 FUZZ_REDIS_DB = 13
-# The demo member of `pao demo` (README) and the chat agent this script adds.
+# The demo member of `pao demo` (README) and the staff member this script adds: an owner, who
+# may do everything, so every back-office route and the chat inbox (AgentBearer) are fuzzed with
+# a token that passes their permission check. The TOTP secret is fixed (base32) for the run.
 MEMBER = {"username": "0812345678", "password": "demo1234"}
-AGENT = {"username": "fuzz-agent", "password": "fuzz-agent-password"}
+STAFF = {
+    "login": "fuzz-owner",
+    "password": "fuzz-owner-password",
+    "secret": "JBSWY3DPEHPK3PXPJBSWY3DP",
+}
 # The games that have an auto-login route (GET /api/autoLogin/<game>/{username}[/{password}]).
 AUTOLOGIN_GAMES = (
     "PG", "BETFLIX", "ASKMEBET", "IMI", "USUN", "AREASLOT",
@@ -170,6 +177,26 @@ def token(base: str, path: str, credentials: dict[str, str]) -> str:
     answer = httpx.post(f"{base}{path}", json=credentials, timeout=30)
     answer.raise_for_status()
     value = answer.json()["token"]
+    assert isinstance(value, str)
+    return value
+
+
+def staff_token(base: str) -> str:
+    """The staff member's session: the password step, then the current TOTP code."""
+    ticket = _ok(
+        httpx.post(
+            f"{base}/api/backoffice/auth/login",
+            json={"login": STAFF["login"], "password": STAFF["password"]},
+            timeout=30,
+        )
+    )["ticket"]
+    code = pyotp.TOTP(STAFF["secret"]).now()
+    started = _ok(
+        httpx.post(
+            f"{base}/api/backoffice/auth/totp", json={"ticket": ticket, "code": code}, timeout=30
+        )
+    )
+    value = started["token"]
     assert isinstance(value, str)
     return value
 
@@ -300,7 +327,7 @@ def fuzz(
     wait_healthy(base, server)
     log(f"pao serve on {base}")
     member_token = token(base, "/api/login", MEMBER)
-    agent_token = token(base, "/api/agent/login", AGENT)
+    agent_token = staff_token(base)
     config = config_with(prepare(base, member_token, agent_token), work / CONFIG.name)
     fuzz_env = {
         **os.environ,
@@ -382,7 +409,10 @@ def main() -> int:
         env = app_env(fuzz_url.render_as_string(hide_password=False), redis, Path(data_dir), port)
         pao(env, "migrate")
         pao(env, "demo")
-        pao(env, "ops", "agent", "add", AGENT["username"], "--password", AGENT["password"])
+        pao(
+            env, "ops", "staff", "add", STAFF["login"], "--role", "owner",
+            "--password", STAFF["password"], "--totp-secret", STAFF["secret"],
+        )  # fmt: skip
         # Features the demo leaves off, on: their routes would otherwise only answer "disabled".
         for key, value in SETTINGS.items():
             pao(env, "ops", "settings", "set", key, value)

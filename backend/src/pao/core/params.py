@@ -9,17 +9,21 @@
   takes ``true`` for ``1`` in an integer or number field; a client sending a boolean where a
   number belongs has a bug, and the contract's numbers are numbers, so the base refuses it with
   ``KEY_INVALID`` (numeric strings stay accepted where pydantic accepts them). Money amounts
-  (:data:`pao.kit.money.WireAmount`) already refuse booleans themselves.
+  (:data:`pao.kit.money.WireAmount`) already refuse booleans themselves. The other way round
+  too: a number is not a boolean (lax mode takes ``0`` for ``false``), and a number is not a
+  date-time (lax mode reads ``0.5`` as seconds since 1970).
 """
 
 from __future__ import annotations
 
+import re
 import types
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from fastapi import Path
-from pydantic import BaseModel, ValidationInfo, field_validator
+from pydantic import AwareDatetime, BaseModel, NaiveDatetime, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 # The largest value of a BIGINT (PostgreSQL, SQLite's INTEGER alike).
@@ -48,14 +52,39 @@ def _refuses_bool(annotation: Any) -> bool:
     return any(isinstance(arm, type) and issubclass(arm, _NUMBERS) for arm in arms)
 
 
+def _takes_only(annotation: Any, kinds: tuple[type, ...]) -> bool:
+    """A field whose every type (None aside) is one of ``kinds``."""
+    arms = [arm for arm in _arms(annotation) if arm is not type(None)]
+    return bool(arms) and all(isinstance(arm, type) and issubclass(arm, kinds) for arm in arms)
+
+
+# Pydantic's constrained date-times are classes of their own, not subclasses of datetime.
+_DATE_TIMES: tuple[type, ...] = (datetime, date, AwareDatetime, NaiveDatetime)
+_NUMERIC_TEXT = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+
+
 class RequestModel(BaseModel):
-    """Base of request models: a boolean is not a number (see the module docstring)."""
+    """Base of request models: booleans, numbers and date-times are not each other (see the
+    module docstring)."""
 
     @field_validator("*", mode="before")
     @classmethod
-    def _no_boolean_numbers(cls, value: Any, info: ValidationInfo) -> Any:
-        if isinstance(value, bool) and info.field_name is not None:
-            field = cls.model_fields[info.field_name]
-            if _refuses_bool(field.annotation):
+    def _no_lax_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if info.field_name is None:
+            return value
+        annotation = cls.model_fields[info.field_name].annotation
+        if isinstance(value, bool):
+            if _refuses_bool(annotation):
                 raise PydanticCustomError("KEY_INVALID", "a boolean is not a number")
+        elif isinstance(value, int | float | Decimal):
+            if _takes_only(annotation, (bool,)):
+                raise PydanticCustomError("KEY_INVALID", "a number is not a boolean")
+            if _takes_only(annotation, _DATE_TIMES):
+                raise PydanticCustomError("KEY_INVALID", "a number is not a date-time")
+        elif (
+            isinstance(value, str)
+            and _NUMERIC_TEXT.fullmatch(value)
+            and _takes_only(annotation, _DATE_TIMES)
+        ):
+            raise PydanticCustomError("KEY_INVALID", "a number is not a date-time")
         return value
