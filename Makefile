@@ -1,7 +1,10 @@
 # Pao: one command surface for people and CI.
 #   make run    install what changed, build the app, migrate, load demo data, serve :8000
 #   make test   lint, types, contract check, backend tests (SQLite + PostgreSQL when
-#               PAO_TEST_DATABASE_URL is set), frontend checks and browser tests
+#               PAO_TEST_DATABASE_URL is set), the API fuzz run (PostgreSQL only),
+#               frontend checks and browser tests
+#   make fuzz   schemathesis over the whole OpenAPI against the real app on a fresh
+#               PostgreSQL database (~3 min; skipped without PAO_TEST_DATABASE_URL)
 #   make bench  benchmarks against same-run baselines (local PostgreSQL + Redis, ~15 min);
 #               writes docs/benchmarks.md. Never part of `make test`.
 SHELL := /bin/bash
@@ -16,11 +19,12 @@ PAO := $(BIN)/pao
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/index.html frontend/vite.config.ts -type f 2>/dev/null)
 HAS_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test check contract backend-test frontend-check frontend-e2e bench bench-tools clean
+.PHONY: help run test check contract backend-test fuzz frontend-check frontend-e2e bench bench-tools clean
 
 help:
 	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
 	@echo "make test  - every check and test (what CI runs)"
+	@echo "make fuzz  - schemathesis over the whole API on PostgreSQL (PAO_TEST_DATABASE_URL)"
 	@echo "make bench - benchmarks against same-run baselines; writes docs/benchmarks.md"
 
 # --- installs (stamp files: a second run reinstalls nothing that did not change) ---------
@@ -61,6 +65,11 @@ backend-test: $(VENV)/.installed
 	$(BIN)/python -m pao.contract --check
 	cd backend && ../$(BIN)/pytest -p no:cacheprovider
 
+# Any 5xx or answer outside the declared responses fails it (backend/tests/fuzz/). The built
+# SPA is served too, as in production: its catch-all route decides some wrong-method answers.
+fuzz: $(VENV)/.installed $(SPA)
+	cd backend && ../$(BIN)/python -m tests.fuzz
+
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-thai-tlwg >/dev/null; }
@@ -72,9 +81,9 @@ frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
 	cd frontend && npm run e2e
 
 ifneq ($(HAS_FRONTEND),)
-test: check backend-test frontend-check frontend-e2e
+test: check backend-test fuzz frontend-check frontend-e2e
 else
-test: check backend-test
+test: check backend-test fuzz
 endif
 
 # --- benchmarks (not part of `make test`; see bench/README.md) ---------------------------

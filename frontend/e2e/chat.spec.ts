@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { createMember, freshPhone, paoOps } from './support/backend';
-import { expect, expectAccessible, test, tr, type Locale } from './support/fixtures';
+import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, type Locale } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { newTotpSecret, totpCode } from './support/totp';
 
@@ -43,9 +43,14 @@ async function openWidget(page: Page, locale: Locale) {
   return panel;
 }
 
+// The agent's own browser context is not the fixture's: its CSP violations are kept here.
+const inboxViolations = new WeakMap<Page, string[]>();
+
 async function agentPage(browser: Browser, locale: Locale, agent: Agent): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const violations = await watchCsp(context);
   const page = await context.newPage();
+  inboxViolations.set(page, violations);
   await page.addInitScript((l) => localStorage.setItem('locale', l), locale);
   await page.goto('/agent');
   await page.getByLabel(tr(locale, 'agent.username')).fill(agent.login);
@@ -60,6 +65,11 @@ async function agentPage(browser: Browser, locale: Locale, agent: Agent): Promis
   await expect(page.getByRole('heading', { name: tr(locale, 'agent.inbox') })).toBeVisible();
   await expect(page.getByText(tr(locale, 'agent.online'))).toBeVisible();
   return page;
+}
+
+async function closeInbox(inbox: Page): Promise<void> {
+  expectNoCspViolations(inboxViolations.get(inbox) ?? []);
+  await inbox.context().close();
 }
 
 test('@main a member and an agent chat in real time, with an image, and history after reload', async ({
@@ -139,7 +149,7 @@ test('@main a member and an agent chat in real time, with an image, and history 
   await inbox.reload();
   await inbox.getByRole('button', { name: new RegExp(member.name) }).click();
   await expect(thread.getByText('Hello admin')).toBeVisible();
-  await inbox.context().close();
+  await closeInbox(inbox);
 });
 
 test('a visitor chats as a guest and keeps its guest id', async ({ page, browser, appLocale, t }) => {
@@ -171,5 +181,5 @@ test('a visitor chats as a guest and keeps its guest id', async ({ page, browser
   const again = await openWidget(page, appLocale);
   await expect(again.getByText('Hello from a visitor')).toBeVisible();
   await expect(again.getByText('Welcome, visitor')).toBeVisible();
-  await inbox.context().close();
+  await closeInbox(inbox);
 });

@@ -3,8 +3,8 @@
  * money in, play the sandbox slot (the spins move money at the provider), transfer some back,
  * and find both transfers in the statement. Money comes from `pao ops deposit`.
  */
-import type { Page } from '@playwright/test';
-import { createMember, paoOps, setRegisterOtp } from './support/backend';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { createMember, paoOps, setRegisterOtp, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { expectHome, openHome } from './support/flows';
 
@@ -175,4 +175,37 @@ test('opening home preloads the front card artwork from the early wallet answer,
   await expect.poll(() => artwork.filter((path) => preloaded.includes(path)).sort()).toEqual([...preloaded].sort());
   await page.waitForLoadState('networkidle');
   expect(artwork.filter((path) => preloaded.includes(path))).toHaveLength(2);
+});
+
+/** Switches in-app (iframe) launching, and waits until the server answers the app with it. */
+async function launchInFrame(request: APIRequestContext, member: Member, on: boolean): Promise<void> {
+  paoOps('settings', 'set', 'gameLaunchIframe', on ? 'true' : 'false');
+  const headers = { 'X-Pao-Client': 'wallet' };
+  const login = await request.post('/api/login', { data: { username: member.phone, password: member.password }, headers });
+  const { token } = (await login.json()) as { token: string };
+  const setting = async () => {
+    const answer = await request.get('/api/games/settings', { headers: { ...headers, Authorization: `Bearer ${token}` } });
+    return ((await answer.json()) as { launchInIframe: boolean }).launchInIframe;
+  };
+  await expect.poll(setting).toBe(on);
+}
+
+test('a game launched inside the app plays in a frame the page policy allows', async ({ page, t, request }) => {
+  await setRegisterOtp(request, false);
+  const member = await createMember(request);
+  await launchInFrame(request, member, true);
+  try {
+    await openHome(page, t, member);
+    const modal = await openJoker(page, t, 'openAccount');
+    await modal.getByRole('button', { name: t('games.activate') }).click();
+    await expect(modal.getByText(t('games.username'))).toBeVisible();
+    await modal.getByRole('button', { name: t('games.play') }).click();
+    // The provider's page (the sandbox's, same origin here) inside the app: the document's
+    // frame-src lets it in and the sandbox's frame-ancestors 'self' lets itself be framed. The
+    // context fixture fails the test on any CSP violation.
+    const frame = page.frameLocator(`iframe[title="${t('games.playing', { name: 'Joker' })}"]`);
+    await expect(frame.getByRole('heading', { name: /JOKER — sandbox login/ })).toBeVisible();
+  } finally {
+    await launchInFrame(request, member, false);
+  }
 });

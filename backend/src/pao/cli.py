@@ -10,6 +10,7 @@ import asyncio
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 from sqlalchemy import make_url
 
 import pao.models  # noqa: F401  (every table and domain event subscriber)
@@ -28,8 +29,14 @@ app = typer.Typer(
 
 @app.callback()
 def _setup() -> None:
+    try:
+        settings = get_settings()
+    except ValidationError as exc:
+        # A refused deployment setting (e.g. the sandbox in production): one clear line.
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     # Logs go to stderr, so stdout carries only the command's own answer.
-    configure_logging(get_settings())
+    configure_logging(settings)
 
 
 ops = typer.Typer(help="Operator commands (recorded as ops:<your OS user>).", no_args_is_help=True)

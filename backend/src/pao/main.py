@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import iter_route_contexts
 from sqlalchemy import text
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
@@ -23,22 +25,47 @@ from pao import __version__
 from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
+from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
-from pao.core.logging import configure_logging
-from pao.core.openapi import document_validation_errors
+from pao.core.logging import configure_logging, register_secret_routes
+from pao.core.openapi import document_common_errors
 from pao.core.ratelimit import create_rate_limiter
+from pao.core.request_limits import FORM_LIMITS, KIB, BodyLimit, json_limit, upload_limit
+from pao.core.security_headers import (
+    SecurityHeadersMiddleware,
+    document_policy,
+    inline_script_hashes,
+)
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.storage import LocalFileStore
+from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
+from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
+from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
+from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
 from pao.wallet.router import router as wallet_router
+
+# Every request body is bounded at the edge (pao.core.request_limits): a JSON or form body to
+# 64 KiB. The routes that take more, by operation id, and what a larger body is answered (413):
+BODY_LIMITS: dict[str, BodyLimit] = {
+    # Uploads: the documented file limits (docs/domain/), plus the multipart framing.
+    "uploadSlip": upload_limit(SLIP_MAX_BYTES, SlipTooLarge()),
+    "chatUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "chatUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    "agentUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
+    "agentUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    # An agent's quick replies: 2,000 characters of text and 11 replies of 80 + 1,000, i.e.
+    # 13,880 characters, 83 KB when a client escapes every Thai letter as \uXXXX.
+    "agentSendMessage": json_limit(128 * KIB),
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -70,13 +97,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.sandbox:
             await app.state.sandbox_engine.dispose()
 
+    # The interactive docs and the live OpenAPI document help development; in production they
+    # would only hand a prober the map of every route (the contract is in the repository).
+    public_docs = settings.env != "production"
     app = FastAPI(
         title="Pao API",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/api/docs",
-        openapi_url="/api/openapi.json",
+        docs_url="/api/docs" if public_docs else None,
+        openapi_url="/api/openapi.json" if public_docs else None,
         redoc_url=None,
+        form_limits=FORM_LIMITS,
     )
     app.state.settings = settings
     app.state.engine = create_engine(settings)
@@ -88,8 +119,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
-    install_error_handlers(app)
-    app.add_middleware(TerminationMiddleware)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> JSONResponse:
@@ -122,8 +151,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.include_router(sandbox_router)
 
-    document_validation_errors(app)
+    document_common_errors(app)
     _mount_spa(app, settings.static_dir)
+    # The access log redacts the path parameters these routes name as secrets.
+    register_secret_routes(
+        route.path for route in iter_route_contexts(app.routes) if route.path is not None
+    )
+
+    # Middleware, innermost first (each one added wraps the ones before it), all inside
+    # FastAPI's ServerErrorMiddleware. The termination check reads the database, so the outage
+    # answer (installed with the error handlers) wraps it. The edge bounds and scans every
+    # request before anything else runs, that read included (a 100 MB body or a NUL costs no
+    # query); it is added after the routers because it resolves BODY_LIMITS and the path
+    # parameters against them. The security headers wrap everything, so the edge's 413/422 and
+    # the 410/503 answers carry them too.
+    app.add_middleware(TerminationMiddleware)
+    install_error_handlers(app)
+    install_edge(app, BODY_LIMITS)
+    app.add_middleware(SecurityHeadersMiddleware)
     return app
 
 
@@ -139,6 +184,8 @@ class _SpaDocument:
         self.plain = path.read_bytes()
         # mtime=0: the same bytes on every start and in every process behind a load balancer.
         self.gzipped = gzip.compress(self.plain, compresslevel=9, mtime=0)
+        # Its inline script runs by hash: computed from these bytes, it matches the build.
+        self.policy = document_policy(inline_script_hashes(self.plain))
 
     def response(self, accept_encoding: str) -> Response:
         """The document, gzipped when the client accepts it.
@@ -148,11 +195,32 @@ class _SpaDocument:
         gzipped body to a client that did not ask for it. "Accepts gzip" is the test Starlette's
         ``GZipMiddleware`` applies to ``/assets``, so both answer the same clients alike.
         """
-        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        headers = {
+            "Cache-Control": "no-cache",
+            "Vary": "Accept-Encoding",
+            "Content-Security-Policy": self.policy,
+        }
         if "gzip" in accept_encoding:
             headers["Content-Encoding"] = "gzip"
             return Response(self.gzipped, media_type="text/html", headers=headers)
         return Response(self.plain, media_type="text/html", headers=headers)
+
+
+class _SpaPath(Convertor[str]):
+    """Any path outside ``/api/`` and ``/sandbox/``: those belong to the routers alone, so that
+    the router's own matching answers there (405 ``METHOD_NOT_ALLOWED`` for a path it knows
+    with another method, 404 ``NO_DATA`` for one it does not), never the SPA."""
+
+    regex = r"(?!api/|sandbox/).*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("pao_spa_path", _SpaPath())
 
 
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
@@ -180,10 +248,8 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
             name="assets",
         )
 
-    @app.get("/{path:path}", include_in_schema=False)
+    @app.get("/{path:pao_spa_path}", include_in_schema=False)
     def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
-        if path.startswith(("api/", "sandbox/")):
-            return JSONResponse({"message": "NO_DATA"}, status_code=404)
         candidate = (static_dir / path).resolve()
         # The documents themselves are served as documents too: same bytes, same no-cache.
         if candidate not in documents and candidate.is_file() and candidate.is_relative_to(root):

@@ -233,6 +233,9 @@ async def test_upload_and_send_media(
     assert got.status_code == 200
     assert got.content == data
     assert got.headers["content-type"] == mime
+    # A member's file stays out of the browser's cache, and is never sniffed into a page.
+    assert got.headers["cache-control"] == "no-store"
+    assert got.headers["x-content-type-options"] == "nosniff"
 
 
 @pytest.mark.parametrize(
@@ -243,7 +246,7 @@ async def test_upload_and_send_media(
         ("image", "noext", PNG, 400, "CHAT_FILE_NOT_SUPPORTED"),
         ("image", "clip.mp4", MP4, 400, "CHAT_FILE_NOT_SUPPORTED"),
         ("video", "pic.png", PNG, 400, "CHAT_FILE_NOT_SUPPORTED"),
-        ("image", "big.png", PNG + b"\x00" * (10 * 1024 * 1024), 400, "CHAT_FILE_TOO_LARGE"),
+        ("image", "big.png", PNG + b"\x00" * (10 * 1024 * 1024), 413, "CHAT_FILE_TOO_LARGE"),
     ],
 )
 async def test_upload_refusals(
@@ -257,7 +260,7 @@ async def test_upload_refusals(
 
 async def test_too_large_video_says_its_limit(chat: httpx.AsyncClient) -> None:
     r = await upload(chat, gh(guest()), "big.mp4", MP4 + b"\x00" * (20 * 1024 * 1024), "video")
-    assert r.status_code == 400
+    assert r.status_code == 413
     assert r.json() == {"message": "CHAT_FILE_TOO_LARGE", "maxMb": 20}
 
 

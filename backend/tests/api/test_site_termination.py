@@ -71,6 +71,21 @@ async def test_terminate_closes_every_api_call_and_reopen_restores(
     assert response.json() == {"message": "NO_DATA"}
 
 
+def test_every_operation_it_closes_documents_the_410() -> None:
+    """A terminated site answers 410 before any route runs, so each closed operation must
+    declare it (the fuzz run found the payment callbacks answering an undeclared 410)."""
+    document = create_app(Settings(sandbox=False, data_dir=Path("/nonexistent-pao"))).openapi()
+    undeclared = [
+        f"{method.upper()} {path}"
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        if termination.is_api_path(path)
+        and (method.upper(), path) not in termination.ALWAYS_OPEN
+        and "410" not in operation["responses"]
+    ]
+    assert undeclared == []
+
+
 async def test_non_api_paths_keep_working_when_terminated(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:

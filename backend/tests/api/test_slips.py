@@ -298,21 +298,28 @@ async def test_closed_window_refuses_upload(client: httpx.AsyncClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("data", "code"),
+    ("data", "status", "code"),
     [
-        (None, "SLIP_NO_FILE"),
-        (b"", "SLIP_NO_FILE"),
-        (b"plain text, named slip.png", "SLIP_INVALID_FILE"),
-        (b"GIF89a" + b"\x00" * 100, "SLIP_INVALID_FILE"),
-        (b"\x89PNG\r\n\x1a\n" + b"\x00" * (5 * 1024 * 1024), "SLIP_INVALID_FILE"),
+        (None, 400, "SLIP_NO_FILE"),
+        (b"", 400, "SLIP_NO_FILE"),
+        (b"plain text, named slip.png", 400, "SLIP_INVALID_FILE"),
+        (b"GIF89a" + b"\x00" * 100, 400, "SLIP_INVALID_FILE"),
+        # Over 5 MB: the route reads 5 MB + 1 byte of it at most.
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * (5 * 1024 * 1024), 413, "SLIP_INVALID_FILE"),
+        # Over 5 MB + 64 KiB: the edge refuses the body unread.
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * (6 * 1024 * 1024), 413, "SLIP_INVALID_FILE"),
     ],
 )
-async def test_file_refusals(client: httpx.AsyncClient, data: bytes | None, code: str) -> None:
+async def test_file_refusals(
+    client: httpx.AsyncClient, data: bytes | None, status: int, code: str
+) -> None:
     await open_slips(client)
     token, _ = await member(client)
     response = await upload(client, token, data)
-    assert response.status_code == 400
+    assert response.status_code == status
     assert response.json() == {"message": code}
+    async with app_of(client).state.sessionmaker() as session:
+        assert (await session.execute(select(func.count()).select_from(Slip))).scalar() == 0
 
 
 async def test_upload_needs_a_token(client: httpx.AsyncClient) -> None:
@@ -336,6 +343,9 @@ async def test_slip_image_only_for_its_owner(client: httpx.AsyncClient) -> None:
     assert fetched.status_code == 200
     assert fetched.content == image
     assert fetched.headers["content-type"] == "image/png"
+    # The slip shows the member's bank account: the browser does not keep it.
+    assert fetched.headers["cache-control"] == "no-store"
+    assert fetched.headers["x-content-type-options"] == "nosniff"
 
     stranger, _ = await member(client)
     assert (

@@ -8,9 +8,18 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from pao.support.bot_tree import BotTree, default_bot_tree
-from pao.support.exceptions import FileNotSupported, FileTooLarge
+from pao.support.exceptions import FileNotSupported
 from pao.support.schemas import GUEST_ID, AgentMessage, CustomerMessage, Message
-from pao.support.uploads import MB, check_upload, extension_of, safe_file_name, sniff
+from pao.support.uploads import (
+    MAX_BYTES,
+    MB,
+    SNIFF_BYTES,
+    check_upload,
+    extension_of,
+    safe_file_name,
+    sniff,
+    too_large,
+)
 from tests.chat_media import GIF, JPEG, MOV, MP4, PDF, PNG
 
 CUSTOMER: TypeAdapter[Any] = TypeAdapter(CustomerMessage)
@@ -131,23 +140,25 @@ def test_sniff_refuses_other_content() -> None:
 
 
 def test_check_upload_rules() -> None:
-    assert check_upload(kind="image", file_name="a.JPG", data=JPEG).extension == "jpg"
-    assert check_upload(kind="video", file_name="clip.mov", data=MOV).kind == "video"
+    assert check_upload(kind="image", file_name="a.JPG", head=JPEG[:SNIFF_BYTES]).extension == "jpg"
+    assert check_upload(kind="video", file_name="clip.mov", head=MOV[:SNIFF_BYTES]).kind == "video"
     with pytest.raises(FileNotSupported):
-        check_upload(kind="image", file_name="noextension", data=PNG)
+        check_upload(kind="image", file_name="noextension", head=PNG)
     with pytest.raises(FileNotSupported):
-        check_upload(kind="image", file_name="doc.pdf", data=PNG)
+        check_upload(kind="image", file_name="doc.pdf", head=PNG)
     with pytest.raises(FileNotSupported):
-        check_upload(kind="image", file_name="fake.png", data=PDF)  # content decides
+        check_upload(kind="image", file_name="fake.png", head=PDF)  # content decides
     with pytest.raises(FileNotSupported):
-        check_upload(kind="image", file_name="clip.png", data=MP4)  # a video on the image call
-    with pytest.raises(FileTooLarge) as big:
-        check_upload(kind="image", file_name="big.png", data=PNG + b"\x00" * (10 * MB))
-    assert big.value.extra == {"maxMb": 10}
-    assert check_upload(kind="video", file_name="ok.mp4", data=MP4 + b"\x00" * (15 * MB))
-    with pytest.raises(FileTooLarge) as huge:
-        check_upload(kind="video", file_name="big.mp4", data=MP4 + b"\x00" * (20 * MB))
-    assert huge.value.extra == {"maxMb": 20}
+        check_upload(kind="image", file_name="clip.png", head=MP4)  # a video on the image call
+
+
+def test_too_large_says_the_limit_with_413() -> None:
+    # The size is enforced while the file is stored (tests/unit/test_storage.py).
+    assert too_large("image").extra == {"maxMb": 10}
+    assert too_large("video").extra == {"maxMb": 20}
+    assert too_large("video").status_code == 413
+    assert too_large("video").code == "CHAT_FILE_TOO_LARGE"
+    assert MAX_BYTES == {"image": 10 * MB, "video": 20 * MB}
 
 
 def test_file_names() -> None:

@@ -1,11 +1,13 @@
 /**
  * Test fixtures: the backend of this worker, the app language per project (set before the app
  * loads unless a test already chose one), translations for finding elements by their visible
- * names, and an axe check.
+ * names, an axe check, and a Content-Security-Policy guard: every test fails if any page of its
+ * browser context (popups included) reports a CSP violation, so the server's policy and what
+ * the app loads never drift apart.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export type Locale = 'th' | 'la' | 'en';
 export type AppOptions = { appLocale: Locale };
@@ -34,6 +36,33 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }
 
+/**
+ * Collects the CSP violations of every page of `context`: Chromium's console report ("Refused
+ * to … because it violates the following Content Security Policy directive") and the DOM's
+ * securitypolicyviolation event (re-logged, for what the console would not say). Call it on a
+ * context a test makes itself (`browser.newContext()`); the `context` fixture already does.
+ */
+export async function watchCsp(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  context.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+      violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+    }
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `Content Security Policy violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'}`,
+      );
+    });
+  });
+  return violations;
+}
+
+export function expectNoCspViolations(violations: string[]): void {
+  expect(violations, 'Content-Security-Policy violations').toEqual([]);
+}
+
 type Backend = { url: string; port: string; dataDir: string };
 
 export const test = base.extend<
@@ -60,6 +89,11 @@ export const test = base.extend<
     await use(backend.url);
   },
   appLocale: ['th', { option: true }],
+  context: async ({ context }, use) => {
+    const violations = await watchCsp(context);
+    await use(context);
+    expectNoCspViolations(violations);
+  },
   page: async ({ page, appLocale }, use) => {
     await page.addInitScript((locale) => {
       if (!localStorage.getItem('locale')) localStorage.setItem('locale', locale);

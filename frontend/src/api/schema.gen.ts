@@ -3795,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeResponse"];
                 };
             };
-            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT | INVALID_BANK | BANK_ACCOUNT_NAME_ENG | INVALID_USER_INFO | UNVERIFIED_OTP */
+            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT | INVALID_BANK | BANK_ACCOUNT_NAME_ENG | INVALID_USER_INFO | UNVERIFIED_OTP | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3822,8 +3822,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3851,6 +3878,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgreementResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -3862,6 +3898,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3889,6 +3934,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgreementResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -3900,6 +3954,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3931,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
             };
-            /** @description INVALID_BANK (not a KTB/TMB/BBL account with a non-English name, or another bankCode) | BANK_ACCOUNT_NAME_ENG (the new name is not English) | WRONG_PASSWORD */
+            /** @description INVALID_BANK (not a KTB/TMB/BBL account with a non-English name, or another bankCode) | BANK_ACCOUNT_NAME_ENG (the new name is not English) | WRONG_PASSWORD | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3958,6 +4021,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -3969,6 +4050,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4000,7 +4090,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeResponse"];
                 };
             };
-            /** @description WRONG_PASSWORD | INVALID_USER_INFO (new password under 6 characters) */
+            /** @description WRONG_PASSWORD | INVALID_USER_INFO (new password under 6 characters) | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4027,6 +4117,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -4038,6 +4146,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4065,6 +4182,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4076,6 +4202,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4107,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileResponse"];
                 };
             };
-            /** @description INVALID_BANK | BANK_ACCOUNT_NAME_ENG | WRONG_PASSWORD */
+            /** @description INVALID_BANK | BANK_ACCOUNT_NAME_ENG | WRONG_PASSWORD | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4143,6 +4278,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -4154,6 +4307,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4185,7 +4347,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeResponse"];
                 };
             };
-            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT | INVALID_BANK | BANK_ACCOUNT_NAME_ENG | INVALID_USER_INFO | UNVERIFIED_OTP */
+            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT | INVALID_BANK | BANK_ACCOUNT_NAME_ENG | INVALID_USER_INFO | UNVERIFIED_OTP | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4212,8 +4374,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4241,6 +4430,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationSummaryOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4261,6 +4459,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4293,6 +4500,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4322,6 +4538,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4355,6 +4580,15 @@ export interface operations {
                     "application/json": components["schemas"]["SentOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4382,8 +4616,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description CHAT_MESSAGE_EMPTY | CHAT_MESSAGE_TOO_LONG | KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4411,6 +4672,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -4442,6 +4712,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4475,7 +4754,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4511,8 +4790,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4546,7 +4852,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4582,8 +4888,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4611,6 +4944,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4631,6 +4973,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4662,6 +5013,15 @@ export interface operations {
                     "image/png": unknown;
                     "video/mp4": unknown;
                     "video/quicktime": unknown;
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -4700,6 +5060,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     autoLoginAreaslot: {
@@ -4720,6 +5089,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LinkOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -4758,7 +5136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,6 +5168,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4826,7 +5213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,6 +5244,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4893,7 +5289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4925,6 +5321,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -4961,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,6 +5397,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5028,7 +5442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5060,6 +5474,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5096,7 +5519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5127,6 +5550,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5163,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5194,6 +5626,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5230,7 +5671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5262,6 +5703,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5298,7 +5748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5330,6 +5780,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5366,7 +5825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5398,6 +5857,15 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5434,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR */
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5475,6 +5943,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditPageOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5504,6 +5981,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5535,6 +6021,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoginStepOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description WRONG_CREDENTIAL */
             401: {
                 headers: {
@@ -5562,6 +6057,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -5573,6 +6086,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5598,6 +6120,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5618,6 +6149,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5649,6 +6189,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionStartedOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description STAFF_LOGIN_EXPIRED | STAFF_CODE_INVALID | STAFF_CODE_USED */
             401: {
                 headers: {
@@ -5676,6 +6225,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -5687,6 +6254,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5714,6 +6290,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5734,6 +6319,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5761,6 +6355,15 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -5788,6 +6391,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     backofficeEndSession: {
@@ -5807,6 +6419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description invalid-token */
             401: {
@@ -5853,6 +6474,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     backofficeStaffList: {
@@ -5871,6 +6501,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffOut"][];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -5893,6 +6532,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5924,7 +6572,7 @@ export interface operations {
                     "application/json": components["schemas"]["StaffCreatedOut"];
                 };
             };
-            /** @description KEY_INVALID */
+            /** @description KEY_INVALID | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5969,8 +6617,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6002,6 +6677,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -6049,8 +6733,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6080,76 +6791,7 @@ export interface operations {
                     "application/json": components["schemas"]["StaffOut"];
                 };
             };
-            /** @description invalid-token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description STAFF_FORBIDDEN | STAFF_SELF_CHANGE */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description STAFF_NOT_FOUND */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description gone */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description KEY_MISSING | KEY_INVALID */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    backofficeStaffResetPassword: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                staff_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetIn"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description KEY_INVALID */
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6203,6 +6845,120 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeStaffResetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                staff_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description KEY_INVALID | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN | STAFF_SELF_CHANGE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listBonuses: {
@@ -6223,6 +6979,15 @@ export interface operations {
                     "application/json": components["schemas"]["BonusItem"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -6234,6 +6999,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6266,7 +7040,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION */
+            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6320,6 +7094,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     checkActiveBonus: {
@@ -6340,6 +7123,15 @@ export interface operations {
                     "application/json": components["schemas"]["ActiveCheckOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -6351,6 +7143,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6378,6 +7179,15 @@ export interface operations {
                     "application/json": components["schemas"]["MinimumOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -6389,6 +7199,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6419,7 +7238,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageOut"];
                 };
             };
-            /** @description BONUS_CONDITION */
+            /** @description BONUS_CONDITION | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6464,6 +7283,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     chatConfig: {
@@ -6484,8 +7312,26 @@ export interface operations {
                     "application/json": components["schemas"]["ChatConfigOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6520,6 +7366,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token | CHAT_INVALID_GUEST */
             401: {
                 headers: {
@@ -6547,8 +7402,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6585,6 +7467,15 @@ export interface operations {
                     "video/quicktime": unknown;
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token | CHAT_INVALID_GUEST */
             401: {
                 headers: {
@@ -6623,6 +7514,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6657,6 +7557,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReadOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token | CHAT_INVALID_GUEST */
             401: {
                 headers: {
@@ -6684,8 +7593,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6718,6 +7654,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SentOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token | CHAT_INVALID_GUEST */
@@ -6756,6 +7701,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description CHAT_MESSAGE_EMPTY | CHAT_MESSAGE_TOO_LONG | KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -6767,6 +7730,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6801,7 +7773,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,6 +7809,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -6848,6 +7838,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6882,7 +7881,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadOut"];
                 };
             };
-            /** @description CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE */
+            /** @description CHAT_FILE_NOT_SUPPORTED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6918,6 +7917,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description CHAT_FILE_TOO_LARGE (with maxMb) | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -6929,6 +7946,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6956,6 +7982,15 @@ export interface operations {
                     "application/json": components["schemas"]["LaunchSettingsOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -6967,6 +8002,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6998,6 +8042,15 @@ export interface operations {
                     "application/json": components["schemas"]["InvitesOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -7016,8 +8069,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7045,6 +8125,15 @@ export interface operations {
                     "application/json": components["schemas"]["BannerOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -7056,6 +8145,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7086,7 +8184,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyMessageOut"];
                 };
             };
-            /** @description NO_INVITE_BONUS | INVITE_INACTIVE */
+            /** @description NO_INVITE_BONUS | INVITE_INACTIVE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7131,6 +8229,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     login: {
@@ -7153,6 +8260,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description WRONG_CREDENTIAL */
@@ -7182,6 +8298,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -7193,6 +8327,15 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7218,6 +8361,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -7229,6 +8381,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7254,6 +8415,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["pao__site__schemas__ActiveOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7282,6 +8461,15 @@ export interface operations {
                     "application/json": string[];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -7293,6 +8481,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7320,8 +8517,26 @@ export interface operations {
                     "application/json": components["schemas"]["pao__site__schemas__BankOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7355,6 +8570,15 @@ export interface operations {
                     "application/json": string[];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -7366,6 +8590,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7399,6 +8632,15 @@ export interface operations {
                     "application/json": components["schemas"]["ContactOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -7410,6 +8652,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7437,8 +8688,26 @@ export interface operations {
                     "application/json": components["schemas"]["DepositLookup"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7466,8 +8735,26 @@ export interface operations {
                     "application/json": components["schemas"]["ChatWidgetOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7495,8 +8782,26 @@ export interface operations {
                     "application/json": components["schemas"]["HowtoVideoOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7524,8 +8829,26 @@ export interface operations {
                     "application/json": components["schemas"]["InfoOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7559,6 +8882,15 @@ export interface operations {
                     "application/json": components["schemas"]["NoticeOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -7570,6 +8902,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7597,8 +8938,26 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterOtpOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7626,8 +8985,26 @@ export interface operations {
                     "application/json": components["schemas"]["pao__site__schemas__SlipOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7661,6 +9038,15 @@ export interface operations {
                     "application/json": components["schemas"]["SourceOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
                 headers: {
@@ -7672,6 +9058,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7699,8 +9094,26 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawLimitsOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7732,7 +9145,7 @@ export interface operations {
                     "application/json": components["schemas"]["OtpSendResponse"];
                 };
             };
-            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT */
+            /** @description PHONE_NUMBER_REQUIRE_10_DIGIT | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7752,6 +9165,24 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7786,6 +9217,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     verifyOtp: {
@@ -7810,7 +9250,7 @@ export interface operations {
                     "application/json": components["schemas"]["OtpVerifyResponse"];
                 };
             };
-            /** @description OTP_TOKEN_INVALID | OTP_NOT_EXIST | OTP_EXPIRED | OTP_CODE_INVALID */
+            /** @description OTP_TOKEN_INVALID | OTP_NOT_EXIST | OTP_EXPIRED | OTP_CODE_INVALID | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7821,6 +9261,24 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7839,6 +9297,15 @@ export interface operations {
             };
             /** @description OTP_BLOCK */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7868,6 +9335,15 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentAck"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
                 headers: {
@@ -7877,8 +9353,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7935,8 +9429,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7969,7 +9481,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION */
+            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8014,6 +9526,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     currentPromotion: {
@@ -8034,6 +9555,15 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8045,6 +9575,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8074,6 +9613,15 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8094,6 +9642,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8123,6 +9680,15 @@ export interface operations {
                     "application/json": components["schemas"]["QrState"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8143,6 +9709,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8179,7 +9754,7 @@ export interface operations {
                     "application/json": components["schemas"]["QrState"];
                 };
             };
-            /** @description QR_FAIL | TRANSFER_MINIMUM */
+            /** @description QR_FAIL | TRANSFER_MINIMUM | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8215,8 +9790,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8244,6 +9846,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QrState"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -8291,6 +9902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listRefunds: {
@@ -8315,6 +9935,15 @@ export interface operations {
                     "application/json": components["schemas"]["RefundsOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8333,8 +9962,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8365,7 +10021,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyMessageOut"];
                 };
             };
-            /** @description NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE */
+            /** @description NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8410,6 +10066,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     refundBanners: {
@@ -8430,6 +10095,15 @@ export interface operations {
                     "application/json": components["schemas"]["BannerOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8441,6 +10115,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8468,6 +10151,15 @@ export interface operations {
                     "application/json": components["schemas"]["RefundCheckOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8479,6 +10171,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8509,7 +10210,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyMessageOut"];
                 };
             };
-            /** @description NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE | REFUND_MINIMUM */
+            /** @description NO_REFUND | REFUND_CONDITION | REFUND_INACTIVE | REFUND_MINIMUM | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8554,6 +10255,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     spinWheelActive: {
@@ -8574,6 +10284,15 @@ export interface operations {
                     "application/json": components["schemas"]["pao__promotions__schemas__ActiveOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8585,6 +10304,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8612,6 +10340,15 @@ export interface operations {
                     "application/json": components["schemas"]["CouponOut"][];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8623,6 +10360,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8657,7 +10403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimOut"];
                 };
             };
-            /** @description NO_CLAIMABLE_COUPON | INVALID_PRIZE_CODE | INVALID_CODE | INVALID_COUPON_TYPE | COUPON_EXPIRED | BONUS_REMAINING */
+            /** @description NO_CLAIMABLE_COUPON | INVALID_PRIZE_CODE | INVALID_CODE | INVALID_COUPON_TYPE | COUPON_EXPIRED | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,8 +10439,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8722,7 +10495,7 @@ export interface operations {
                     "application/json": components["schemas"]["WheelSetupOut"];
                 };
             };
-            /** @description SPIN_INACTIVE */
+            /** @description SPIN_INACTIVE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8742,6 +10515,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8772,7 +10554,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpinOut"];
                 };
             };
-            /** @description SPIN_INACTIVE | NO_COIN */
+            /** @description SPIN_INACTIVE | NO_COIN | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8817,6 +10599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     listStatements: {
@@ -8841,6 +10632,15 @@ export interface operations {
                     "application/json": components["schemas"]["StatementsResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8859,8 +10659,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8892,6 +10719,15 @@ export interface operations {
                     "application/json": components["schemas"]["SlipsResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8910,8 +10746,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8942,6 +10805,15 @@ export interface operations {
                     "image/png": unknown;
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -8971,6 +10843,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9000,6 +10881,15 @@ export interface operations {
                     "application/json": components["schemas"]["SlipUrlOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -9036,6 +10926,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWallet: {
@@ -9056,6 +10955,15 @@ export interface operations {
                     "application/json": components["schemas"]["WalletResponse"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -9067,6 +10975,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9094,6 +11011,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CredentialsOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description invalid-token */
@@ -9132,6 +11058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     activateGameAccount: {
@@ -9154,7 +11089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slot"];
                 };
             };
-            /** @description SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL */
+            /** @description SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9199,6 +11134,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     refreshGameBalances: {
@@ -9219,6 +11163,15 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshSlotsOut"];
                 };
             };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description invalid-token */
             401: {
                 headers: {
@@ -9230,6 +11183,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9259,7 +11221,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialsOut"];
                 };
             };
-            /** @description SLOT_RESET_PASSWORD_FAIL */
+            /** @description SLOT_RESET_PASSWORD_FAIL | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9297,6 +11259,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9331,7 +11302,7 @@ export interface operations {
                     "application/json": components["schemas"]["SlipUploadResponse"];
                 };
             };
-            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) */
+            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9367,8 +11338,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SLIP_INVALID_FILE (over 5 MB) | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9403,7 +11401,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9448,8 +11446,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9484,7 +11509,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9529,8 +11554,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9565,7 +11617,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrueLinkOut"];
                 };
             };
-            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET */
+            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,6 +11653,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
@@ -9612,6 +11682,15 @@ export interface operations {
             };
             /** @description INTERNAL_SERVER_ERROR */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9646,7 +11725,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK */
+            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9682,8 +11761,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9718,7 +11824,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK */
+            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9754,8 +11860,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

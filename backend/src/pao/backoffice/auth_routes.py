@@ -30,6 +30,7 @@ from pao.backoffice.schemas import (
 )
 from pao.core.login_throttle import LoginThrottle
 from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep
 
 router = backoffice_router()
@@ -145,7 +146,7 @@ async def own_sessions(
     summary="End one of the staff member's own sessions (this one too, if named)",
 )
 async def end_session(
-    session_id: int, request: Request, session: SessionDep, staff: OwnAccount
+    session_id: DbId, request: Request, session: SessionDep, staff: OwnAccount
 ) -> Response:
     ended = await sessions.end_own_session(
         session, staff=staff, session_id=session_id, idle=idle_timeout(request)

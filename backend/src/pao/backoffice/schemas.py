@@ -12,10 +12,15 @@ from pao.backoffice.audit import AuditSort
 from pao.backoffice.models import AuditEntry, Staff, StaffSession
 from pao.backoffice.roles import Permission, Role, permissions_of
 from pao.backoffice.totp import Enrolment
+from pao.core.params import MAX_DB_INT, RequestModel
 
 
 class _Wire(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class _WireIn(RequestModel, _Wire):
+    """A request body or query: a boolean is not a number (pao.core.params)."""
 
 
 Login = Annotated[str, StringConstraints(min_length=1, max_length=40)]
@@ -26,7 +31,7 @@ Name = Annotated[str, StringConstraints(max_length=80)]
 # ----- login ---------------------------------------------------------------------------------
 
 
-class LoginIn(_Wire):
+class LoginIn(_WireIn):
     login: Login
     password: Password
 
@@ -51,7 +56,7 @@ class LoginStepOut(_Wire):
     enrolment: EnrolmentOut | None = None
 
 
-class TotpIn(_Wire):
+class TotpIn(_WireIn):
     ticket: Annotated[str, StringConstraints(min_length=1, max_length=100)]
     code: Annotated[str, StringConstraints(min_length=1, max_length=10)]
 
@@ -122,7 +127,7 @@ class SessionOut(_Wire):
 # ----- staff management ------------------------------------------------------------------
 
 
-class StaffCreateIn(_Wire):
+class StaffCreateIn(_WireIn):
     login: Login = Field(description="Letters, digits and . _ @ + - (up to 40).")
     password: Password = Field(description="10 to 128 characters.")
     role: Role
@@ -136,7 +141,7 @@ class StaffCreatedOut(_Wire):
     )
 
 
-class StaffUpdateIn(_Wire):
+class StaffUpdateIn(_WireIn):
     role: Role | None = None
     display_name: Name | None = None
     disabled: bool | None = Field(
@@ -144,15 +149,15 @@ class StaffUpdateIn(_Wire):
     )
 
 
-class PasswordResetIn(_Wire):
+class PasswordResetIn(_WireIn):
     password: Password = Field(description="The new password (10 to 128 characters).")
 
 
 # ----- audit -------------------------------------------------------------------------------
 
 
-class AuditQuery(_Wire):
-    staff_id: int | None = Field(default=None, ge=1)
+class AuditQuery(_WireIn):
+    staff_id: int | None = Field(default=None, ge=1, le=MAX_DB_INT)
     action: Annotated[str, StringConstraints(max_length=60)] | None = None
     object_type: Annotated[str, StringConstraints(max_length=40)] | None = None
     object_id: Annotated[str, StringConstraints(max_length=64)] | None = None

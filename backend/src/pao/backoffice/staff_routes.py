@@ -21,6 +21,7 @@ from pao.backoffice.schemas import (
     StaffUpdateIn,
 )
 from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep
 
 router = backoffice_router()
@@ -79,7 +80,7 @@ async def create_staff(
     summary="Change a staff member's role or name, disable (ends their sessions) or enable",
 )
 async def update_staff(
-    staff_id: int, body: StaffUpdateIn, request: Request, session: SessionDep, staff: StaffManager
+    staff_id: DbId, body: StaffUpdateIn, request: Request, session: SessionDep, staff: StaffManager
 ) -> StaffOut:
     updated = await service.update_staff(
         session,
@@ -106,7 +107,7 @@ async def update_staff(
     "their next login",
 )
 async def reset_two_factor(
-    staff_id: int, request: Request, session: SessionDep, staff: StaffManager
+    staff_id: DbId, request: Request, session: SessionDep, staff: StaffManager
 ) -> StaffOut:
     target = await service.reset_two_factor(session, actor=actor_of(request), staff_id=staff_id)
     return StaffOut.of(target)
@@ -126,7 +127,7 @@ async def reset_two_factor(
     summary="Set a new password for a staff member and end their sessions",
 )
 async def reset_password(
-    staff_id: int,
+    staff_id: DbId,
     body: PasswordResetIn,
     request: Request,
     session: SessionDep,

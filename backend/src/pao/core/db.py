@@ -55,19 +55,39 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class DatabaseUnreachable(ConnectionError):
+    """Opening a database connection failed at the network level (refused, no route, DNS,
+    timeout). The driver raises a bare ``OSError`` there, which could not be told apart from a
+    file error; :func:`pao.core.errors.is_database_outage` recognises this one."""
+
+
 def create_engine(settings: Settings) -> AsyncEngine:
     url = settings.resolved_database_url
+    # hide_parameters: an error's text (and so a log line) shows the SQL, never the values
+    # bound to it (phone numbers, token digests, password hashes).
     if settings.is_sqlite:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
         configure_sqlite(engine)
-        return engine
-    return create_async_engine(
-        url,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
-        pool_pre_ping=settings.db_pool_pre_ping,
-    )
+    else:
+        engine = create_async_engine(
+            url,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_pre_ping=settings.db_pool_pre_ping,
+            hide_parameters=True,
+        )
+    _name_connect_failures(engine)
+    return engine
+
+
+def _name_connect_failures(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _connect(dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        try:
+            return dialect.connect(*cargs, **cparams)
+        except OSError as exc:
+            raise DatabaseUnreachable(f"cannot connect to the database: {exc}") from exc
 
 
 def configure_sqlite(engine: AsyncEngine) -> None:

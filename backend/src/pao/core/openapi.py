@@ -36,25 +36,58 @@ _FASTAPI_422 = "Validation Error"
 _FASTAPI_422_SCHEMAS = ("HTTPValidationError", "ValidationError")
 
 
-def document_validation_errors(app: FastAPI) -> None:
-    """Document 422 as the app answers it (``KEY_MISSING | KEY_INVALID``, pao.core.errors) on
-    every route that leaves it to FastAPI, whose default describes a "Validation Error" body the
-    app never sends; its schemas go too once nothing refers to them."""
+# What any route may answer whatever it declares, from the layers in front of it (pao.core.edge,
+# pao.core.request_limits, pao.core.errors): added to every operation of the document.
+_ANY_ROUTE = {
+    "400": "KEY_INVALID (a control character in the path, the query or the body)",
+    "503": "SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After)",
+}
+_ANY_BODY = {
+    "400": "BODY_INVALID (the body cannot be read)",
+    "413": "PAYLOAD_TOO_LARGE (the body is larger than the route takes)",
+    "415": "BODY_INVALID (a content type the route does not take)",
+}
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+    }
+
+
+def _add_codes(responses: dict[str, Any], status: str, codes: str) -> None:
+    """Document ``codes`` under ``status``, after what the route itself declares there."""
+    if status not in responses:
+        responses[status] = _error_response(codes)
+    elif codes.split(" ", 1)[0] not in responses[status].get("description", ""):
+        responses[status]["description"] += f" | {codes}"
+
+
+def document_common_errors(app: FastAPI) -> None:
+    """Document what every route answers besides its own errors: 422 as the app answers it
+    (``KEY_MISSING | KEY_INVALID``, pao.core.errors) on every route that leaves it to FastAPI,
+    whose default describes a "Validation Error" body the app never sends (its schemas go too
+    once nothing refers to them); and the refusals of the layers in front of every route (the
+    edge's control characters and body limits, unreadable bodies, a database outage), so the
+    document and the fuzz run (tests/fuzz) agree with what a client can meet."""
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
             return app.openapi_schema
         schema = generate()
-        ours = {
-            "description": VALIDATION[422]["description"],
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
-        }
+        ours = _error_response(VALIDATION[422]["description"])
         for operations in schema.get("paths", {}).values():
             for operation in operations.values():
-                responses = operation.get("responses", {})
+                responses = operation.setdefault("responses", {})
                 if responses.get("422", {}).get("description") == _FASTAPI_422:
                     responses["422"] = ours
+                for status, codes in _ANY_ROUTE.items():
+                    _add_codes(responses, status, codes)
+                if "requestBody" in operation:
+                    for status, codes in _ANY_BODY.items():
+                        _add_codes(responses, status, codes)
         schemas = schema.get("components", {}).get("schemas", {})
         for name in _FASTAPI_422_SCHEMAS:  # the outer one first: it refers to the other
             if f'"#/components/schemas/{name}"' not in json.dumps(schema):

@@ -28,7 +28,8 @@ THIRD_PARTY_SECRETS = (*PAYMENT_SECRETS, "game_provider_key")
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PAO_", extra="ignore")
+    # hide_input_in_errors: a refused setting's message must not print the others (secrets).
+    model_config = SettingsConfigDict(env_prefix="PAO_", extra="ignore", hide_input_in_errors=True)
 
     env: Literal["development", "production", "test"] = "development"
     host: str = "127.0.0.1"
@@ -88,6 +89,17 @@ class Settings(BaseSettings):
     slip_verify_url: str | None = None
     payout_url: str | None = None
     payout_timeout_seconds: float = Field(default=10.0, gt=0)
+
+    @model_validator(mode="after")
+    def _no_sandbox_in_production(self) -> Settings:
+        # The sandbox fills in well-known secrets and serves fake banks that "pay" anything:
+        # in production it would let anyone forge a deposit. Refused before anything starts.
+        if self.sandbox and self.env == "production":
+            raise ValueError(
+                "PAO_SANDBOX=1 is refused with PAO_ENV=production: the sandbox's fake third "
+                "parties and well-known secrets would take real money; set PAO_SANDBOX=0"
+            )
+        return self
 
     @model_validator(mode="after")
     def _sandbox_payment_secrets(self) -> Settings:

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pao.core.params import RequestModel
 from pao.games.models import GameTransferStatus
 from pao.kit.money import MajorAmount, WireAmount
 from pao.wallet.schemas import Slot
@@ -28,7 +29,7 @@ class RefreshSlotsOut(_Wire):
     )
 
 
-class TransferRequest(_Wire):
+class TransferRequest(_Wire, RequestModel):
     from_: str = Field(alias="from", min_length=1, max_length=20, description="WALLET or a code.")
     to: str = Field(min_length=1, max_length=20, description="WALLET or a game code.")
     amount: WireAmount

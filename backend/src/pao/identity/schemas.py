@@ -12,13 +12,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pao.core.params import RequestModel
 from pao.identity.models import Member
 from pao.site.banks import find_bank
 
 PASSWORD_MAX = 128
 
 
-class _In(BaseModel):
+class _In(RequestModel):
     model_config = ConfigDict(populate_by_name=True)
 
 

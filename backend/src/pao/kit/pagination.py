@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from pao.core.params import RequestModel
 
 
-class PageRequest(BaseModel):
+class PageRequest(RequestModel):
     page: int = Field(default=1, ge=1, le=100_000)
     limit: int = Field(default=10, ge=1, le=100)
 

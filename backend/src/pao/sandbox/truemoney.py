@@ -20,6 +20,7 @@ from sqlalchemy import BigInteger, Integer, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import UtcDateTime
+from pao.core.params import RequestModel
 from pao.core.uow import UnitOfWorkRoute
 from pao.kit.clock import utcnow
 from pao.payments.gateways.base import minor_to_major_text
@@ -41,7 +42,7 @@ class SandboxVoucher(SandboxBase):
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
-class MintIn(BaseModel):
+class MintIn(RequestModel):
     model_config = ConfigDict(populate_by_name=True)
 
     amount: Decimal = Field(gt=0, le=100_000, decimal_places=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pao.core.errors import BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized
+from pao.core.request_limits import PayloadTooLarge
 
 
 class FileNotSupported(BadRequest):
@@ -11,8 +12,8 @@ class FileNotSupported(BadRequest):
     code = "CHAT_FILE_NOT_SUPPORTED"
 
 
-class FileTooLarge(BadRequest):
-    """Over 10 MB (images) or 20 MB (videos); ``maxMb`` says which."""
+class FileTooLarge(PayloadTooLarge):
+    """Over 10 MB (images) or 20 MB (videos); ``maxMb`` says which (HTTP 413)."""
 
     code = "CHAT_FILE_TOO_LARGE"
 

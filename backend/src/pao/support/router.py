@@ -35,6 +35,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 
 from pao.core.errors import Forbidden, Unauthorized
 from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import bearer, current_login, current_member
 from pao.site.settings import SiteSettings, load_site_settings
@@ -42,7 +43,6 @@ from pao.support import bot, service
 from pao.support.agents import Agent, CurrentAgent, directory
 from pao.support.exceptions import (
     ChatRateLimited,
-    FileTooLarge,
     InvalidGuest,
     MediaNotFound,
     NotOwner,
@@ -65,7 +65,7 @@ from pao.support.schemas import (
 )
 from pao.support.service import Customer
 from pao.support.socket import ChatHub
-from pao.support.uploads import MAX_BYTES, MB, MediaKind
+from pao.support.uploads import MediaKind
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -74,8 +74,6 @@ AGENT_TAGS: list[str | Enum] = ["agent"]
 GUEST_HEADER = "X-Guest-Id"
 SENDS_PER_MINUTE = 30
 UPLOADS_PER_MINUTE = 10
-# Multipart framing around the file; a body larger than the limit plus this is refused unread.
-MULTIPART_SLACK = 64 * 1024
 
 CUSTOMER_ERRORS = {
     **errors(_401="invalid-token | CHAT_INVALID_GUEST", _403="CHAT_NOT_OWNER", _410="gone"),
@@ -278,12 +276,6 @@ async def read_customer(
     return ReadOut(read=read)
 
 
-def _check_length(request: Request, kind: MediaKind) -> None:
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > MAX_BYTES[kind] + MULTIPART_SLACK:
-        raise FileTooLarge(maxMb=MAX_BYTES[kind] // MB)
-
-
 async def _customer_upload(
     request: Request,
     session: SessionDep,
@@ -293,7 +285,6 @@ async def _customer_upload(
     kind: MediaKind,
 ) -> UploadOut:
     _chat_open(site)
-    _check_length(request, kind)
     await _limit(request, f"chat-upload:{customer.room('')}", UPLOADS_PER_MINUTE)
     conversation = await service.open_conversation(session, customer=customer)
     media = await service.save_media(
@@ -302,7 +293,7 @@ async def _customer_upload(
         conversation=conversation,
         kind=kind,
         file_name=file.filename,
-        data=await file.read(),
+        upload=file,
         uploaded_by="customer",
     )
     return UploadOut(path=media.key)
@@ -311,8 +302,9 @@ async def _customer_upload(
 UPLOAD_ERRORS = {
     **CUSTOMER_ERRORS,
     **errors(
-        _400="CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE",
+        _400="CHAT_FILE_NOT_SUPPORTED",
         _403="CHAT_NOT_OWNER | CHAT_DISABLED",
+        _413="CHAT_FILE_TOO_LARGE (with maxMb)",
         _429="REQUEST_LIMIT",
     ),
 }
@@ -354,11 +346,9 @@ MEDIA_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 async def _media_response(request: Request, key: str, content_type: str) -> Response:
     data = await request.app.state.file_store.get(key)
-    return Response(
-        content=data,
-        media_type=content_type,
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
-    )
+    # No caching header of its own: a member's file is an API answer like any other, never
+    # stored by the browser (pao.core.security_headers: no-store, nosniff).
+    return Response(content=data, media_type=content_type)
 
 
 @router.get(
@@ -423,7 +413,7 @@ async def agent_conversations(
     summary="A conversation's messages, newest first",
 )
 async def agent_messages(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,
@@ -452,7 +442,7 @@ async def agent_messages(
     summary="Reply: text, buttons, media, quick replies or generic cards",
 )
 async def agent_send(
-    conversation_id: int,
+    conversation_id: DbId,
     body: AgentSendIn,
     request: Request,
     background: BackgroundTasks,
@@ -481,7 +471,7 @@ async def agent_send(
     summary="Mark the customer's messages read by the agents",
 )
 async def agent_read(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     background: BackgroundTasks,
     session: SessionDep,
@@ -499,7 +489,6 @@ async def agent_read(
 async def _agent_upload(
     request: Request, session: SessionDep, conversation_id: int, file: UploadFile, kind: MediaKind
 ) -> UploadOut:
-    _check_length(request, kind)
     conversation = await service.get_conversation(session, conversation_id=conversation_id)
     media = await service.save_media(
         session,
@@ -507,7 +496,7 @@ async def _agent_upload(
         conversation=conversation,
         kind=kind,
         file_name=file.filename,
-        data=await file.read(),
+        upload=file,
         uploaded_by="agent",
     )
     return UploadOut(path=media.key)
@@ -516,7 +505,9 @@ async def _agent_upload(
 AGENT_UPLOAD_ERRORS = {
     **AGENT_ERRORS,
     **errors(
-        _400="CHAT_FILE_NOT_SUPPORTED | CHAT_FILE_TOO_LARGE", _404="CHAT_CONVERSATION_NOT_FOUND"
+        _400="CHAT_FILE_NOT_SUPPORTED",
+        _404="CHAT_CONVERSATION_NOT_FOUND",
+        _413="CHAT_FILE_TOO_LARGE (with maxMb)",
     ),
 }
 
@@ -530,7 +521,7 @@ AGENT_UPLOAD_ERRORS = {
     summary="Upload an image into a conversation",
 )
 async def agent_upload_image(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,
@@ -548,7 +539,7 @@ async def agent_upload_image(
     summary="Upload a video into a conversation",
 )
 async def agent_upload_video(
-    conversation_id: int,
+    conversation_id: DbId,
     request: Request,
     session: SessionDep,
     agent: CurrentAgent,

@@ -20,6 +20,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from pao.core.params import RequestModel
 from pao.kit.urls import WEB, check_url
 from pao.site.content import SafeUrl
 
@@ -221,7 +222,7 @@ class SentOut(_Wire):
     id: str = Field(alias="_id")
 
 
-class HistoryIn(_Wire):
+class HistoryIn(_Wire, RequestModel):
     user_id: OptionalShort = Field(default=None, alias="userId")
     guest_id: OptionalShort = Field(default=None, alias="guestId")
     limit: int = Field(default=10, ge=1, le=HISTORY_PAGE_MAX)
@@ -284,6 +285,6 @@ class AgentSendIn(_Wire):
     client_id: ClientId | None = Field(default=None, alias="clientId")
 
 
-class AgentHistoryIn(_Wire):
+class AgentHistoryIn(_Wire, RequestModel):
     limit: int = Field(default=20, ge=1, le=HISTORY_PAGE_MAX)
     skip: int = Field(default=0, ge=0, le=1_000_000)

@@ -16,12 +16,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
-from pao.kit.storage import FileStore
+from pao.kit.storage import FileStore, TooLarge, Upload, read_chunks
 from pao.support.agents import Agent, AgentDirectory
 from pao.support.exceptions import ConversationNotFound, MediaNotFound
 from pao.support.models import ChatConversation, ChatMedia, ChatMessage
 from pao.support.schemas import ConversationOut, ConversationSummaryOut, MediaMessage
-from pao.support.uploads import MediaKind, check_upload, safe_file_name
+from pao.support.uploads import (
+    MAX_BYTES,
+    SNIFF_BYTES,
+    MediaKind,
+    check_upload,
+    safe_file_name,
+    too_large,
+)
 
 Sender = Literal["customer", "agent", "bot"]
 AGENTS_ROOM = "__agents__"
@@ -268,17 +275,28 @@ async def save_media(
     conversation: ChatConversation,
     kind: MediaKind,
     file_name: str | None,
-    data: bytes,
+    upload: Upload,
     uploaded_by: Literal["customer", "agent"],
 ) -> ChatMedia:
-    detected = check_upload(kind=kind, file_name=file_name, data=data)
-    key = await store.put(prefix=f"chat/{conversation.id}", data=data, extension=detected.extension)
+    """Check the file by its name and first bytes, then copy it to the store, which stops at
+    the size limit (nothing is stored then): the file is never read into memory whole."""
+    detected = check_upload(kind=kind, file_name=file_name, head=await upload.read(SNIFF_BYTES))
+    await upload.seek(0)
+    try:
+        stored = await store.put_stream(
+            prefix=f"chat/{conversation.id}",
+            chunks=read_chunks(upload),
+            extension=detected.extension,
+            max_bytes=MAX_BYTES[kind],
+        )
+    except TooLarge:
+        raise too_large(kind) from None
     media = ChatMedia(
-        key=key,
+        key=stored.key,
         conversation_id=conversation.id,
         file_type=detected.kind,
         content_type=detected.content_type,
-        size=len(data),
+        size=stored.size,
         file_name=safe_file_name(file_name, detected),
         uploaded_by=uploaded_by,
     )

@@ -27,6 +27,7 @@ from redis.asyncio import Redis
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.core.request_limits import DEFAULT_BODY_LIMIT
 from pao.core.security import token_digest
 from pao.core.settings import Settings
 from pao.identity.models import LoginSession, Member, MemberStatus
@@ -107,6 +108,10 @@ class ChatHub:
             cors_allowed_origins=None,
             logger=False,
             engineio_logger=False,
+            # A socket message is bounded like an HTTP body (the edge bounds the polling
+            # transport's bodies; this bounds WebSocket messages too): clients send only
+            # small events (join).
+            max_http_buffer_size=DEFAULT_BODY_LIMIT,
         )
         self.sio.on("connect", self._connect)
         self.sio.on("disconnect", self._disconnect)

@@ -1,7 +1,9 @@
 """Chat media checks: the content decides the type (magic bytes), never the client's claim.
 
 Images: png, jpeg, gif up to 10 MB; videos: mp4 and QuickTime up to 20 MB. A file name
-without an extension, or with one outside the list, is refused like unknown content.
+without an extension, or with one outside the list, is refused like unknown content. The type
+is judged on the file's first bytes (:data:`SNIFF_BYTES`); the size while the file is copied to
+the store, which stops at the limit (:meth:`pao.kit.storage.FileStore.put_stream`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pao.support.exceptions import FileNotSupported, FileTooLarge
 MB = 1024 * 1024
 MediaKind = Literal["image", "video"]
 MAX_BYTES: dict[MediaKind, int] = {"image": 10 * MB, "video": 20 * MB}
+# Enough of a file's head for :func:`sniff`.
+SNIFF_BYTES = 16
 EXTENSIONS: dict[MediaKind, frozenset[str]] = {
     "image": frozenset({"png", "jpg", "jpeg", "gif"}),
     "video": frozenset({"mp4", "mov", "qt"}),
@@ -55,14 +59,17 @@ def extension_of(file_name: str | None) -> str | None:
     return name.rsplit(".", 1)[-1].lower()
 
 
-def check_upload(*, kind: MediaKind, file_name: str | None, data: bytes) -> Detected:
-    """Refuse what the chat does not take; the returned type comes from the content."""
+def too_large(kind: MediaKind) -> FileTooLarge:
+    return FileTooLarge(maxMb=MAX_BYTES[kind] // MB)
+
+
+def check_upload(*, kind: MediaKind, file_name: str | None, head: bytes) -> Detected:
+    """Refuse what the chat does not take, by the name's extension and the file's first
+    bytes; the returned type comes from the content."""
     extension = extension_of(file_name)
     if extension is None or extension not in EXTENSIONS[kind]:
         raise FileNotSupported()
-    if len(data) > MAX_BYTES[kind]:
-        raise FileTooLarge(maxMb=MAX_BYTES[kind] // MB)
-    detected = sniff(data)
+    detected = sniff(head)
     if detected is None or detected.kind != kind:
         raise FileNotSupported()
     return detected

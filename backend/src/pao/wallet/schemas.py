@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pao.core.params import RequestModel
 from pao.identity.schemas import BankAccountOut
 from pao.kit.money import MajorAmount, WireAmount
 from pao.wallet.models import StatementStatus, StatementType, WithdrawalStatus
@@ -64,7 +65,7 @@ class WalletResponse(_Wire):
     slots: list[Slot]
 
 
-class WithdrawRequest(_Wire):
+class WithdrawRequest(_Wire, RequestModel):
     amount: WireAmount
 
 

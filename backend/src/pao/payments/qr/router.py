@@ -176,7 +176,8 @@ async def cancel_qrcode(qrcodeId: str, session: SessionDep, member: CurrentMembe
     operation_id="bankNotify",
     tags=["payments"],
     response_model=PaymentAck,
-    responses=errors(_401="UNAUTHORIZED", _422="KEY_MISSING | KEY_INVALID"),
+    # 410: a terminated site closes every /api call, these too (pao.site.termination).
+    responses=errors(_401="UNAUTHORIZED", _410="gone", _422="KEY_MISSING | KEY_INVALID"),
     summary="The bank's incoming-transfer notification (server to server)",
     description="Body {transferId, amount (major units), currency, receiverProxy, qrPayload, "
     "paidAt}; header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). "
@@ -215,7 +216,7 @@ async def bank_notify(
     operation_id="gatewayCallback",
     tags=["payments"],
     response_model=PaymentAck,
-    responses=errors(_400="KEY_INVALID", _401="UNAUTHORIZED", _404="NO_DATA"),
+    responses=errors(_400="KEY_INVALID", _401="UNAUTHORIZED", _404="NO_DATA", _410="gone"),
     summary="A gateway's signed payment callback (server to server)",
     description="Each gateway's own format and signature (see pao.payments.gateways). "
     "Deduplicated by the gateway's transaction id; credits the order's member once.",

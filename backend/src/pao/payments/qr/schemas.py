@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from pao.core.params import RequestModel
 from pao.kit.money import Currency, MajorAmount, WireAmount
 
 
-class QrCreate(BaseModel):
+class QrCreate(RequestModel):
     model_config = ConfigDict(populate_by_name=True)
 
     amount: WireAmount
@@ -33,7 +34,7 @@ class QrState(BaseModel):
     )
 
 
-class BankNotifyIn(BaseModel):
+class BankNotifyIn(RequestModel):
     """The bank's incoming-transfer notification (signed: ``X-Bank-Signature``)."""
 
     model_config = ConfigDict(populate_by_name=True)

@@ -4,8 +4,8 @@
 ``{code: SUCCESS | SLIP_UPLOAD_FAIL | OK, status, reason?, slip}`` (the spec does not show
 this response; documented in docs/domain/slips-and-payouts.md). It answers an error
 ``{message}`` only when it did not accept the upload at all: SLIP_NO_FILE,
-SLIP_INVALID_FILE, SLIP_UPLOAD_FAIL with ``reason: SLIP_UPLOAD_CLOSED`` (the daily closed
-window), IDEMPOTENCY_KEY_REUSED.
+SLIP_INVALID_FILE (413 when the file is over 5 MB), SLIP_UPLOAD_FAIL with
+``reason: SLIP_UPLOAD_CLOSED`` (the daily closed window), IDEMPOTENCY_KEY_REUSED.
 
 The upload runs its own transactions (the bank is called in between; see
 :mod:`pao.payments.slips.service`), so the route first ends the request's own transaction,
@@ -21,13 +21,14 @@ from fastapi.responses import Response
 
 from pao.core.errors import Unprocessable
 from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.kit.pagination import PageRequest
 from pao.payments.slips import service
 from pao.payments.slips.decoder import MAX_BYTES
-from pao.payments.slips.exceptions import SlipInvalidFile, SlipNoFile, SlipNotFound
+from pao.payments.slips.exceptions import SlipNoFile, SlipNotFound, SlipTooLarge
 from pao.payments.slips.schemas import (
     SlipsResponse,
     SlipUploadResponse,
@@ -62,6 +63,7 @@ def slip_context(request: Request) -> service.SlipContext:
         **errors(
             _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)",
             _409="IDEMPOTENCY_KEY_REUSED",
+            _413="SLIP_INVALID_FILE (over 5 MB)",
             _422="KEY_INVALID",
         ),
     },
@@ -84,11 +86,13 @@ async def upload(
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
     if file is None:
         raise SlipNoFile()
+    # Bounded: the decoder needs the whole image, which is at most MAX_BYTES (the edge has
+    # already refused a body much larger than that, unread).
     data = await file.read(MAX_BYTES + 1)
     if not data:
         raise SlipNoFile()
     if len(data) > MAX_BYTES:
-        raise SlipInvalidFile()
+        raise SlipTooLarge()
     member_id = member.id
     # End the request's transaction (it only read the member): the saga opens its own.
     await session.commit()
@@ -138,7 +142,7 @@ async def slip_url(reference: str, session: SessionDep, member: CurrentMember) -
     },
 )
 async def slip_image(
-    slip_id: int, request: Request, session: SessionDep, member: CurrentMember
+    slip_id: DbId, request: Request, session: SessionDep, member: CurrentMember
 ) -> Response:
     """The stored slip image, only for its owner (fetch it with the bearer token)."""
     slip = await service.owned_slip(session, member_id=member.id, slip_id=slip_id)
@@ -146,8 +150,9 @@ async def slip_image(
     if not await store.exists(slip.file_key):
         raise SlipNotFound()
     extension = slip.file_key.rsplit(".", 1)[-1]
+    # Not cached (pao.core.security_headers): the slip shows the member's bank account, and a
+    # shared phone or an internet cafe's browser must not keep it.
     return Response(
         await store.get(slip.file_key),
         media_type=_MEDIA_TYPES.get(extension, "application/octet-stream"),
-        headers={"Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff"},
     )

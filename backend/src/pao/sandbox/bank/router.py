@@ -32,8 +32,9 @@ import anyio
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from pao.core.params import RequestModel
 from pao.sandbox.bank import service
 from pao.sandbox.bank.models import BankPayout, BankTransfer, PayoutMode
 from pao.sandbox.bank.page import PAGE_HTML
@@ -53,7 +54,7 @@ def _major(minor: int) -> float:
     return float(Decimal(minor).scaleb(-2))
 
 
-class _In(BaseModel):
+class _In(RequestModel):
     model_config = ConfigDict(populate_by_name=True)
 
 

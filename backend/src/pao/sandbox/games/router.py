@@ -20,11 +20,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Header, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.params import RequestModel
 from pao.games.providers import provider_api_key
+from pao.kit.money import MAX_MINOR
 from pao.sandbox.games import pages, service
 from pao.sandbox.games.models import SandboxGameFault
 from pao.sandbox.games.service import SandboxRefusal
@@ -34,7 +36,7 @@ router = APIRouter(include_in_schema=False)
 API = "/sandbox/games/api/{brand}"
 
 
-class _In(BaseModel):
+class _In(RequestModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
 
@@ -46,7 +48,7 @@ class TransferIn(_In):
     transfer_id: str = Field(alias="transferId", min_length=1, max_length=64)
     username: str = Field(min_length=1, max_length=80)
     type: str = Field(pattern="^(deposit|withdraw)$")
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_MINOR)
 
 
 class FaultIn(_In):
@@ -61,7 +63,7 @@ class FaultIn(_In):
 
 
 class SpinIn(_In):
-    bet: int
+    bet: int = Field(ge=0, le=MAX_MINOR)
 
 
 @asynccontextmanager

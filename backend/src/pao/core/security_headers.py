@@ -1,0 +1,166 @@
+"""Security headers on every HTTP answer (a pure ASGI middleware, outermost in ``create_app``).
+
+Every answer:
+  * ``X-Content-Type-Options: nosniff``: an uploaded file or a JSON answer is never run as
+    something else.
+  * ``Referrer-Policy: strict-origin-when-cross-origin``: another site (a game provider the app
+    launches, a link in operator HTML) learns the operator's origin, which some providers check
+    before an auto-login, and never a path or query of the app. Nothing stricter is needed:
+    the app's paths and queries carry no secret (the auto-login call is a fetch, not a page).
+  * Framing: ``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``: no other site may frame
+    the app (clickjacking of the transfer and withdraw buttons). Pao's app frames *others* (a
+    game launched "inside the app", a how-to video); the only pages Pao serves to be framed are
+    the sandbox's game pages (standing in for a provider's, framed by the app when the
+    operator launches games in-app), so ``/sandbox/`` answers allow the same origin only
+    (``SAMEORIGIN``, ``frame-ancestors 'self'``). The sandbox is off in production.
+
+The SPA document (``index.html``) carries its own policy, :func:`document_policy`, built once
+from the built document by ``pao.main._SpaDocument``: the inline script is allowed by its
+sha256 hash (computed from the very bytes served, so the header always matches the build) and
+nothing else inline runs. What the app loads, and so what the policy allows:
+
+  * scripts, styles, fonts: its own origin (``/assets``); no inline style (React sets styles
+    through the DOM, which CSP does not govern; operator HTML is sanitised without ``style``);
+  * images: its own, ``data:`` (the inline favicon), ``blob:`` (slip and chat images fetched
+    with the bearer token) and any ``https:`` image (operator banners, QR, chat card images
+    are operator-configured URLs);
+  * media: its own, ``blob:`` (chat videos) and ``https:`` (operator how-to videos);
+  * connections: its own origin only (the API, and socket.io's websocket: ``'self'`` covers
+    ``ws:``/``wss:`` to the same host);
+  * frames: its own and ``https:`` (a game launched in-app is the provider's https page; the
+    how-to player is YouTube's); a game launched in a tab or the same window is a navigation,
+    which CSP does not restrict;
+  * no plugins (``object-src 'none'``), no ``<base>``, forms post only to the app.
+
+API answers get ``default-src 'none'`` (a JSON answer or an uploaded file opened as a page
+runs nothing) and ``Cache-Control: no-store`` unless the route chose its own caching; every
+error answer is ``no-store`` (a cached 410 kept a reopened site closed). TLS, HSTS and
+``upgrade-insecure-requests`` belong to the deployment's proxy (``docs/security.md``).
+
+``/api/docs`` (Swagger UI, loaded from a CDN) is served in development only
+(``create_app``: ``PAO_ENV=production`` serves neither the docs nor ``/api/openapi.json``; the
+contract is ``contract/openapi.json`` in the repository), and gets no script policy.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable
+from html.parser import HTMLParser
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+DOCS_PATHS = ("/api/docs", "/docs/oauth2-redirect")
+
+COMMON_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+}
+API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+NO_FRAMING_POLICY = "frame-ancestors 'none'"
+SANDBOX_POLICY = "frame-ancestors 'self'"
+
+_DOCUMENT_DIRECTIVES = (
+    ("default-src", "'self'"),
+    ("script-src", "'self'"),
+    ("style-src", "'self'"),
+    ("img-src", "'self' data: blob: https:"),
+    ("media-src", "'self' blob: https:"),
+    ("font-src", "'self'"),
+    ("connect-src", "'self'"),
+    ("frame-src", "'self' https:"),
+    ("object-src", "'none'"),
+    ("base-uri", "'none'"),
+    ("form-action", "'self'"),
+    ("frame-ancestors", "'none'"),
+)
+
+
+def document_policy(script_hashes: Iterable[str]) -> str:
+    """The Content-Security-Policy of the SPA document whose inline scripts have these
+    hashes (``sha256-…`` sources, as :func:`inline_script_hashes` gives them)."""
+    hashes = " ".join(f"'{source}'" for source in script_hashes)
+    return "; ".join(
+        f"{name} {value} {hashes}" if name == "script-src" and hashes else f"{name} {value}"
+        for name, value in _DOCUMENT_DIRECTIVES
+    )
+
+
+# A <script> without these types is run by the browser (HTML's "classic" and "module").
+_RUNNABLE_TYPES = {"", "text/javascript", "application/javascript", "module"}
+
+
+class _InlineScripts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.scripts: list[str] = []
+        self._current: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag != "script":
+            return
+        named = {name: value or "" for name, value in attrs}
+        runs = named.get("type", "").strip().lower() in _RUNNABLE_TYPES
+        self._current = [] if runs and "src" not in named else None
+
+    def handle_data(self, data: str) -> None:
+        if self._current is not None:
+            self._current.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._current is not None:
+            self.scripts.append("".join(self._current))
+            self._current = None
+
+
+def inline_script_hashes(document: bytes) -> list[str]:
+    """``sha256-<base64>`` of each inline script the browser would run (not JSON data blocks),
+    over the script's text exactly as it stands in the document."""
+    parser = _InlineScripts()
+    parser.feed(document.decode("utf-8"))
+    parser.close()
+    return [
+        "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+        for script in parser.scripts
+    ]
+
+
+def _is_api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+class SecurityHeadersMiddleware:
+    """Adds the headers above to every HTTP answer; a header the answer already has (the SPA
+    document's policy, a route's own caching) is kept, except that errors are never cached."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        docs = path.startswith(DOCS_PATHS)
+        api = _is_api(path) and not docs
+        sandbox = path.startswith("/sandbox/")
+        if sandbox:
+            framing, policy = "SAMEORIGIN", SANDBOX_POLICY
+        else:
+            framing, policy = "DENY", API_POLICY if api else NO_FRAMING_POLICY
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in COMMON_HEADERS.items():
+                    headers[name] = value
+                headers["X-Frame-Options"] = framing
+                if "content-security-policy" not in headers:
+                    headers["Content-Security-Policy"] = policy
+                if api and (message["status"] >= 400 or "cache-control" not in headers):
+                    headers["Cache-Control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,113 @@
+"""Secrets in URLs never reach a log line (pao.core.logging): the spec's auto-login paths carry
+the game password, the sandbox game page its session token.
+
+The first test runs ``pao serve`` as a deployment does and reads uvicorn's own access log; the
+others check the redaction and the error log in process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from pao.core.logging import redact_path, register_secret_routes
+from pao.core.settings import Settings
+from pao.main import create_app
+
+from ..conftest import build_schema
+from .test_chat_socket import free_port, wait_until_serving
+
+PASSWORD = "hunter2-Gam3pw"
+TOKEN = "sess-9f8e7d6c5b4a"
+
+
+def test_the_access_log_of_pao_serve_never_shows_a_password(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'pao.db'}"
+
+    async def prepare() -> None:
+        engine = create_async_engine(url)
+        await build_schema(engine)
+        await engine.dispose()
+
+    asyncio.run(prepare())
+    env = {
+        **os.environ,
+        "PAO_DATABASE_URL": url,
+        "PAO_DATA_DIR": str(tmp_path / "data"),
+        "PAO_SANDBOX": "1",
+        "PAO_ENV": "test",
+        "PAO_STATIC_DIR": str(tmp_path / "no-spa"),
+        "PAO_RUN_JOBS": "0",
+    }
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    out, err = tmp_path / "serve.out", tmp_path / "serve.err"
+    pao = str(Path(sys.executable).with_name("pao"))
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = subprocess.Popen(
+            [pao, "serve", "--port", str(port)], env=env, stdout=stdout, stderr=stderr
+        )
+        try:
+            wait_until_serving(base, proc, err)
+            paths = [
+                f"/api/autoLogin/imi/alice/{PASSWORD}",
+                f"/api/autoLogin/pgslot/bob/{PASSWORD}?token={TOKEN}&lang=th",
+                f"/sandbox/games/play/{TOKEN}",
+                "/api/autoLogin/pg/carol",
+            ]
+            statuses = [httpx.get(base + path).status_code for path in paths]
+            assert statuses == [401, 401, 401, 401]
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    log = out.read_text() + err.read_text()
+    assert '"GET /api/autoLogin/imi/alice/*** HTTP/1.1" 401' in log
+    assert '"GET /api/autoLogin/pgslot/bob/***?token=***&lang=th HTTP/1.1" 401' in log
+    assert '"GET /sandbox/games/play/*** HTTP/1.1" 401' in log
+    # A path without a secret is logged as it is.
+    assert '"GET /api/autoLogin/pg/carol HTTP/1.1" 401' in log
+    assert PASSWORD not in log
+    assert TOKEN not in log
+
+
+def test_redact_path() -> None:
+    register_secret_routes(
+        ["/api/autoLogin/imi/{username}/{password}", "/x/{token}/y/{newPassword:path}"]
+    )
+    assert redact_path("/api/autoLogin/imi/u1/p%40ss") == "/api/autoLogin/imi/u1/***"
+    assert redact_path("/x/abc/y/d/e") == "/x/***/y/***"
+    assert redact_path("/api/wallet?page=2") == "/api/wallet?page=2"
+    assert redact_path("/api/a?password=x&access_token=y&n=1") == (
+        "/api/a?password=***&access_token=***&n=1"
+    )
+    # Not the route's shape (one segment short): nothing to redact.
+    assert redact_path("/api/autoLogin/imi/u1") == "/api/autoLogin/imi/u1"
+
+
+async def test_the_error_log_shows_the_redacted_path(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app: FastAPI = create_app(settings)
+
+    @app.get("/api/test-broken/{password}")
+    async def broken(password: str) -> None:
+        raise RuntimeError("the handler failed")
+
+    register_secret_routes(["/api/test-broken/{password}"])
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        response = await client.get(f"/api/test-broken/{PASSWORD}")
+    assert response.status_code == 500
+    assert response.json() == {"message": "INTERNAL_SERVER_ERROR"}
+    logged = capsys.readouterr().err
+    assert "unhandled error" in logged
+    assert "/api/test-broken/***" in logged
+    assert PASSWORD not in logged
