@@ -5,17 +5,19 @@
  */
 import '../styles/fonts.css';
 import '../styles/app.css';
-import themeCss from './backoffice.css?inline';
+import themeUrl from './backoffice.css?url';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createQueryClient } from '@/lib/query-client';
 import { App } from './App';
 import { initBackOfficeI18n } from './i18n';
 
-// Inlined into this entry's script rather than added to the app's one stylesheet, which the
-// player's pages load too.
-const theme = document.createElement('style');
-theme.textContent = themeCss;
+// A stylesheet file of its own rather than a part of the app's one stylesheet, which the player's
+// pages load too; linked, not inlined, because the Content-Security-Policy allows no inline
+// style (backend/src/pao/core/security_headers.py).
+const theme = document.createElement('link');
+theme.rel = 'stylesheet';
+theme.href = themeUrl;
 document.head.append(theme);
 
 const root = document.getElementById('root');
