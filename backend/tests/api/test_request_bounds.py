@@ -15,7 +15,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel
 
-from pao.core.params import MAX_DB_INT, RequestModel, _refuses_bool
+from pao.core.params import MAX_DB_INT, RequestModel, refuses_bool
 from pao.core.settings import Settings
 from pao.main import create_app
 from tests.api.test_chat_agents import add_agent
@@ -103,7 +103,7 @@ def test_every_request_model_with_a_number_refuses_booleans(tmp_path: Path) -> N
             model = param.field_info.annotation
             if not (isinstance(model, type) and issubclass(model, BaseModel)):
                 continue
-            numbers = [f for f in model.model_fields.values() if _refuses_bool(f.annotation)]
+            numbers = [f for f in model.model_fields.values() if refuses_bool(f.annotation)]
             if numbers and not issubclass(model, RequestModel):
                 lax.add(f"{route.path} {model.__name__}")
     assert lax == set()

@@ -12,7 +12,6 @@ from pao.backoffice.deps import (
     PUBLIC,
     CurrentStaffSession,
     actor_of,
-    client_ip,
     idle_timeout,
     require,
 )
@@ -28,6 +27,7 @@ from pao.backoffice.schemas import (
     SessionStartedOut,
     TotpIn,
 )
+from pao.core.client import client_ip
 from pao.core.login_throttle import LoginThrottle
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId

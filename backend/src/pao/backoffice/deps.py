@@ -25,6 +25,7 @@ from pao.backoffice.audit import Actor
 from pao.backoffice.exceptions import StaffForbidden
 from pao.backoffice.models import Staff, StaffSession
 from pao.backoffice.roles import Permission, may
+from pao.core.client import client_ip
 from pao.core.errors import Unauthorized
 from pao.core.settings import Settings
 from pao.core.uow import SessionDep, UnitOfWorkRoute
@@ -35,11 +36,6 @@ staff_bearer = HTTPBearer(
     description="The token of POST /api/backoffice/auth/totp (a staff session).",
 )
 StaffCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(staff_bearer)]
-
-
-def client_ip(request: Request) -> str:
-    # The socket peer; behind a proxy, uvicorn's --proxy-headers makes this the client.
-    return request.client.host if request.client else "unknown"
 
 
 def idle_timeout(request: Request) -> timedelta:

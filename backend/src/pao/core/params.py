@@ -44,7 +44,7 @@ def _arms(annotation: Any) -> list[Any]:
     return [annotation]
 
 
-def _refuses_bool(annotation: Any) -> bool:
+def refuses_bool(annotation: Any) -> bool:
     """A field that takes a number and not a boolean (``bool`` is a subclass of ``int``)."""
     arms = _arms(annotation)
     if any(arm is bool or arm is Any for arm in arms):
@@ -74,7 +74,7 @@ class RequestModel(BaseModel):
             return value
         annotation = cls.model_fields[info.field_name].annotation
         if isinstance(value, bool):
-            if _refuses_bool(annotation):
+            if refuses_bool(annotation):
                 raise PydanticCustomError("KEY_INVALID", "a boolean is not a number")
         elif isinstance(value, int | float | Decimal):
             if _takes_only(annotation, (bool,)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, BackgroundTasks, Request, Response, status
 
+from pao.core.client import client_ip
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.ratelimit import RateLimiter
 from pao.core.settings import Settings
@@ -56,13 +57,8 @@ def _limiter(request: Request) -> RateLimiter:
     return limiter
 
 
-def _client_ip(request: Request) -> str:
-    # The socket peer; behind a proxy, run uvicorn with --proxy-headers so this is the client.
-    return request.client.host if request.client else "unknown"
-
-
 def _origin(request: Request) -> changes.Origin:
-    return changes.Origin(ip=_client_ip(request), user_agent=request.headers.get("user-agent"))
+    return changes.Origin(ip=client_ip(request), user_agent=request.headers.get("user-agent"))
 
 
 def _announce_bank_change(
@@ -158,7 +154,7 @@ async def send_otp(
     sent = await service.send_registration_otp(
         session,
         phone_number=body.phone_number,
-        ip=_client_ip(request),
+        ip=client_ip(request),
         lao_mode=settings.lao_mode,
         site=await load_site_settings(session),
         sms=sms,
@@ -210,7 +206,7 @@ async def login(body: LoginRequest, request: Request, session: SessionDep) -> Lo
         ),
         phone=body.username,
         password=body.password,
-        ip=_client_ip(request),
+        ip=client_ip(request),
         user_agent=request.headers.get("user-agent"),
         ttl_hours=_settings(request).session_ttl_hours,
     )
