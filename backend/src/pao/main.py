@@ -7,12 +7,13 @@ optional Redis client and every domain's router.
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, status
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import iter_route_contexts
 from sqlalchemy import text
@@ -223,6 +224,15 @@ class _SpaPath(Convertor[str]):
 register_url_convertor("pao_spa_path", _SpaPath())
 
 
+# The last segment of a path that names a file ("media/howto/wallet.mp4", "x.png"); the app's
+# own routes never end in an extension.
+_FILE_NAME = re.compile(r"(?:^|/)[^/]*\.[A-Za-z0-9]{1,8}$")
+
+
+def _names_a_file(path: str) -> bool:
+    return _FILE_NAME.search(path) is not None
+
+
 def _mount_spa(app: FastAPI, static_dir: Path) -> None:
     """Serve the built SPA; unknown non-API paths fall back to index.html (history mode).
 
@@ -254,6 +264,10 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
         # The documents themselves are served as documents too: same bytes, same no-cache.
         if candidate not in documents and candidate.is_file() and candidate.is_relative_to(root):
             return FileResponse(candidate)
+        if _names_a_file(path) and candidate not in documents:
+            # A file that is not there (a demo video, an image) is a 404: the SPA document in
+            # its place would play as a 0:00 video or a broken image, with no error to show.
+            return JSONResponse({"message": "NO_DATA"}, status_code=status.HTTP_404_NOT_FOUND)
         accept = request.headers.get("accept-encoding", "")
         if path in ("backoffice", "backoffice.html") or path.startswith("backoffice/"):
             return back_office.response(accept)

@@ -127,3 +127,17 @@ async def test_back_office_paths_get_the_back_office_document(
         for path in (*SPA_PATHS, "/backofficex", "/user/backoffice"):
             answer = await client.get(path)
             assert answer.content == INDEX, path
+
+
+async def test_a_missing_file_is_a_404_not_the_app(settings: Settings, tmp_path: Path) -> None:
+    """A video or image that is not there answers 404, so a player shows "unavailable" rather
+    than playing the app's HTML as a 0:00 video; the app's own routes still get the document."""
+    app = create_app(settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist")}))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for path in ("/media/howto/wallet.mp4", "/media/contact/line-qr.png", "/nothing.js"):
+            answer = await client.get(path)
+            assert answer.status_code == 404, path
+            assert answer.json() == {"message": "NO_DATA"}, path
+        for path in ("/user/home", "/backoffice/members/12", "/index.html"):
+            assert (await client.get(path)).status_code == 200, path
