@@ -258,7 +258,8 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
             name="assets",
         )
 
-    @app.get("/{path:pao_spa_path}", include_in_schema=False)
+    # HEAD too: a load balancer or uptime probe asks HEAD /login and must not read 405.
+    @app.api_route("/{path:pao_spa_path}", methods=["GET", "HEAD"], include_in_schema=False)
     def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
         candidate = (static_dir / path).resolve()
         # The documents themselves are served as documents too: same bytes, same no-cache.

@@ -141,3 +141,15 @@ async def test_a_missing_file_is_a_404_not_the_app(settings: Settings, tmp_path:
             assert answer.json() == {"message": "NO_DATA"}, path
         for path in ("/user/home", "/backoffice/members/12", "/index.html"):
             assert (await client.get(path)).status_code == 200, path
+
+
+async def test_head_on_the_app_documents(settings: Settings, tmp_path: Path) -> None:
+    """A probe's HEAD on a page gets the page's headers, no body and no 405."""
+    app = create_app(settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist")}))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        for path in (*SPA_PATHS, "/backoffice", "/assets/index-abc123.js"):
+            answer = await client.head(path)
+            assert answer.status_code == 200, path
+            assert answer.content == b"", path
+        assert (await client.head("/media/none.mp4")).status_code == 404
