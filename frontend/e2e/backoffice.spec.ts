@@ -107,7 +107,9 @@ for (const locale of ['th', 'en'] as const) {
       await page.getByLabel(t('bo.login.code'), { exact: true }).fill(totpCode(cashier.secret));
       await page.getByRole('button', { name: t('bo.login.enrolSubmit') }).click();
 
-      // A cashier's screens so far: their own sessions, this one marked.
+      // The landing screen is the dashboard; their own sessions list this one, marked.
+      await expect(page).toHaveURL(/\/backoffice\/dashboard$/);
+      await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.sessions') }).click();
       await expect(page).toHaveURL(/\/backoffice\/sessions$/);
       await expect(page.getByRole('heading', { name: t('bo.sessions.title'), level: 1 })).toBeVisible();
       await expect(page.getByText(t('bo.sessions.current'), { exact: true })).toBeVisible();
@@ -119,12 +121,12 @@ for (const locale of ['th', 'en'] as const) {
       const viewer = await enrolledStaff(request, 'viewer');
       await signIn(page, t, viewer);
       const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
-      await expect(nav.getByRole('link')).toHaveText([t('bo.nav.sessions')]);
-      // A link to a screen the role may not open lands on one it may.
+      await expect(nav.getByRole('link')).toHaveText([t('bo.nav.dashboard'), t('bo.nav.sessions')]);
+      // A link to a screen the role may not open lands on one it may (the first: the dashboard).
       await page.goto('/backoffice/staff');
-      await expect(page).toHaveURL(/\/backoffice\/sessions$/);
+      await expect(page).toHaveURL(/\/backoffice\/dashboard$/);
       await expect(page.getByRole('button', { name: t('bo.staff.add') })).toHaveCount(0);
-      await expectAccessible(page, 'viewer sessions');
+      await expectAccessible(page, 'viewer dashboard');
 
       await page.getByRole('button', { name: t('bo.top.logout') }).click();
       await expect(page).toHaveURL(/\/backoffice\/login$/);

@@ -528,6 +528,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's figures for the days [from, to] (operator's time zone; ≤ 366 days) */
+        get: operations["backofficeDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/dashboard/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live counts of the queues waiting for staff */
+        get: operations["backofficeDashboardQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/me": {
         parameters: {
             query?: never;
@@ -2176,6 +2210,21 @@ export interface components {
             /** Oldpassword */
             oldPassword: string;
         };
+        /** ChannelOut */
+        ChannelOut: {
+            /**
+             * Channel
+             * @description slip, WW, PAYTIMZ, PAYONEX, bank_qr, truemoney or manual.
+             */
+            channel: string;
+            /** Count */
+            count: number;
+            /**
+             * Sum
+             * @description Major units (baht or kip).
+             */
+            sum: number;
+        };
         /** ChatConfigOut */
         ChatConfigOut: {
             /**
@@ -2347,6 +2396,68 @@ export interface components {
             /** Username */
             username: string;
         };
+        /**
+         * Currency
+         * @enum {string}
+         */
+        Currency: "THB" | "LAK";
+        /** DashboardOut */
+        DashboardOut: {
+            /**
+             * Bonusespaid
+             * @description Major units (baht or kip).
+             */
+            bonusesPaid: number;
+            currency: components["schemas"]["Currency"];
+            deposits: components["schemas"]["DepositsOut"];
+            /**
+             * From
+             * Format: date
+             */
+            from: string;
+            manualAdjustments: components["schemas"]["ManualAdjustmentsOut"];
+            members: components["schemas"]["MembersOut"];
+            /**
+             * Net
+             * @description Deposits − paid withdrawals.
+             */
+            net: number;
+            /** Providerfloats */
+            providerFloats: components["schemas"]["ProviderFloatOut"][];
+            queues: components["schemas"]["QueuesOut"];
+            /**
+             * Series
+             * @description One row per day of the range.
+             */
+            series: components["schemas"]["DayOut"][];
+            /**
+             * To
+             * Format: date
+             */
+            to: string;
+            /** @description Paid withdrawals. */
+            withdrawals: components["schemas"]["TallyOut"];
+        };
+        /** DayOut */
+        DayOut: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /**
+             * Deposits
+             * @description Major units (baht or kip).
+             */
+            deposits: number;
+            /** Newmembers */
+            newMembers: number;
+            /**
+             * Withdrawals
+             * @description Major units (baht or kip).
+             */
+            withdrawals: number;
+        };
         /** DepositBank */
         DepositBank: {
             bank: components["schemas"]["BankName"];
@@ -2392,6 +2503,18 @@ export interface components {
             mode: string;
             /** Walletaccountname */
             walletAccountName: string;
+        };
+        /** DepositsOut */
+        DepositsOut: {
+            /** Bychannel */
+            byChannel: components["schemas"]["ChannelOut"][];
+            /** Count */
+            count: number;
+            /**
+             * Sum
+             * @description Major units (baht or kip).
+             */
+            sum: number;
         };
         /** EnrolmentOut */
         EnrolmentOut: {
@@ -2627,6 +2750,19 @@ export interface components {
              */
             ticket: string;
         };
+        /** ManualAdjustmentsOut */
+        ManualAdjustmentsOut: {
+            /**
+             * Credit
+             * @description Major units (baht or kip).
+             */
+            credit: number;
+            /**
+             * Debit
+             * @description Major units (baht or kip).
+             */
+            debit: number;
+        };
         /** MeOut */
         MeOut: {
             /**
@@ -2684,6 +2820,24 @@ export interface components {
              * @default true
              */
             url: boolean;
+        };
+        /** MembersOut */
+        MembersOut: {
+            /**
+             * New
+             * @description Registered in the range.
+             */
+            new: number;
+            /**
+             * Newdeposited
+             * @description Registered in the range and credited in it.
+             */
+            newDeposited: number;
+            /**
+             * Total
+             * @description Registered by the end of the range.
+             */
+            total: number;
         };
         /** MessageOut */
         MessageOut: {
@@ -2890,6 +3044,16 @@ export interface components {
             /** Percentfail */
             percentFail?: number | null;
         };
+        /** ProviderFloatOut */
+        ProviderFloatOut: {
+            /**
+             * Balance
+             * @description What the ledger says sits at the provider now.
+             */
+            balance: number;
+            /** Provider */
+            provider: string;
+        };
         /** QrCreate */
         QrCreate: {
             /**
@@ -2927,6 +3091,18 @@ export interface components {
             qrcode?: string | null;
             /** Qrcodeid */
             qrcodeId?: string | null;
+        };
+        /** QueuesOut */
+        QueuesOut: {
+            /**
+             * Slipstoreview
+             * @description FAILED slips whose reason needs a cashier's look.
+             */
+            slipsToReview: number;
+            /** Unmatchedpayments */
+            unmatchedPayments: number;
+            /** Withdrawalspending */
+            withdrawalsPending: number;
         };
         /** QuickRepliesMessage */
         QuickRepliesMessage: {
@@ -3465,6 +3641,16 @@ export interface components {
             statements: components["schemas"]["StatementLine"][];
             /** Total */
             total: number;
+        };
+        /** TallyOut */
+        TallyOut: {
+            /** Count */
+            count: number;
+            /**
+             * Sum
+             * @description Major units (baht or kip).
+             */
+            sum: number;
         };
         /** TextMessage */
         TextMessage: {
@@ -6254,6 +6440,152 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeDashboard: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, operator's time zone). */
+                from?: string | null;
+                /** @description Last day, inclusive; default today. */
+                to?: string | null;
+                /** @description Default: the operator's currency (LAK in Lao mode). */
+                currency?: components["schemas"]["Currency"] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardOut"];
+                };
+            };
+            /** @description KEY_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeDashboardQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuesOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
+export type NavLabel = 'bo.nav.dashboard' | 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
 
 export type BackOfficeRoute = {
   path: string;
@@ -18,6 +18,13 @@ export type BackOfficeRoute = {
 };
 
 export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
+  // First: the landing screen after login (App's fallback is the first allowed route).
+  {
+    path: 'dashboard',
+    permission: 'dashboard.read',
+    nav: { label: 'bo.nav.dashboard', icon: 'home' },
+    Screen: lazy(() => import('./features/dashboard/DashboardPage')),
+  },
   {
     path: 'audit',
     permission: 'audit.read',

@@ -9,9 +9,15 @@ from fastapi import FastAPI
 
 from pao.backoffice import audit_routes, auth_routes, staff_routes
 from pao.backoffice.chat_agents import StaffAgents
+from pao.backoffice.dashboard import routes as dashboard_routes
 from pao.core.settings import Settings
 
-ROUTERS = (auth_routes.router, staff_routes.router, audit_routes.router)
+ROUTERS = (
+    auth_routes.router,
+    staff_routes.router,
+    audit_routes.router,
+    dashboard_routes.router,
+)
 
 
 def chat_agents(settings: Settings) -> StaffAgents:
