@@ -8,7 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
+export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions' | 'bo.nav.adjustments';
 
 export type BackOfficeRoute = {
   path: string;
@@ -29,6 +29,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'staff.manage',
     nav: { label: 'bo.nav.staff', icon: 'user' },
     Screen: lazy(() => import('./features/staff/StaffPage')),
+  },
+  {
+    path: 'adjustments',
+    permission: 'members.credit',
+    nav: { label: 'bo.nav.adjustments', icon: 'transfer' },
+    Screen: lazy(() => import('./features/adjustments/AdjustmentsScreen')),
   },
   {
     path: 'sessions',
