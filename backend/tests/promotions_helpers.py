@@ -1,6 +1,6 @@
 """Helpers of the promotions tests: configured bonuses and wheels, a player's deposit (the
-money and the DepositCredited event a real deposit channel publishes), and a fake of the games domain's game
-results for rule tests (integration tests use the real sandbox provider)."""
+money and the DepositCredited event a real deposit channel publishes), and a fake of the games
+domain's game results for rule tests (integration tests use the real sandbox provider)."""
 
 from __future__ import annotations
 

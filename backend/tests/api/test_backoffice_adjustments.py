@@ -99,7 +99,8 @@ async def test_at_or_below_the_limit_posts_at_once(client: httpx.AsyncClient, ap
         audit = (
             await s.execute(select(AuditEntry).where(AuditEntry.action == "adjustment.request"))
         ).scalar_one()
-        assert audit.after is not None and audit.after["status"] == "POSTED"
+        assert audit.after is not None
+        assert audit.after["status"] == "POSTED"
         # A staff correction is not a player's deposit: no DepositCredited, no promotions.
         assert await s.scalar(select(func.count()).select_from(PromoDeposit)) == 0
     assert await books_balanced(app)
@@ -129,7 +130,9 @@ async def test_above_the_limit_waits_and_the_requester_cannot_decide(
     )
     assert await balance(app, mid) == 0
 
-    listed = await client.get(f"{PREFIX}/adjustments", params={"status": "AWAITING_APPROVAL"}, headers=a)
+    listed = await client.get(
+        f"{PREFIX}/adjustments", params={"status": "AWAITING_APPROVAL"}, headers=a
+    )
     assert listed.status_code == 200
     assert [item["id"] for item in listed.json()["items"]] == [adjustment["id"]]
     assert listed.json()["total"] == 1
@@ -155,15 +158,19 @@ async def test_a_second_manager_approves_and_the_money_moves_once(
     assert await count(app, Statement, Statement.ref_type == "manual_adjustment") == 1
     async with app.state.sessionmaker() as s:
         row = await s.get(ManualAdjustment, adjustment["id"])
-        assert row is not None and row.entry_id is not None
+        assert row is not None
+        assert row.entry_id is not None
         assert row.decided_by_staff_id == b_id
         entry = await s.get(JournalEntry, row.entry_id)
-        assert entry is not None and entry.kind == "manual_credit"
+        assert entry is not None
+        assert entry.kind == "manual_credit"
         audit = (
             await s.execute(select(AuditEntry).where(AuditEntry.action == "adjustment.approve"))
         ).scalar_one()
-        assert audit.before is not None and audit.before["status"] == "AWAITING_APPROVAL"
-        assert audit.after is not None and audit.after["status"] == "POSTED"
+        assert audit.before is not None
+        assert audit.before["status"] == "AWAITING_APPROVAL"
+        assert audit.after is not None
+        assert audit.after["status"] == "POSTED"
     shown = await client.get(f"{PREFIX}/adjustments/{adjustment['id']}", headers=a)
     assert shown.json()["status"] == "POSTED"
     assert await books_balanced(app)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -324,7 +324,7 @@ class AdjustmentRow:
     member_phone: str
 
 
-def _filtered(query: Select[Any], status: AdjustmentStatus | None, member_id: int | None) -> Any:
+def _filtered(query: Any, status: AdjustmentStatus | None, member_id: int | None) -> Any:
     if status is not None:
         query = query.where(ManualAdjustment.status == status)
     if member_id is not None:
@@ -348,7 +348,9 @@ async def search_adjustments(
     descending = sort.startswith("-")
     column = _SORT_COLUMNS[sort.lstrip("-")]
     # The id breaks ties in the same direction, so a page boundary is stable.
-    order = (column.desc(), ManualAdjustment.id.desc()) if descending else (column, ManualAdjustment.id)
+    order = (
+        (column.desc(), ManualAdjustment.id.desc()) if descending else (column, ManualAdjustment.id)
+    )
     rows = await session.execute(
         _filtered(
             select(ManualAdjustment, Member.phone).join(
