@@ -1,6 +1,6 @@
-"""Helpers of the promotions tests: configured bonuses and wheels, deposits through the real
-manual-credit path (which publishes DepositCredited), and a fake of the games domain's game
-results for rule tests (integration tests use the real sandbox provider)."""
+"""Helpers of the promotions tests: configured bonuses and wheels, a player's deposit (the
+money and the DepositCredited event a real deposit channel publishes), and a fake of the games
+domain's game results for rule tests (integration tests use the real sandbox provider)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
+from pao.kit.events import DepositCredited, publish
+from pao.kit.money import Currency
 from pao.ledger.service import check_books
 from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
 from pao.wallet.service import credit_manually
@@ -78,11 +80,25 @@ async def add_wheel(
 
 
 async def deposit(app: FastAPI, member: int, amount: int) -> None:
-    """Credit ``amount`` minor units like ``pao ops deposit`` (publishes DepositCredited)."""
+    """A player's deposit of ``amount`` minor units: the wallet credited and DepositCredited
+    published, as a deposit channel does. (A manual credit alone no longer publishes it: a
+    staff correction is not a deposit, docs/adr/0010.)"""
     async with app.state.sessionmaker() as session:
         row = await session.get(Member, member)
         assert row is not None
-        await credit_manually(session, member=row, amount=amount, note="test", actor="test")
+        credit = await credit_manually(
+            session, member=row, amount=amount, note="test deposit", actor="test"
+        )
+        await publish(
+            session,
+            DepositCredited(
+                member_id=row.id,
+                amount=amount,
+                currency=Currency(row.currency),
+                channel="slip",
+                reference=f"test:{credit.entry.id}",
+            ),
+        )
         await session.commit()
 
 

@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
 from pao.backoffice.roles import Role, may
-from tests.helpers import register_and_login
+from tests.helpers import member_id, register_and_login
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
 
 PREFIX = "/api/backoffice"
@@ -183,6 +183,42 @@ async def _reset_password(w: World) -> httpx.Response:
     )
 
 
+async def _member(w: World) -> int:
+    _, token = await register_and_login(w.client)
+    return await member_id(w.client, token)
+
+
+async def _adjust(w: World, amount: float = 10) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/members/{await _member(w)}/adjustments",
+        json={"direction": "credit", "amount": amount, "reason": "goodwill"},
+        headers={**bearer(w.owner_token), "Idempotency-Key": "audit-example"},
+    )
+
+
+async def _awaiting(w: World) -> tuple[int, dict[str, str]]:
+    """An adjustment above the limit, asked by another staff member than the owner."""
+    requester = await add_staff(w.app, role=Role.MANAGER)
+    r = await w.client.post(
+        f"{PREFIX}/members/{await _member(w)}/adjustments",
+        json={"direction": "credit", "amount": 1_000_000, "reason": "big goodwill"},
+        headers=bearer(await open_token(w.app, requester)),
+    )
+    return r.json()["id"], bearer(w.owner_token)
+
+
+async def _approve(w: World) -> httpx.Response:
+    adjustment_id, headers = await _awaiting(w)
+    return await w.client.post(f"{PREFIX}/adjustments/{adjustment_id}/approve", headers=headers)
+
+
+async def _reject(w: World) -> httpx.Response:
+    adjustment_id, headers = await _awaiting(w)
+    return await w.client.post(
+        f"{PREFIX}/adjustments/{adjustment_id}/reject", json={"reason": "no"}, headers=headers
+    )
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -196,6 +232,9 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         _reset_password,
         "staff.reset_password",
     ),
+    ("POST", f"{PREFIX}/members/{{member_id}}/adjustments"): (_adjust, "adjustment.request"),
+    ("POST", f"{PREFIX}/adjustments/{{adjustment_id}}/approve"): (_approve, "adjustment.approve"),
+    ("POST", f"{PREFIX}/adjustments/{{adjustment_id}}/reject"): (_reject, "adjustment.reject"),
 }
 
 

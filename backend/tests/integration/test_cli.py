@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from typer.testing import CliRunner, Result
 
+from pao.backoffice.models import AuditEntry
 from pao.cli import app
 from pao.core.db import create_engine, create_sessionmaker
 from pao.core.settings import Settings, get_settings
@@ -26,7 +27,7 @@ from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
 from pao.ledger.service import check_books
 from pao.site.models import SiteSetting
-from pao.wallet.models import Statement, Withdrawal
+from pao.wallet.models import ManualAdjustment, Statement, Withdrawal
 from pao.wallet.service import credit_manually, wallet_balance
 from pao.wallet.withdrawals import request_withdrawal
 
@@ -155,7 +156,7 @@ def test_deposit_credits_the_wallet_with_who_and_why(cli_db: Settings) -> None:
             (
                 await session.execute(
                     select(JournalEntry)
-                    .where(JournalEntry.kind == "manual_deposit")
+                    .where(JournalEntry.kind == "manual_credit")
                     .order_by(JournalEntry.id.desc())
                 )
             )
@@ -169,7 +170,21 @@ def test_deposit_credits_the_wallet_with_who_and_why(cli_db: Settings) -> None:
         )
         assert entry is not None
         assert line is not None
+        adjustment = (
+            await session.execute(
+                select(ManualAdjustment).where(ManualAdjustment.entry_id == entry.id)
+            )
+        ).scalar_one()
+        audited = (
+            await session.execute(
+                select(AuditEntry.actor).where(
+                    AuditEntry.action == "adjustment.request",
+                    AuditEntry.object_id == str(adjustment.id),
+                )
+            )
+        ).scalar_one()
         return (
+            (adjustment.status, adjustment.direction, adjustment.requested_by, audited),
             entry.actor,
             entry.memo,
             line.statement_type,
@@ -179,6 +194,7 @@ def test_deposit_credits_the_wallet_with_who_and_why(cli_db: Settings) -> None:
         )
 
     assert db(recorded) == (
+        ("POSTED", "credit", "ops:alice", "ops:alice"),
         "ops:alice",
         "goodwill, ticket 42",
         "deposit",

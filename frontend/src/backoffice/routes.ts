@@ -8,7 +8,12 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.dashboard' | 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
+export type NavLabel =
+  | 'bo.nav.dashboard'
+  | 'bo.nav.adjustments'
+  | 'bo.nav.audit'
+  | 'bo.nav.staff'
+  | 'bo.nav.sessions';
 
 export type BackOfficeRoute = {
   path: string;
@@ -24,6 +29,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'dashboard.read',
     nav: { label: 'bo.nav.dashboard', icon: 'home' },
     Screen: lazy(() => import('./features/dashboard/DashboardPage')),
+  },
+  {
+    path: 'adjustments',
+    permission: 'members.credit',
+    nav: { label: 'bo.nav.adjustments', icon: 'transfer' },
+    Screen: lazy(() => import('./features/adjustments/AdjustmentsScreen')),
   },
   {
     path: 'audit',

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from pao.backoffice import audit_routes, auth_routes, staff_routes
+from pao.backoffice import adjustments_routes, audit_routes, auth_routes, staff_routes
 from pao.backoffice.chat_agents import StaffAgents
 from pao.backoffice.dashboard import routes as dashboard_routes
 from pao.core.settings import Settings
@@ -17,6 +17,7 @@ ROUTERS = (
     staff_routes.router,
     audit_routes.router,
     dashboard_routes.router,
+    adjustments_routes.router,
 )
 
 

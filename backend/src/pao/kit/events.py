@@ -21,12 +21,13 @@ from pao.kit.money import Currency
 
 @dataclass(frozen=True)
 class DepositCredited:
-    """Money arrived in a player's wallet from outside (slip, QR, gateway, TrueMoney, ops)."""
+    """A player's own deposit arrived in their wallet (slip, QR, gateway, TrueMoney). A staff
+    or operator manual credit is not one and does not publish it (docs/adr/0010)."""
 
     member_id: int
     amount: int
     currency: Currency
-    channel: str  # "slip" | "qr" | "gateway" | "truemoney" | "manual"
+    channel: str  # "slip" | "qr" | "gateway" | "truemoney"
     reference: str
 
 

@@ -1,4 +1,10 @@
-"""``pao ops deposit PHONE AMOUNT --note TEXT``: credit a member's wallet by hand."""
+"""``pao ops deposit PHONE AMOUNT --note TEXT``: credit a member's wallet by hand.
+
+The credit is a manual adjustment posted at once by ``ops:<user>``
+(:func:`pao.wallet.adjustments.credit_manually`, the function behind the back office's
+adjustments): an operator at the server's shell gets no four eyes. It is written to the audit
+log like the back office's, with the operator as the actor.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,15 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.backoffice.audit import Actor, record
 from pao.kit.money import Currency
 from pao.ops.base import OpsError, fail, format_money, operator, parse_amount, run
+from pao.wallet.adjustments import snapshot
 from pao.wallet.exceptions import MemberNotFound
 from pao.wallet.service import credit_manually, find_member_by_phone, wallet_balance
+
+# The audit action of a requested (here: at once posted) adjustment, as in the back office.
+AUDIT_ACTION = "adjustment.request"
 
 
 async def manual_deposit(
@@ -24,12 +35,20 @@ async def manual_deposit(
     except MemberNotFound:
         raise OpsError(f"no member with phone {phone}") from None
     credit = await credit_manually(session, member=member, amount=amount, note=note, actor=actor)
+    await record(
+        session,
+        actor=Actor.operator(actor),
+        action=AUDIT_ACTION,
+        object_type="adjustment",
+        object_id=credit.adjustment.id,
+        after=snapshot(credit.adjustment),
+    )
     currency = Currency(member.currency)
     balance = await wallet_balance(session, member_id=member.id, currency=currency)
     return (
         f"credited {format_money(amount, currency)} to {member.phone} ({member.name}); "
-        f"balance {format_money(balance, currency)}; journal entry {credit.entry.id} "
-        f"by {actor}"
+        f"balance {format_money(balance, currency)}; adjustment {credit.adjustment.id}, "
+        f"journal entry {credit.entry.id} by {actor}"
     )
 
 
@@ -38,7 +57,7 @@ def deposit(
     amount: Annotated[str, typer.Argument(help="Baht (kip), at most 2 decimals, e.g. 500.25.")],
     note: Annotated[str, typer.Option("--note", help="Why (required); kept on the entry.")],
 ) -> None:
-    """Credit a member's wallet by hand (from the manual-adjustments account)."""
+    """Credit a member's wallet by hand: a posted manual adjustment (no approval at the shell)."""
     try:
         minor = parse_amount(amount)
     except OpsError as exc:

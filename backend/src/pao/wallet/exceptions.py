@@ -3,13 +3,14 @@
 The spec's catalogue (§8) has no code for the withdraw limits, so ``WITHDRAW_MINIMUM`` and
 ``WITHDRAW_MAXIMUM`` are added (the client knows the bounds from ``/api/lookup/withdraw``).
 ``MONEY_NOT_ENOUGH`` comes from the ledger (:class:`pao.ledger.exceptions.InsufficientFunds`).
-The operator-side errors (not found, already decided) are never answered over HTTP today; the
-``pao ops`` commands print them.
+The operator-side errors of withdrawals (not found, already decided) are printed by the
+``pao ops`` commands; those of manual adjustments (``ADJUSTMENT_*``) are answered by the back
+office too.
 """
 
 from __future__ import annotations
 
-from pao.core.errors import BadRequest, Conflict, NotFound
+from pao.core.errors import BadRequest, Conflict, Forbidden, NotFound
 
 
 class AmountNotPositive(BadRequest):
@@ -52,3 +53,19 @@ class WithdrawalStatusConflict(Conflict):
 
 class StatementNotFound(NotFound):
     code = "NO_DATA"
+
+
+class AdjustmentNotFound(NotFound):
+    code = "ADJUSTMENT_NOT_FOUND"
+
+
+class AdjustmentOwnApproval(Forbidden):
+    """Four eyes: the staff member who asked for a manual adjustment cannot decide it."""
+
+    code = "ADJUSTMENT_OWN_APPROVAL"
+
+
+class AdjustmentStatusConflict(Conflict):
+    """The adjustment is not awaiting approval (already posted or rejected)."""
+
+    code = "ADJUSTMENT_ALREADY_DECIDED"

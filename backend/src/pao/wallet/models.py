@@ -1,9 +1,11 @@
-"""Wallet tables: withdrawals and the member-facing statement lines.
+"""Wallet tables: withdrawals, staff manual adjustments and the member-facing statement lines.
 
 A :class:`Withdrawal` is the member's request to be paid out; its money sits in a ledger hold
 (``hold_id``) from the request until the decision. A :class:`Statement` is one line of the
 member's history (spec §3), written by whichever domain moved the money; it is a *view* for
-the member, the ledger stays the source of truth.
+the member, the ledger stays the source of truth. A :class:`ManualAdjustment` is a staff
+member's (or an operator's) credit or debit of a member's wallet with a reason; its money is a
+ledger entry against the manual-adjustments account once it is POSTED (pao.wallet.adjustments).
 """
 
 from __future__ import annotations
@@ -28,6 +30,19 @@ class WithdrawalStatus(StrEnum):
     PAID = "PAID"  # the money left: the hold is posted to payout clearing
     REJECTED = "REJECTED"  # the operator said no: the hold is voided, money back
     FAILED = "FAILED"  # the payout failed after approval: the hold is voided, money back
+
+
+class AdjustmentStatus(StrEnum):
+    """AWAITING_APPROVAL → POSTED | REJECTED, or created POSTED (table in adjustments.py)."""
+
+    AWAITING_APPROVAL = "AWAITING_APPROVAL"  # above the limit: waits for a second staff member
+    POSTED = "POSTED"  # the ledger entry is written: the money moved
+    REJECTED = "REJECTED"  # the approver said no: no money ever moved
+
+
+class AdjustmentDirection(StrEnum):
+    CREDIT = "credit"  # manual adjustments → the member's wallet
+    DEBIT = "debit"  # the member's wallet → manual adjustments
 
 
 class StatementType(StrEnum):
@@ -94,3 +109,34 @@ class Statement(Base):
     # {"bonus"|"promotion"|"invite"|"refund"|"luckydraw": {"description": …}}, at most one key.
     extra: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class ManualAdjustment(Base):
+    """A manual credit or debit of a member's wallet. ``requested_by`` / ``decided_by`` are
+    actor labels (a staff login, ``ops:<user>``); the ``*_staff_id`` columns hold the staff
+    member's id when a staff member acted (no foreign key: the wallet does not depend on the
+    back office), which is what the four-eyes rule compares. ``entry_id`` is the journal entry
+    once POSTED."""
+
+    __tablename__ = "manual_adjustments"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="positive"),
+        CheckConstraint("direction IN ('credit', 'debit')", name="direction"),
+        Index("ix_manual_adjustments_status_created", "status", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    direction: Mapped[AdjustmentDirection] = mapped_column(String(6))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[Currency] = mapped_column(String(3))
+    reason: Mapped[str] = mapped_column(String(500))
+    status: Mapped[AdjustmentStatus] = mapped_column(String(20))
+    requested_by: Mapped[str] = mapped_column(String(80))
+    requested_by_staff_id: Mapped[int | None] = mapped_column(BigInteger)
+    decided_by: Mapped[str | None] = mapped_column(String(80))
+    decided_by_staff_id: Mapped[int | None] = mapped_column(BigInteger)
+    decision_reason: Mapped[str | None] = mapped_column(String(500))
+    entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -1,7 +1,8 @@
-"""Wallet rules: the member's balance and invite summary, and operator manual credits.
+"""Wallet rules: the member's balance and invite summary.
 
 Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
-:mod:`pao.wallet.statements`.
+:mod:`pao.wallet.statements`, manual credits and debits in :mod:`pao.wallet.adjustments`
+(``credit_manually`` is re-exported here, where its callers have always found it).
 """
 
 from __future__ import annotations
@@ -12,19 +13,12 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.errors import BadRequest
 from pao.identity.models import Member
-from pao.kit.events import DepositCredited, publish
 from pao.kit.money import Currency
-from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount
-from pao.ledger.service import get_or_open_account, player_wallet, transfer
-from pao.wallet.exceptions import AmountNotPositive, MemberNotFound
-from pao.wallet.models import Statement, StatementStatus, StatementType
-from pao.wallet.statements import WALLET_LABEL, record_statement
-
-# Statement labels of a manual credit and its reference type.
-MANUAL_LABEL = "MANUAL"
-MANUAL_DEPOSIT_REF = "manual_deposit"
+from pao.ledger.models import AccountKind, LedgerAccount
+from pao.wallet.adjustments import ManualCredit as ManualCredit
+from pao.wallet.adjustments import credit_manually as credit_manually
+from pao.wallet.exceptions import MemberNotFound
 
 
 @dataclass(frozen=True)
@@ -76,60 +70,3 @@ async def find_member_by_phone(session: AsyncSession, *, phone: str) -> Member:
     if member is None:
         raise MemberNotFound(phone=phone)
     return member
-
-
-@dataclass(frozen=True)
-class ManualCredit:
-    entry: JournalEntry
-    statement: Statement
-
-
-async def credit_manually(
-    session: AsyncSession, *, member: Member, amount: int, note: str, actor: str
-) -> ManualCredit:
-    """Credit ``amount`` (minor units) from MANUAL_ADJUSTMENTS to the member's wallet.
-
-    ``actor`` says who (``ops:<os user>``), ``note`` why; both are kept on the journal entry.
-    The member sees a SUCCESS deposit line."""
-    note = note.strip()
-    if not note:
-        raise BadRequest("KEY_MISSING", field="note")
-    if amount <= 0:
-        raise AmountNotPositive()
-    currency = Currency(member.currency)
-    source = await get_or_open_account(
-        session, kind=AccountKind.MANUAL_ADJUSTMENTS, currency=currency
-    )
-    wallet = await player_wallet(session, member_id=member.id, currency=currency)
-    entry = await transfer(
-        session,
-        source=source,
-        destination=wallet,
-        amount=amount,
-        kind="manual_deposit",
-        actor=actor[:80],
-        memo=note[:500],
-    )
-    statement = await record_statement(
-        session,
-        member_id=member.id,
-        statement_type=StatementType.DEPOSIT,
-        status=StatementStatus.SUCCESS,
-        amount=amount,
-        currency=currency,
-        from_label=MANUAL_LABEL,
-        to_label=WALLET_LABEL,
-        ref_type=MANUAL_DEPOSIT_REF,
-        ref_id=entry.id,
-    )
-    await publish(
-        session,
-        DepositCredited(
-            member_id=member.id,
-            amount=amount,
-            currency=currency,
-            channel="manual",
-            reference=f"manual:{entry.id}",
-        ),
-    )
-    return ManualCredit(entry=entry, statement=statement)

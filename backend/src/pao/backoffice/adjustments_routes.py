@@ -1,0 +1,230 @@
+"""``/api/backoffice/…/adjustments``: manual credits and debits of a member's wallet.
+
+Staff holding ``members.credit`` ask; above ``manualAdjustmentApprovalAbove`` a second staff
+member holding ``members.credit.approve`` approves or rejects (never the requester). The rules
+live in :mod:`pao.wallet.adjustments` (which ``pao ops deposit`` calls too); a route here checks
+the permission, calls it and writes the audit row, with the adjustment before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Query, Request, status
+from fastapi.responses import JSONResponse
+
+from pao.backoffice.adjustments_schemas import (
+    AdjustmentIn,
+    AdjustmentOut,
+    AdjustmentPageOut,
+    AdjustmentPolicyOut,
+    AdjustmentQuery,
+    RejectIn,
+)
+from pao.backoffice.audit import record
+from pao.backoffice.deps import actor_of, require
+from pao.backoffice.models import Staff
+from pao.backoffice.roles import Permission
+from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
+from pao.core.uow import SessionDep
+from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.wallet import adjustments
+from pao.wallet.adjustments import AdjustmentActor, snapshot
+
+router = backoffice_router()
+
+Requester = Annotated[Staff, Depends(require(Permission.MEMBERS_CREDIT))]
+Approver = Annotated[Staff, Depends(require(Permission.MEMBERS_CREDIT_APPROVE))]
+NOT_FOUND = errors(_404="ADJUSTMENT_NOT_FOUND")
+OBJECT = "adjustment"
+
+
+def _by(staff: Staff) -> AdjustmentActor:
+    return AdjustmentActor(label=staff.login, staff_id=staff.id)
+
+
+@router.post(
+    "/members/{member_id}/adjustments",
+    operation_id="backofficeAdjustmentCreate",
+    status_code=status.HTTP_201_CREATED,
+    response_model=AdjustmentOut,
+    responses={
+        **AUTHENTICATED,
+        **errors(
+            _400="TRANSFER_MINIMUM | MONEY_NOT_ENOUGH",
+            _404="NO_USER",
+            _409="IDEMPOTENCY_KEY_REUSED",
+        ),
+        **VALIDATION,
+    },
+    summary="Credit or debit a member's wallet by hand, with a reason: posted at once up to "
+    "manualAdjustmentApprovalAbove, above it AWAITING_APPROVAL by another staff member",
+)
+async def create_adjustment(
+    member_id: DbId,
+    body: AdjustmentIn,
+    request: Request,
+    session: SessionDep,
+    staff: Requester,
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> JSONResponse:
+    actor = actor_of(request)
+
+    async def action() -> AdjustmentOut:
+        member = await adjustments.member_of(session, member_id)
+        adjustment = await adjustments.request_adjustment(
+            session,
+            member=member,
+            direction=body.direction,
+            amount=body.amount,
+            reason=body.reason,
+            by=_by(staff),
+        )
+        await record(
+            session,
+            actor=actor,
+            action="adjustment.request",
+            object_type=OBJECT,
+            object_id=adjustment.id,
+            before=None,
+            after=snapshot(adjustment),
+        )
+        return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
+
+    # The staff member's intent: a double click or a retry with the same key creates one.
+    answer = await run_idempotent(
+        session,
+        owner=f"staff:{staff.id}",
+        key=idempotency_key,
+        operation="backoffice.adjustment.create",
+        payload={
+            "memberId": member_id,
+            "direction": str(body.direction),
+            "amount": body.amount,
+            "reason": body.reason,
+        },
+        action=action,
+    )
+    # Already JSON (major units): returned as is, not re-validated.
+    return JSONResponse(answer, status_code=status.HTTP_201_CREATED)
+
+
+@router.get(
+    "/adjustments",
+    operation_id="backofficeAdjustmentList",
+    response_model=AdjustmentPageOut,
+    responses={**AUTHENTICATED, **VALIDATION},
+    summary="Manual adjustments, filtered by status or member, sorted and paged",
+)
+async def list_adjustments(
+    query: Annotated[AdjustmentQuery, Query()], session: SessionDep, staff: Requester
+) -> AdjustmentPageOut:
+    rows, total = await adjustments.search_adjustments(
+        session,
+        status=query.status,
+        member_id=query.member_id,
+        offset=(query.page - 1) * query.limit,
+        limit=query.limit,
+        sort=query.sort,
+    )
+    return AdjustmentPageOut(
+        items=[AdjustmentOut.of(row) for row in rows],
+        total=total,
+        page=query.page,
+        limit=query.limit,
+    )
+
+
+@router.get(
+    "/adjustments/policy",
+    operation_id="backofficeAdjustmentPolicy",
+    response_model=AdjustmentPolicyOut,
+    responses=AUTHENTICATED,
+    summary="The amount above which an adjustment waits for approval",
+)
+async def adjustment_policy(session: SessionDep, staff: Requester) -> AdjustmentPolicyOut:
+    return AdjustmentPolicyOut(approval_above=await adjustments.approval_limit(session))
+
+
+@router.get(
+    "/adjustments/{adjustment_id}",
+    operation_id="backofficeAdjustmentGet",
+    response_model=AdjustmentOut,
+    responses={**AUTHENTICATED, **NOT_FOUND, **VALIDATION},
+    summary="One manual adjustment",
+)
+async def get_adjustment(
+    adjustment_id: DbId, session: SessionDep, staff: Requester
+) -> AdjustmentOut:
+    return AdjustmentOut.of(await adjustments.get_adjustment(session, adjustment_id))
+
+
+@router.post(
+    "/adjustments/{adjustment_id}/approve",
+    operation_id="backofficeAdjustmentApprove",
+    response_model=AdjustmentOut,
+    responses={
+        **AUTHENTICATED,
+        **NOT_FOUND,
+        **errors(
+            _400="MONEY_NOT_ENOUGH",
+            _403="STAFF_FORBIDDEN | ADJUSTMENT_OWN_APPROVAL",
+            _409="ADJUSTMENT_ALREADY_DECIDED",
+        ),
+        **VALIDATION,
+    },
+    summary="Approve another staff member's adjustment: the money moves now",
+)
+async def approve_adjustment(
+    adjustment_id: DbId, request: Request, session: SessionDep, staff: Approver
+) -> AdjustmentOut:
+    before = snapshot((await adjustments.get_adjustment(session, adjustment_id)).adjustment)
+    adjustment = await adjustments.approve_adjustment(
+        session, adjustment_id=adjustment_id, by=_by(staff)
+    )
+    await record(
+        session,
+        actor=actor_of(request),
+        action="adjustment.approve",
+        object_type=OBJECT,
+        object_id=adjustment.id,
+        before=before,
+        after=snapshot(adjustment),
+    )
+    return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
+
+
+@router.post(
+    "/adjustments/{adjustment_id}/reject",
+    operation_id="backofficeAdjustmentReject",
+    response_model=AdjustmentOut,
+    responses={
+        **AUTHENTICATED,
+        **NOT_FOUND,
+        **errors(
+            _403="STAFF_FORBIDDEN | ADJUSTMENT_OWN_APPROVAL",
+            _409="ADJUSTMENT_ALREADY_DECIDED",
+        ),
+        **VALIDATION,
+    },
+    summary="Reject another staff member's adjustment, with a reason: no money moves",
+)
+async def reject_adjustment(
+    adjustment_id: DbId, body: RejectIn, request: Request, session: SessionDep, staff: Approver
+) -> AdjustmentOut:
+    before = snapshot((await adjustments.get_adjustment(session, adjustment_id)).adjustment)
+    adjustment = await adjustments.reject_adjustment(
+        session, adjustment_id=adjustment_id, by=_by(staff), reason=body.reason
+    )
+    await record(
+        session,
+        actor=actor_of(request),
+        action="adjustment.reject",
+        object_type=OBJECT,
+        object_id=adjustment.id,
+        before=before,
+        after=snapshot(adjustment),
+    )
+    return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
