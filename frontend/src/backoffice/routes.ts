@@ -8,7 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
+export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions' | 'bo.nav.deposits' | 'bo.nav.accounts';
 
 export type BackOfficeRoute = {
   path: string;
@@ -18,6 +18,18 @@ export type BackOfficeRoute = {
 };
 
 export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
+  {
+    path: 'deposits',
+    permission: 'deposits.read',
+    nav: { label: 'bo.nav.deposits', icon: 'doc' },
+    Screen: lazy(() => import('./features/deposits/DepositsPage')),
+  },
+  {
+    path: 'accounts',
+    permission: 'accounts.read',
+    nav: { label: 'bo.nav.accounts', icon: 'doc' },
+    Screen: lazy(() => import('./features/accounts/AccountsPage')),
+  },
   {
     path: 'audit',
     permission: 'audit.read',
