@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
 from pao.backoffice.roles import Role, may
+from pao.identity.models import Member
 from tests.helpers import member_id, register_and_login
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
 
@@ -219,6 +220,57 @@ async def _reject(w: World) -> httpx.Response:
     )
 
 
+async def _slip_approve(w: World) -> httpx.Response:
+    from tests.api.test_backoffice_deposits import not_matching_slip
+
+    _, slip_id = await not_matching_slip(w.client)
+    return await w.client.post(
+        f"{PREFIX}/deposits/slips/{slip_id}/approve",
+        json={"amount": 300},
+        headers=bearer(w.owner_token) | {"Idempotency-Key": "audit-example"},
+    )
+
+
+async def _slip_reject(w: World) -> httpx.Response:
+    from tests.api.test_backoffice_deposits import not_matching_slip
+
+    _, slip_id = await not_matching_slip(w.client)
+    return await w.client.post(
+        f"{PREFIX}/deposits/slips/{slip_id}/reject",
+        json={"reason": "not the member's transfer"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _payment_match(w: World) -> httpx.Response:
+    from tests.api.test_backoffice_deposits import unmatched
+
+    bank_id, _ = await unmatched(w.app)
+    phone, _ = await register_and_login(w.client)
+    async with w.app.state.sessionmaker() as s:
+        member_id = await s.scalar(select(Member.id).where(Member.phone == phone))
+    return await w.client.post(
+        f"{PREFIX}/deposits/unmatched/bank/{bank_id}/match",
+        json={"memberId": member_id},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _account_create(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/accounts",
+        json={"kind": "BANK", "code": "SCB", "mode": "MANUAL", "accountNo": "4071234567"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _account_update(w: World) -> httpx.Response:
+    account = (await _account_create(w)).json()
+    return await w.client.patch(
+        f"{PREFIX}/accounts/{account['id']}", json={"active": False}, headers=bearer(w.owner_token)
+    )
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -235,6 +287,17 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/members/{{member_id}}/adjustments"): (_adjust, "adjustment.request"),
     ("POST", f"{PREFIX}/adjustments/{{adjustment_id}}/approve"): (_approve, "adjustment.approve"),
     ("POST", f"{PREFIX}/adjustments/{{adjustment_id}}/reject"): (_reject, "adjustment.reject"),
+    ("POST", f"{PREFIX}/deposits/slips/{{slip_id}}/approve"): (
+        _slip_approve,
+        "deposit.slip.approve",
+    ),
+    ("POST", f"{PREFIX}/deposits/slips/{{slip_id}}/reject"): (_slip_reject, "deposit.slip.reject"),
+    ("POST", f"{PREFIX}/deposits/unmatched/{{kind}}/{{payment_id}}/match"): (
+        _payment_match,
+        "deposit.payment.match",
+    ),
+    ("POST", f"{PREFIX}/accounts"): (_account_create, "account.create"),
+    ("PATCH", f"{PREFIX}/accounts/{{account_id}}"): (_account_update, "account.update"),
 }
 
 

@@ -16,6 +16,7 @@ from pao.payments.accounts import (
     disable_account,
     seed_receiving_accounts,
 )
+from pao.payments.exceptions import ReceivingAccountInvalid
 
 
 async def test_add_list_disable(client: httpx.AsyncClient, session: AsyncSession) -> None:
@@ -40,21 +41,37 @@ async def test_add_list_disable(client: httpx.AsyncClient, session: AsyncSession
 
 
 @pytest.mark.parametrize(
-    ("kind", "mode", "extra"),
+    ("kind", "code", "mode", "extra", "field"),
     [
-        (ReceivingKind.BANK, ReceivingMode.AUTO, {}),  # AUTO needs a PromptPay id
-        (ReceivingKind.BANK, ReceivingMode.AUTO, {"promptpay_id": "12345"}),
-        (ReceivingKind.BANK, ReceivingMode.AUTO, {"currency": Currency.LAK}),
-        (ReceivingKind.GATEWAY, ReceivingMode.MANUAL, {}),
-        (ReceivingKind.TRUEMONEY, ReceivingMode.MANUAL, {}),
-        (ReceivingKind.BANK, ReceivingMode.GIFT_LINK, {}),
+        (ReceivingKind.BANK, "KBANK", ReceivingMode.AUTO, {}, "promptpayId"),
+        (ReceivingKind.BANK, "KBANK", ReceivingMode.AUTO, {"promptpay_id": "12345"}, "promptpayId"),
+        (
+            ReceivingKind.BANK,
+            "BCEL",
+            ReceivingMode.AUTO,
+            {"currency": Currency.LAK},
+            "laoReceiverId",
+        ),
+        (ReceivingKind.BANK, "KBANK", ReceivingMode.MANUAL, {"currency": Currency.LAK}, "currency"),
+        (ReceivingKind.BANK, "NOPE", ReceivingMode.MANUAL, {}, "code"),
+        (ReceivingKind.GATEWAY, "WW", ReceivingMode.MANUAL, {}, "mode"),
+        (ReceivingKind.GATEWAY, "XPAY", ReceivingMode.AUTO, {}, "code"),
+        (ReceivingKind.TRUEMONEY, "TRUEMONEY", ReceivingMode.MANUAL, {}, "mode"),
+        (ReceivingKind.BANK, "KBANK", ReceivingMode.GIFT_LINK, {}, "mode"),
     ],
 )
 async def test_add_refusals(
-    session: AsyncSession, kind: ReceivingKind, mode: ReceivingMode, extra: dict[str, object]
+    session: AsyncSession,
+    kind: ReceivingKind,
+    code: str,
+    mode: ReceivingMode,
+    extra: dict[str, object],
+    field: str,
 ) -> None:
-    with pytest.raises(ValueError, match=r".+"):
-        await add_account(session, kind=kind, code="X", mode=mode, **extra)  # type: ignore[arg-type]
+    extra = {"account_no": "0481234567", **extra}
+    with pytest.raises(ReceivingAccountInvalid) as refused:
+        await add_account(session, kind=kind, code=code, mode=mode, **extra)  # type: ignore[arg-type]
+    assert refused.value.extra == {"field": field}
 
 
 async def test_seed_is_idempotent_and_lao_adds_bcel(session: AsyncSession) -> None:

@@ -10,7 +10,9 @@ import type { Permission } from './lib/permissions';
 
 export type NavLabel =
   | 'bo.nav.dashboard'
+  | 'bo.nav.deposits'
   | 'bo.nav.adjustments'
+  | 'bo.nav.accounts'
   | 'bo.nav.audit'
   | 'bo.nav.staff'
   | 'bo.nav.sessions';
@@ -31,10 +33,22 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     Screen: lazy(() => import('./features/dashboard/DashboardPage')),
   },
   {
+    path: 'deposits',
+    permission: 'deposits.read',
+    nav: { label: 'bo.nav.deposits', icon: 'doc' },
+    Screen: lazy(() => import('./features/deposits/DepositsPage')),
+  },
+  {
     path: 'adjustments',
     permission: 'members.credit',
     nav: { label: 'bo.nav.adjustments', icon: 'transfer' },
     Screen: lazy(() => import('./features/adjustments/AdjustmentsScreen')),
+  },
+  {
+    path: 'accounts',
+    permission: 'accounts.read',
+    nav: { label: 'bo.nav.accounts', icon: 'doc' },
+    Screen: lazy(() => import('./features/accounts/AccountsPage')),
   },
   {
     path: 'audit',

@@ -7,7 +7,14 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from pao.backoffice import adjustments_routes, audit_routes, auth_routes, staff_routes
+from pao.backoffice import (
+    accounts_routes,
+    adjustments_routes,
+    audit_routes,
+    auth_routes,
+    deposits_routes,
+    staff_routes,
+)
 from pao.backoffice.chat_agents import StaffAgents
 from pao.backoffice.dashboard import routes as dashboard_routes
 from pao.core.settings import Settings
@@ -18,6 +25,8 @@ ROUTERS = (
     audit_routes.router,
     dashboard_routes.router,
     adjustments_routes.router,
+    deposits_routes.router,
+    accounts_routes.router,
 )
 
 

@@ -1,23 +1,32 @@
-"""``pao ops accounts list|add|disable``: the operator's receiving accounts (where members
-deposit): bank accounts (slip or KBANK AUTO with a PromptPay id), gateways, TrueMoney."""
+"""``pao ops accounts list|add|edit|enable|disable``: the operator's receiving accounts (where
+members deposit): bank accounts (slip or KBANK AUTO with a PromptPay id), gateways, TrueMoney.
+
+The same functions as the back office's ``/api/backoffice/accounts`` (:mod:`pao.payments.
+accounts`), and the same audit rows, recorded as ``ops:<OS user>``."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.backoffice import audit
+from pao.backoffice.audit import Actor
 from pao.kit.money import Currency
-from pao.ops.base import run
+from pao.ops.base import operator, run
 from pao.payments.accounts import (
     ReceivingAccount,
     ReceivingKind,
     ReceivingMode,
     add_account,
     all_accounts,
-    disable_account,
+    edit_account,
+    get_account,
+    snapshot,
 )
+
+OBJECT = "receiving_account"
 
 app = typer.Typer(help="Receiving accounts (deposit lookup).", no_args_is_help=True)
 
@@ -78,7 +87,81 @@ def add_command(
             lao_receiver_id=lao_receiver_id,
             currency=currency,
         )
+        await audit.record(
+            session,
+            actor=Actor.operator(operator()),
+            action="account.create",
+            object_type=OBJECT,
+            object_id=account.id,
+            after=snapshot(account),
+        )
         return "added " + describe_account(account)
+
+    typer.echo(run(work))
+
+
+async def change(
+    session: AsyncSession, *, account_id: int, changes: dict[str, Any], actor: Actor
+) -> ReceivingAccount:
+    """Edit an account and audit it, as ``PATCH /api/backoffice/accounts/{id}`` does."""
+    before = snapshot(await get_account(session, account_id=account_id))
+    account = await edit_account(session, account_id=account_id, changes=changes)
+    old, new = audit.changed(before, snapshot(account))
+    await audit.record(
+        session,
+        actor=actor,
+        action="account.update",
+        object_type=OBJECT,
+        object_id=account.id,
+        before=old,
+        after=new,
+    )
+    return account
+
+
+@app.command("edit")
+def edit_command(
+    account_id: Annotated[int, typer.Argument(help="The id shown by `list`.")],
+    code: Annotated[str | None, typer.Option(help="Bank or gateway code.")] = None,
+    mode: Annotated[ReceivingMode | None, typer.Option(help="AUTO, MANUAL or GIFT_LINK.")] = None,
+    name: Annotated[str | None, typer.Option(help="Account (or wallet) name.")] = None,
+    number: Annotated[str | None, typer.Option(help="Account number, or the phone.")] = None,
+    promptpay_id: Annotated[str | None, typer.Option(help="PromptPay id ('' clears it).")] = None,
+    lao_receiver_id: Annotated[
+        str | None, typer.Option(help="Lao QR receiver id ('' clears it).")
+    ] = None,
+) -> None:
+    """Change some fields of an account (the result is checked as a whole)."""
+    given = {
+        "code": code,
+        "mode": mode,
+        "account_name": name,
+        "account_no": number,
+        "promptpay_id": promptpay_id,
+        "lao_receiver_id": lao_receiver_id,
+    }
+    changes = {k: v for k, v in given.items() if v is not None}
+    actor = Actor.operator(operator())
+
+    async def work(session: AsyncSession) -> str:
+        account = await change(session, account_id=account_id, changes=changes, actor=actor)
+        return "edited " + describe_account(account)
+
+    typer.echo(run(work))
+
+
+@app.command("enable")
+def enable_command(
+    account_id: Annotated[int, typer.Argument(help="The id shown by `list`.")],
+) -> None:
+    """Offer a disabled account to members again."""
+    actor = Actor.operator(operator())
+
+    async def work(session: AsyncSession) -> str:
+        account = await change(
+            session, account_id=account_id, changes={"active": True}, actor=actor
+        )
+        return "enabled " + describe_account(account)
 
     typer.echo(run(work))
 
@@ -89,7 +172,12 @@ def disable_command(
 ) -> None:
     """Stop offering an account (kept for history; late payments still credit)."""
 
+    actor = Actor.operator(operator())
+
     async def work(session: AsyncSession) -> str:
-        return "disabled " + describe_account(await disable_account(session, account_id=account_id))
+        account = await change(
+            session, account_id=account_id, changes={"active": False}, actor=actor
+        )
+        return "disabled " + describe_account(account)
 
     typer.echo(run(work))

@@ -11,6 +11,8 @@ One table for every way in (ARCHITECTURE.md: configured in the database and by `
 
 from __future__ import annotations
 
+import re
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -22,6 +24,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from pao.core.db import Base, BigId, UtcDateTime
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
+from pao.payments.exceptions import ReceivingAccountInvalid, ReceivingAccountNotFound
 
 
 class ReceivingKind(StrEnum):
@@ -78,6 +81,122 @@ async def all_accounts(session: AsyncSession) -> list[ReceivingAccount]:
     return list((await session.execute(query)).scalars())
 
 
+@dataclass(frozen=True)
+class AccountFields:
+    """What an account is, as checked by :func:`validate` (add and edit both build one)."""
+
+    kind: ReceivingKind
+    code: str
+    mode: ReceivingMode
+    account_name: str = ""
+    account_no: str = ""
+    promptpay_id: str | None = None
+    lao_receiver_id: str | None = None
+    currency: Currency = Currency.THB
+
+
+_ACCOUNT_NO = re.compile(r"[0-9][0-9 -]{0,29}")
+_LAO_RECEIVER = re.compile(r"[A-Za-z0-9]{1,40}")
+EDITABLE = (
+    "code",
+    "mode",
+    "account_name",
+    "account_no",
+    "promptpay_id",
+    "lao_receiver_id",
+    "currency",
+)
+
+
+def _refuse(field: str, detail: str) -> ReceivingAccountInvalid:
+    return ReceivingAccountInvalid(field=field, detail=detail)
+
+
+def validate(fields: AccountFields) -> AccountFields:
+    """The rules the deposit lookup relies on; returns the fields tidied (codes upper-case,
+    blanks stripped, empty optional ids as None). Refusals name the wire field."""
+    from pao.payments.gateways.registry import GATEWAY_CODES
+    from pao.payments.qr.emv import PayloadError
+    from pao.payments.qr.promptpay import proxy_kind
+    from pao.site.banks import find_bank
+
+    kind, mode = ReceivingKind(fields.kind), ReceivingMode(fields.mode)
+    currency = Currency(fields.currency)
+    code = fields.code.strip().upper()
+    name, number = fields.account_name.strip(), fields.account_no.strip()
+    promptpay = (fields.promptpay_id or "").strip() or None
+    lao_receiver = (fields.lao_receiver_id or "").strip() or None
+    if len(name) > 100:
+        raise _refuse("accountName", "at most 100 characters")
+    if number and not _ACCOUNT_NO.fullmatch(number):
+        raise _refuse("accountNo", "digits (spaces and dashes allowed), at most 30")
+    if kind is ReceivingKind.BANK:
+        bank = find_bank(code)
+        if bank is None:
+            raise _refuse("code", f"{code!r} is not a known bank")
+        if currency is not (Currency.LAK if bank.country == "LA" else Currency.THB):
+            raise _refuse("currency", f"a {bank.country} bank receives {bank.country} money")
+        if not number:
+            raise _refuse("accountNo", "a bank account needs its number (slips are checked on it)")
+        if mode is ReceivingMode.GIFT_LINK:
+            raise _refuse("mode", "GIFT_LINK is a TrueMoney mode")
+        if mode is ReceivingMode.AUTO and currency is Currency.THB and promptpay is None:
+            raise _refuse("promptpayId", "an AUTO bank account needs a PromptPay id")
+        if mode is ReceivingMode.AUTO and currency is Currency.LAK and lao_receiver is None:
+            raise _refuse("laoReceiverId", "an AUTO Lao bank account needs a Lao QR receiver id")
+    elif kind is ReceivingKind.GATEWAY:
+        if code not in GATEWAY_CODES:
+            raise _refuse("code", f"a gateway is one of {', '.join(GATEWAY_CODES)}")
+        if mode is not ReceivingMode.AUTO:
+            raise _refuse("mode", "a gateway is AUTO")
+    else:
+        if code != "TRUEMONEY":
+            raise _refuse("code", "a TrueMoney wallet's code is TRUEMONEY")
+        if mode is ReceivingMode.MANUAL:
+            raise _refuse("mode", "a TrueMoney wallet is AUTO or GIFT_LINK")
+    if promptpay is not None:
+        try:
+            proxy_kind(promptpay)
+        except PayloadError:
+            raise _refuse(
+                "promptpayId", "a 10-digit mobile, 13-digit id or 15-digit e-wallet"
+            ) from None
+    if lao_receiver is not None and not _LAO_RECEIVER.fullmatch(lao_receiver):
+        raise _refuse("laoReceiverId", "letters and digits, at most 40")
+    return AccountFields(
+        kind=kind,
+        code=code,
+        mode=mode,
+        account_name=name,
+        account_no=number,
+        promptpay_id=promptpay,
+        lao_receiver_id=lao_receiver,
+        currency=currency,
+    )
+
+
+def snapshot(account: ReceivingAccount) -> dict[str, Any]:
+    """The audited view of an account (camelCase, like the wire)."""
+    return {
+        "kind": str(account.kind),
+        "code": account.code,
+        "mode": str(account.mode),
+        "accountName": account.account_name,
+        "accountNo": account.account_no,
+        "promptpayId": account.promptpay_id,
+        "laoReceiverId": account.lao_receiver_id,
+        "currency": str(account.currency),
+        "active": account.active,
+    }
+
+
+async def get_account(session: AsyncSession, *, account_id: int) -> ReceivingAccount:
+    account = await session.get(ReceivingAccount, account_id)
+    if account is None:
+        raise ReceivingAccountNotFound()
+    return account
+
+
 async def add_account(
     session: AsyncSession,
     *,
@@ -90,48 +209,55 @@ async def add_account(
     lao_receiver_id: str | None = None,
     currency: Currency = Currency.THB,
 ) -> ReceivingAccount:
-    """Add an active receiving account; the rules of each kind are checked here."""
-    code = code.strip().upper()
-    if not code or len(code) > 20:
-        raise ValueError("a code of 1..20 characters is required")
-    if kind is ReceivingKind.TRUEMONEY and mode is ReceivingMode.MANUAL:
-        raise ValueError("a TrueMoney wallet is AUTO or GIFT_LINK")
-    if kind is not ReceivingKind.TRUEMONEY and mode is ReceivingMode.GIFT_LINK:
-        raise ValueError("GIFT_LINK is a TrueMoney mode")
-    if kind is ReceivingKind.GATEWAY and mode is not ReceivingMode.AUTO:
-        raise ValueError("a gateway is AUTO")
-    if kind is ReceivingKind.BANK and mode is ReceivingMode.AUTO:
-        if currency is Currency.LAK and not lao_receiver_id:
-            raise ValueError("an AUTO Lao bank account needs --lao-receiver-id")
-        if currency is Currency.THB and not promptpay_id:
-            raise ValueError("an AUTO bank account needs --promptpay-id")
-    if promptpay_id is not None:
-        from pao.payments.qr.promptpay import proxy_kind
-
-        proxy_kind(promptpay_id)  # ValueError (PayloadError) when it is not a PromptPay id
-    account = ReceivingAccount(
-        kind=kind,
-        code=code,
-        mode=mode,
-        account_name=account_name.strip(),
-        account_no=account_no.strip(),
-        promptpay_id=promptpay_id,
-        lao_receiver_id=lao_receiver_id,
-        currency=currency,
-        active=True,
+    """Add an active receiving account (``pao ops accounts add`` and the back office)."""
+    fields = validate(
+        AccountFields(
+            kind=kind,
+            code=code,
+            mode=mode,
+            account_name=account_name,
+            account_no=account_no,
+            promptpay_id=promptpay_id,
+            lao_receiver_id=lao_receiver_id,
+            currency=currency,
+        )
     )
+    account = ReceivingAccount(**asdict(fields), active=True)
     session.add(account)
     await session.flush()
     return account
 
 
-async def disable_account(session: AsyncSession, *, account_id: int) -> ReceivingAccount:
-    account = await session.get(ReceivingAccount, account_id)
-    if account is None:
-        raise ValueError(f"no receiving account {account_id}")
-    account.active = False
+async def edit_account(
+    session: AsyncSession, *, account_id: int, changes: dict[str, Any]
+) -> ReceivingAccount:
+    """Change some of :data:`EDITABLE` (and ``active``); the result is checked as a whole."""
+    account = await get_account(session, account_id=account_id)
+    unknown = set(changes) - {*EDITABLE, "active"}
+    if unknown:
+        raise _refuse(sorted(unknown)[0], "not an editable field")
+    current = {name: getattr(account, name) for name in EDITABLE}
+    wanted = {**current, **{k: v for k, v in changes.items() if k != "active"}}
+    fields = validate(AccountFields(kind=ReceivingKind(account.kind), **wanted))
+    for name in EDITABLE:
+        setattr(account, name, getattr(fields, name))
+    if "active" in changes:
+        account.active = bool(changes["active"])
     await session.flush()
     return account
+
+
+async def set_active(session: AsyncSession, *, account_id: int, active: bool) -> ReceivingAccount:
+    """Offer an account again, or stop offering it (kept for history; late payments to it
+    still credit)."""
+    account = await get_account(session, account_id=account_id)
+    account.active = active
+    await session.flush()
+    return account
+
+
+async def disable_account(session: AsyncSession, *, account_id: int) -> ReceivingAccount:
+    return await set_active(session, account_id=account_id, active=False)
 
 
 # The demo's receiving accounts (pao demo): one of each way in.

@@ -89,7 +89,8 @@ class PaymentOutcome(StrEnum):
     CREDITED = "CREDITED"  # matched a PENDING QR
     CREDITED_LATE = "CREDITED_LATE"  # matched an EXPIRED / CANCELLED QR: credited, recorded
     CREDITED_EXTRA = "CREDITED_EXTRA"  # a second distinct transfer to an already paid QR
-    UNMATCHED = "UNMATCHED"  # no QR to match: kept for the operator (pao ops deposit)
+    UNMATCHED = "UNMATCHED"  # no QR to match: kept for staff to match by hand
+    MATCHED_BY_HAND = "MATCHED_BY_HAND"  # UNMATCHED, then credited to a member by staff
     IGNORED = "IGNORED"  # a gateway reported a second transaction for a paid order
 
 
@@ -106,9 +107,13 @@ class BankNotification(Base):
     qr_payload: Mapped[str | None] = mapped_column(Text)
     paid_at: Mapped[datetime] = mapped_column(UtcDateTime)
     qr_deposit_id: Mapped[int | None] = mapped_column(ForeignKey("qr_deposits.id"), index=True)
-    outcome: Mapped[PaymentOutcome] = mapped_column(String(16))
+    outcome: Mapped[PaymentOutcome] = mapped_column(String(16), index=True)
     entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # A payment matched by hand (MATCHED_BY_HAND): to whom, by whom, when.
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
+    matched_by: Mapped[str | None] = mapped_column(String(80))
+    matched_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class GatewayPayment(Base):
@@ -125,6 +130,10 @@ class GatewayPayment(Base):
     currency: Mapped[Currency] = mapped_column(String(3))
     source: Mapped[str] = mapped_column(String(12))  # "callback" | "reconciler"
     qr_deposit_id: Mapped[int | None] = mapped_column(ForeignKey("qr_deposits.id"), index=True)
-    outcome: Mapped[PaymentOutcome] = mapped_column(String(16))
+    outcome: Mapped[PaymentOutcome] = mapped_column(String(16), index=True)
     entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # A payment matched by hand (MATCHED_BY_HAND): to whom, by whom, when.
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
+    matched_by: Mapped[str | None] = mapped_column(String(80))
+    matched_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

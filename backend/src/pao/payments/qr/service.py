@@ -16,7 +16,7 @@ payment for it is credited like any other.
 under a unique index; a replay (even concurrent: on PostgreSQL the second insert waits for the
 first transaction) finds the row and credits nothing. A payment for an EXPIRED or CANCELLED QR
 is credited and the QR becomes PAID_LATE; money is never dropped, and a payment matching no QR
-is kept as UNMATCHED for the operator (``pao ops deposit`` after checking).
+is kept as UNMATCHED for staff to match by hand (:mod:`pao.payments.qr.matching`).
 """
 
 from __future__ import annotations
@@ -326,8 +326,38 @@ async def _credit(
     channel: str,
     actor: str,
 ) -> JournalEntry:
-    currency = Currency(qr.currency)
-    wallet = await player_wallet(session, member_id=qr.member_id, currency=currency)
+    return await credit_payment(
+        session,
+        member_id=qr.member_id,
+        currency=Currency(qr.currency),
+        amount=amount,
+        clearing=clearing,
+        from_label=qr.channel,
+        memo=f"{qr.channel} QR {qr.order_ref}",
+        ref_type=ref_type,
+        ref_id=ref_id,
+        channel=channel,
+        actor=actor,
+    )
+
+
+async def credit_payment(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    currency: Currency,
+    amount: int,
+    clearing: LedgerAccount,
+    from_label: str,
+    memo: str,
+    ref_type: str,
+    ref_id: str,
+    channel: str,
+    actor: str,
+) -> JournalEntry:
+    """Credit an incoming payment to a member's wallet: ledger entry from the clearing account,
+    statement line, DepositCredited. Matched QRs and staff matching by hand both use it."""
+    wallet = await player_wallet(session, member_id=member_id, currency=currency)
     entry = await transfer(
         session,
         source=clearing,
@@ -335,16 +365,16 @@ async def _credit(
         amount=amount,
         kind="deposit",
         actor=actor,
-        memo=f"{qr.channel} QR {qr.order_ref}",
+        memo=memo,
     )
     await record_statement(
         session,
-        member_id=qr.member_id,
+        member_id=member_id,
         statement_type=StatementType.DEPOSIT,
         status=StatementStatus.SUCCESS,
         amount=amount,
         currency=currency,
-        from_label=qr.channel,
+        from_label=from_label,
         to_label=WALLET_LABEL,
         ref_type=ref_type,
         ref_id=ref_id,
@@ -352,7 +382,7 @@ async def _credit(
     await publish(
         session,
         DepositCredited(
-            member_id=qr.member_id,
+            member_id=member_id,
             amount=amount,
             currency=currency,
             channel=channel,

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
@@ -30,7 +31,8 @@ class SlipStatus(StrEnum):
 SLIP_TRANSITIONS: dict[SlipStatus, frozenset[SlipStatus]] = {
     SlipStatus.PENDING: frozenset({SlipStatus.SUCCESS, SlipStatus.FAILED}),
     SlipStatus.SUCCESS: frozenset(),
-    SlipStatus.FAILED: frozenset(),
+    # Only a staff approval on review (pao.payments.slips.review) credits a FAILED slip.
+    SlipStatus.FAILED: frozenset({SlipStatus.SUCCESS}),
 }
 
 
@@ -53,11 +55,55 @@ class SlipReason(StrEnum):
     CURRENCY_MISMATCH = "CURRENCY_MISMATCH"
 
 
+# A FAILED slip whose reason may still hide a real deposit enters the staff review queue
+# (docs/domain/slips-and-payouts.md): the QR could not be read, the bank did not know the
+# transfer or did not answer, the sender is not the member's account, the slip was late or
+# small. The other reasons are final refusals: SLIP_REFNO_DUPLICATED (the transfer is being
+# or was credited), DEST_ACC_INVALID (the money did not come to us), CURRENCY_MISMATCH,
+# UPLOADED_FILE_NOT_EXIST and TRIPPLE_WRONG_CAPTCHA (nothing to look at).
+REVIEWABLE_REASONS: frozenset[SlipReason] = frozenset(
+    {
+        SlipReason.IMG_SIZE_UNABLE_TO_PROCESS,
+        SlipReason.CANNOT_READ_CROPPED_IMAGE,
+        SlipReason.UNSTABLE_REFNO_ON_SLIP,
+        SlipReason.INVALID_SLIP,
+        SlipReason.NOT_MATCH,
+        SlipReason.EXPIRED_SLIP,
+        SlipReason.UNKNOW_ERROR,
+        SlipReason.BELOW_MINIMUM_DEPOSIT,
+    }
+)
+
+
+class SlipReview(StrEnum):
+    """The staff review of a FAILED slip: OPEN → APPROVED (credited) | REJECTED."""
+
+    OPEN = "OPEN"
+    APPROVED = "APPROVED"
+    REJECTED = "REJECTED"
+
+
+SLIP_REVIEW_TRANSITIONS: dict[SlipReview, frozenset[SlipReview]] = {
+    SlipReview.OPEN: frozenset({SlipReview.APPROVED, SlipReview.REJECTED}),
+    SlipReview.APPROVED: frozenset(),
+    SlipReview.REJECTED: frozenset(),
+}
+
+
+class LookupOutcome(StrEnum):
+    """What the bank's slip lookup answered (kept on the slip for the reviewer)."""
+
+    FOUND = "FOUND"
+    NOT_FOUND = "NOT_FOUND"
+    UNREACHABLE = "UNREACHABLE"
+
+
 class Slip(Base):
     __tablename__ = "slips"
     __table_args__ = (
         Index("ix_slips_member_created", "member_id", "created_at"),
         Index("ix_slips_status_created", "status", "created_at"),
+        Index("ix_slips_review_created", "review_status", "created_at"),
         # One slip per (member, Idempotency-Key): a retried upload finds its first answer.
         UniqueConstraint("member_id", "idempotency_key"),
     )
@@ -82,6 +128,14 @@ class Slip(Base):
     journal_entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     settled_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # The bank lookup's last answer: {"outcome": LookupOutcome, "checkedAt", and when FOUND
+    # the transfer as the bank told it (amount in minor units)}.
+    bank_lookup: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Staff review (SlipReview), None when the slip never needed one.
+    review_status: Mapped[SlipReview | None] = mapped_column(String(10))
+    reviewed_by: Mapped[str | None] = mapped_column(String(80))
+    reviewed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    review_note: Mapped[str | None] = mapped_column(String(500))
 
 
 class SlipClaim(Base):

@@ -53,7 +53,16 @@ from pao.payments.slips.decoder import (
     sniff_extension,
 )
 from pao.payments.slips.exceptions import SlipInvalidFile, SlipNotFound, SlipUploadFail
-from pao.payments.slips.models import SLIP_TRANSITIONS, Slip, SlipClaim, SlipReason, SlipStatus
+from pao.payments.slips.models import (
+    REVIEWABLE_REASONS,
+    SLIP_TRANSITIONS,
+    LookupOutcome,
+    Slip,
+    SlipClaim,
+    SlipReason,
+    SlipReview,
+    SlipStatus,
+)
 from pao.payments.slips.verifier import SlipVerifier, VerifiedTransfer, VerifierUnavailable
 from pao.site.service import is_slip_upload_closed
 from pao.site.settings import load_site_settings
@@ -90,6 +99,9 @@ async def _fail(
     )
     slip.reason = reason
     slip.settled_at = utcnow()
+    if reason in REVIEWABLE_REASONS:
+        # Money may have arrived all the same: staff look at it (pao.payments.slips.review).
+        slip.review_status = SlipReview.OPEN
     await session.execute(delete(SlipClaim).where(SlipClaim.slip_id == slip.id))
     await session.flush()
 
@@ -239,6 +251,8 @@ async def _settle_unreachable(ctx: SlipContext, *, slip_id: int) -> Slip:
     """The bank did not answer: stay PENDING for the reconciler, unless it is too late."""
     async with ctx.sessionmaker() as session, session.begin():
         slip = await _lock_slip(session, slip_id)
+        if slip.status == SlipStatus.PENDING:
+            slip.bank_lookup = {"outcome": LookupOutcome.UNREACHABLE, "checkedAt": _now_text()}
         if slip.status == SlipStatus.PENDING and slip.created_at <= utcnow() - GIVE_UP_AFTER:
             await _fail(session, slip, SlipReason.UNKNOW_ERROR)
         return slip
@@ -271,7 +285,31 @@ async def _refusal(
     return None
 
 
+def _now_text() -> str:
+    return utcnow().isoformat()
+
+
+def lookup_answer(found: VerifiedTransfer | None) -> dict[str, object]:
+    """What the bank said, as kept on the slip for the reviewer (amount in minor units)."""
+    if found is None:
+        return {"outcome": LookupOutcome.NOT_FOUND, "checkedAt": _now_text()}
+    return {
+        "outcome": LookupOutcome.FOUND,
+        "checkedAt": _now_text(),
+        "reference": found.reference,
+        "sendingBank": found.sending_bank,
+        "amount": found.amount,
+        "currency": found.currency,
+        "transferredAt": found.transferred_at.isoformat(),
+        "senderBank": found.sender_bank,
+        "senderAccount": found.sender_account,
+        "receiverBank": found.receiver_bank,
+        "receiverAccount": found.receiver_account,
+    }
+
+
 async def _judge(session: AsyncSession, slip: Slip, found: VerifiedTransfer | None) -> None:
+    slip.bank_lookup = lookup_answer(found)
     if found is None or (found.sending_bank, found.reference) != (
         slip.sending_bank,
         slip.reference,
@@ -290,12 +328,16 @@ async def _judge(session: AsyncSession, slip: Slip, found: VerifiedTransfer | No
     if reason is not None:
         await _fail(session, slip, reason)
         return
-    await _credit(session, slip, member)
+    await credit_slip(session, slip, member)
 
 
-async def _credit(session: AsyncSession, slip: Slip, member: Member) -> None:
+async def credit_slip(
+    session: AsyncSession, slip: Slip, member: Member, *, actor: str | None = None
+) -> None:
+    """Credit ``slip.amount`` to the member: ledger entry, SUCCESS, statement line and
+    DepositCredited. The automatic path and a staff approval both come through here."""
     currency = Currency(member.currency)
-    actor = f"slip:{slip.id}"
+    actor = actor or f"slip:{slip.id}"
     clearing = await get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=currency)
     wallet = await player_wallet(session, member_id=member.id, currency=currency)
     entry = await transfer(

@@ -1,0 +1,270 @@
+"""Wire shapes of the back office's deposit review and receiving accounts (camelCase)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, field_validator
+from pydantic_core import PydanticCustomError
+
+from pao.backoffice.schemas import _Wire, _WireIn
+from pao.identity.models import Member
+from pao.kit.money import Currency, MajorAmount, WireAmount
+from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
+from pao.payments.qr.matching import PaymentKind, UnmatchedPayment
+from pao.payments.qr.models import PaymentOutcome
+from pao.payments.slips.models import LookupOutcome, Slip, SlipReview, SlipStatus
+from pao.payments.slips.review import ReviewSort
+
+MAX_PAGE = 100_000
+Note = Annotated[str, StringConstraints(max_length=500)]
+
+
+def mask(account_no: str | None) -> str | None:
+    """A member's bank account number as the lists show it: the last four digits."""
+    if not account_no:
+        return account_no
+    return "•" * max(len(account_no) - 4, 0) + account_no[-4:]
+
+
+# ----- slips -------------------------------------------------------------------------------
+
+
+class SlipReviewQuery(_WireIn):
+    status: Literal["OPEN", "APPROVED", "REJECTED", "ALL"] = Field(
+        default="OPEN", description="The review state; ALL: every slip that needed a review."
+    )
+    page: int = Field(default=1, ge=1, le=MAX_PAGE)
+    limit: int = Field(default=50, ge=1, le=100)
+    sort: ReviewSort = "createdAt"
+
+
+class BankLookupOut(_Wire):
+    """What the bank's slip lookup answered, as it answered it."""
+
+    outcome: LookupOutcome
+    checked_at: datetime | None = None
+    reference: str | None = None
+    sending_bank: str | None = None
+    amount: MajorAmount | None = None
+    currency: str | None = None
+    transferred_at: datetime | None = None
+    sender_bank: str | None = None
+    sender_account: str | None = Field(default=None, description="Masked: the last 4 digits.")
+    receiver_bank: str | None = None
+    receiver_account: str | None = None
+
+    @classmethod
+    def of(cls, raw: dict[str, Any] | None) -> BankLookupOut | None:
+        if not raw:
+            return None
+        return cls.model_validate({**raw, "senderAccount": mask(raw.get("senderAccount"))})
+
+
+class SlipReviewOut(_Wire):
+    id: int
+    member_id: int
+    member_phone: str | None
+    member_name: str | None
+    status: SlipStatus
+    reason: str | None = Field(description="The slip's reason code (SlipReason).")
+    review_status: SlipReview | None
+    amount: MajorAmount = Field(description="What the bank said, or the approved amount.")
+    currency: str
+    sending_bank: str | None
+    reference: str | None
+    sender_bank: str | None
+    sender_account: str | None = Field(description="Masked: the last 4 digits.")
+    receiver_bank: str | None
+    receiver_account: str | None
+    transferred_at: datetime | None
+    created_at: datetime
+    settled_at: datetime | None
+    bank_lookup: BankLookupOut | None
+    reviewed_by: str | None
+    reviewed_at: datetime | None
+    review_note: str | None
+    journal_entry_id: int | None
+
+    @classmethod
+    def of(cls, slip: Slip, member: Member | None) -> SlipReviewOut:
+        return cls(
+            id=slip.id,
+            member_id=slip.member_id,
+            member_phone=member.phone if member else None,
+            member_name=member.name if member else None,
+            status=slip.status,
+            reason=slip.reason,
+            review_status=slip.review_status,
+            amount=slip.amount,
+            currency=slip.currency,
+            sending_bank=slip.sending_bank,
+            reference=slip.reference,
+            sender_bank=slip.sender_bank,
+            sender_account=mask(slip.sender_account),
+            receiver_bank=slip.receiver_bank,
+            receiver_account=slip.receiver_account,
+            transferred_at=slip.transferred_at,
+            created_at=slip.created_at,
+            settled_at=slip.settled_at,
+            bank_lookup=BankLookupOut.of(slip.bank_lookup),
+            reviewed_by=slip.reviewed_by,
+            reviewed_at=slip.reviewed_at,
+            review_note=slip.review_note,
+            journal_entry_id=slip.journal_entry_id,
+        )
+
+
+class SlipReviewPageOut(_Wire):
+    items: list[SlipReviewOut]
+    total: int
+    page: int
+    limit: int
+
+
+class SlipApproveIn(_WireIn):
+    amount: WireAmount = Field(description="The amount read on the slip (major units, > 0).")
+    note: Note | None = None
+
+
+class SlipRejectIn(_WireIn):
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+
+
+# ----- unmatched payments ------------------------------------------------------------------
+
+
+class UnmatchedQuery(_WireIn):
+    status: Literal["UNMATCHED", "MATCHED_BY_HAND"] = "UNMATCHED"
+    page: int = Field(default=1, ge=1, le=MAX_PAGE)
+    limit: int = Field(default=50, ge=1, le=100)
+
+
+class UnmatchedOut(_Wire):
+    kind: PaymentKind
+    id: int
+    amount: MajorAmount
+    currency: str
+    reference: str = Field(description="The bank's transfer id, or GATEWAY:transaction id.")
+    detail: str = Field(description="The receiving PromptPay / Lao id, or the gateway order.")
+    at: datetime
+    outcome: PaymentOutcome
+    member_id: int | None
+    matched_by: str | None
+    matched_at: datetime | None
+    entry_id: int | None
+
+    @classmethod
+    def of(cls, row: UnmatchedPayment) -> UnmatchedOut:
+        return cls(
+            kind=row.kind,
+            id=row.id,
+            amount=row.amount,
+            currency=row.currency,
+            reference=row.reference,
+            detail=row.detail,
+            at=row.at,
+            outcome=row.outcome,
+            member_id=row.member_id,
+            matched_by=row.matched_by,
+            matched_at=row.matched_at,
+            entry_id=row.entry_id,
+        )
+
+
+class UnmatchedPageOut(_Wire):
+    items: list[UnmatchedOut]
+    total: int
+    page: int
+    limit: int
+
+
+# A body's integer bound is a JSON number in the contract: 2^53 - 1 is exact there (and in the
+# browser), where the BIGINT bound 2^63 - 1 would round up past the column's range.
+MAX_JSON_ID = 2**53 - 1
+
+
+class MatchIn(_WireIn):
+    member_id: int = Field(ge=1, le=MAX_JSON_ID)
+
+
+# ----- receiving accounts ------------------------------------------------------------------
+
+Code = Annotated[str, StringConstraints(min_length=1, max_length=20)]
+AccountName = Annotated[str, StringConstraints(max_length=100)]
+AccountNo = Annotated[str, StringConstraints(max_length=30)]
+PromptPayId = Annotated[str, StringConstraints(max_length=20)]
+LaoReceiverId = Annotated[str, StringConstraints(max_length=40)]
+
+
+class AccountOut(_Wire):
+    id: int
+    kind: ReceivingKind
+    code: str
+    mode: ReceivingMode
+    account_name: str
+    account_no: str
+    promptpay_id: str | None
+    lao_receiver_id: str | None
+    currency: str
+    active: bool
+    created_at: datetime
+
+    @classmethod
+    def of(cls, account: ReceivingAccount) -> AccountOut:
+        return cls(
+            id=account.id,
+            kind=account.kind,
+            code=account.code,
+            mode=account.mode,
+            account_name=account.account_name,
+            account_no=account.account_no,
+            promptpay_id=account.promptpay_id,
+            lao_receiver_id=account.lao_receiver_id,
+            currency=account.currency,
+            active=account.active,
+            created_at=account.created_at,
+        )
+
+
+class AccountListOut(_Wire):
+    items: list[AccountOut]
+    total: int
+
+
+class AccountCreateIn(_WireIn):
+    kind: ReceivingKind
+    code: Code = Field(description="Bank code (site banks), WW / PAYTIMZ / PAYONEX, TRUEMONEY.")
+    mode: ReceivingMode
+    account_name: AccountName = ""
+    account_no: AccountNo = ""
+    promptpay_id: PromptPayId | None = None
+    lao_receiver_id: LaoReceiverId | None = None
+    currency: Currency = Currency.THB
+
+
+_NOT_NULL = ("code", "mode", "account_name", "account_no", "currency", "active")
+
+
+class AccountUpdateIn(_WireIn):
+    """Only the fields sent change; ``null`` clears promptpayId / laoReceiverId and is refused
+    for the others."""
+
+    code: Code | None = None
+    mode: ReceivingMode | None = None
+    account_name: AccountName | None = None
+    account_no: AccountNo | None = None
+    promptpay_id: PromptPayId | None = None
+    lao_receiver_id: LaoReceiverId | None = None
+    currency: Currency | None = None
+    active: bool | None = Field(default=None, description="false: no longer offered to members.")
+
+    @field_validator(*_NOT_NULL, mode="before")
+    @classmethod
+    def _not_null(cls, value: object) -> object:
+        # A field that exists on every account cannot be "no value": null is a bad request,
+        # not a missing field (a fuzzer's {"mode": null} once answered 500).
+        if value is None:
+            raise PydanticCustomError("KEY_INVALID", "must not be null")
+        return value

@@ -1,0 +1,228 @@
+"""Incoming payments that matched no QR (outcome UNMATCHED), listed and matched by hand.
+
+A bank transfer notification or a gateway payment that found no QR is kept UNMATCHED
+(:mod:`pao.payments.qr.service`): the money is in the operator's account but nobody's wallet.
+Staff find whose it is and :func:`match_payment` credits that member through the same
+:func:`credit_payment` the automatic match uses, from the same clearing account, exactly once:
+the payment row is locked ``FOR UPDATE`` (SQLite: one writer at a time) and must still be
+UNMATCHED; it then records MATCHED_BY_HAND, the member, who matched it, when, and the entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import String, func, literal, select, union_all
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.kit.money import Currency
+from pao.ledger.models import AccountKind
+from pao.ledger.service import get_or_open_account
+from pao.payments.exceptions import (
+    DepositAlreadySettled,
+    DepositCurrencyMismatch,
+    DepositNotFound,
+)
+from pao.payments.qr.models import BankNotification, GatewayPayment, PaymentOutcome
+from pao.payments.qr.service import BANK_TRANSFER_REF, GATEWAY_PAYMENT_REF, credit_payment
+from pao.wallet.exceptions import MemberNotFound
+
+
+class PaymentKind(StrEnum):
+    BANK = "bank"
+    GATEWAY = "gateway"
+
+
+@dataclass(frozen=True)
+class UnmatchedPayment:
+    """One row of the list, whichever table it lives in."""
+
+    kind: PaymentKind
+    id: int
+    amount: int
+    currency: str
+    reference: str  # the bank's transfer id, or GATEWAY:txn id
+    detail: str  # the receiving PromptPay / Lao id, or the gateway order reference
+    at: datetime
+    outcome: PaymentOutcome
+    member_id: int | None
+    matched_by: str | None
+    matched_at: datetime | None
+    entry_id: int | None
+
+
+def describe(row: BankNotification | GatewayPayment) -> UnmatchedPayment:
+    """One payment row as the list shows it."""
+    bank = isinstance(row, BankNotification)
+    return UnmatchedPayment(
+        kind=PaymentKind.BANK if bank else PaymentKind.GATEWAY,
+        id=row.id,
+        amount=row.amount,
+        currency=row.currency,
+        reference=row.transfer_id
+        if isinstance(row, BankNotification)
+        else f"{row.gateway}:{row.txn_id}",
+        detail=row.receiver_proxy if isinstance(row, BankNotification) else row.order_ref,
+        at=row.paid_at if isinstance(row, BankNotification) else row.created_at,
+        outcome=PaymentOutcome(row.outcome),
+        member_id=row.member_id,
+        matched_by=row.matched_by,
+        matched_at=row.matched_at,
+        entry_id=row.entry_id,
+    )
+
+
+def _union(outcome: PaymentOutcome) -> Any:
+    bank = select(
+        literal(PaymentKind.BANK.value, String).label("kind"),
+        BankNotification.id,
+        BankNotification.amount,
+        BankNotification.currency,
+        BankNotification.transfer_id.label("reference"),
+        BankNotification.receiver_proxy.label("detail"),
+        BankNotification.paid_at.label("at"),
+        BankNotification.outcome,
+        BankNotification.member_id,
+        BankNotification.matched_by,
+        BankNotification.matched_at,
+        BankNotification.entry_id,
+    ).where(BankNotification.outcome == outcome)
+    gateway = select(
+        literal(PaymentKind.GATEWAY.value, String).label("kind"),
+        GatewayPayment.id,
+        GatewayPayment.amount,
+        GatewayPayment.currency,
+        (GatewayPayment.gateway + ":" + GatewayPayment.txn_id).label("reference"),
+        GatewayPayment.order_ref.label("detail"),
+        GatewayPayment.created_at.label("at"),
+        GatewayPayment.outcome,
+        GatewayPayment.member_id,
+        GatewayPayment.matched_by,
+        GatewayPayment.matched_at,
+        GatewayPayment.entry_id,
+    ).where(GatewayPayment.outcome == outcome)
+    return union_all(bank, gateway).subquery()
+
+
+async def list_payments(
+    session: AsyncSession,
+    *,
+    outcome: PaymentOutcome = PaymentOutcome.UNMATCHED,
+    offset: int,
+    limit: int,
+) -> tuple[list[UnmatchedPayment], int]:
+    """One page of bank and gateway payments with ``outcome``, newest first, and the count."""
+    rows = _union(outcome)
+    total = await session.scalar(select(func.count()).select_from(rows))
+    page = await session.execute(
+        select(rows)
+        .order_by(rows.c.at.desc(), rows.c.kind, rows.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    items = [
+        UnmatchedPayment(
+            kind=PaymentKind(r.kind),
+            id=r.id,
+            amount=r.amount,
+            currency=r.currency,
+            reference=r.reference,
+            detail=r.detail,
+            at=r.at,
+            outcome=PaymentOutcome(r.outcome),
+            member_id=r.member_id,
+            matched_by=r.matched_by,
+            matched_at=r.matched_at,
+            entry_id=r.entry_id,
+        )
+        for r in page
+    ]
+    return items, int(total or 0)
+
+
+async def _lock(
+    session: AsyncSession, kind: PaymentKind, payment_id: int
+) -> BankNotification | GatewayPayment:
+    row: BankNotification | GatewayPayment | None
+    if kind is PaymentKind.BANK:
+        row = (
+            await session.execute(
+                select(BankNotification)
+                .where(BankNotification.id == payment_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
+        ).scalar_one_or_none()
+    else:
+        row = (
+            await session.execute(
+                select(GatewayPayment)
+                .where(GatewayPayment.id == payment_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
+        ).scalar_one_or_none()
+    if row is None:
+        raise DepositNotFound()
+    return row
+
+
+async def match_payment(
+    session: AsyncSession, *, kind: PaymentKind, payment_id: int, member_id: int, actor: str
+) -> BankNotification | GatewayPayment:
+    """Credit an UNMATCHED payment to ``member_id``, once; returns the row as it now stands."""
+    row = await _lock(session, kind, payment_id)
+    if row.outcome != PaymentOutcome.UNMATCHED:
+        raise DepositAlreadySettled()
+    member = await session.get(Member, member_id)
+    if member is None:
+        raise MemberNotFound()
+    if row.currency != member.currency:
+        raise DepositCurrencyMismatch()
+    currency = Currency(row.currency)
+    if isinstance(row, BankNotification):
+        clearing = await get_or_open_account(
+            session, kind=AccountKind.BANK_CLEARING, currency=currency
+        )
+        entry = await credit_payment(
+            session,
+            member_id=member.id,
+            currency=currency,
+            amount=row.amount,
+            clearing=clearing,
+            from_label="BANK",
+            memo=f"bank transfer {row.transfer_id} matched by {actor}",
+            ref_type=BANK_TRANSFER_REF,
+            ref_id=row.transfer_id,
+            channel="qr",
+            actor=actor,
+        )
+    else:
+        clearing = await get_or_open_account(
+            session, kind=AccountKind.GATEWAY_CLEARING, currency=currency, owner=row.gateway
+        )
+        entry = await credit_payment(
+            session,
+            member_id=member.id,
+            currency=currency,
+            amount=row.amount,
+            clearing=clearing,
+            from_label=row.gateway,
+            memo=f"{row.gateway} payment {row.txn_id} matched by {actor}",
+            ref_type=GATEWAY_PAYMENT_REF,
+            ref_id=f"{row.gateway}:{row.txn_id}",
+            channel="gateway",
+            actor=actor,
+        )
+    row.outcome = PaymentOutcome.MATCHED_BY_HAND
+    row.member_id = member.id
+    row.matched_by = actor[:80]
+    row.matched_at = utcnow()
+    row.entry_id = entry.id
+    await session.flush()
+    return row
