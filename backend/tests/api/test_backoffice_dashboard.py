@@ -1,7 +1,8 @@
 """The back-office dashboard on both databases: money moved through every deposit channel by the
 real services (slip, the three gateways through their sandbox, KBANK QR, TrueMoney, manual), a
 paid withdrawal and a bonus, then the figures equal what was moved, per channel and per day;
-the edges of a Bangkok day; bad ranges; the queue counts; a viewer may read."""
+the edges of a Bangkok day; bad ranges; the queue counts, which a reviewed slip and a payment
+matched by hand leave; a viewer may read."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
 from pao.backoffice.roles import Role
 from pao.identity.models import Member
 from pao.kit.clock import clock, utcnow
 from pao.payments.accounts import seed_receiving_accounts
+from pao.payments.qr.models import BankNotification, PaymentOutcome
 from pao.wallet.service import credit_manually
 from pao.wallet.withdrawals import approve_withdrawal, request_withdrawal
 from tests.api.test_qr_deposits import create, notify
@@ -24,6 +27,7 @@ from tests.api.test_slips import member as slip_member
 from tests.api.test_truemoney import mint, send
 from tests.helpers import member_id, register_and_login
 from tests.promotions_helpers import add_bonus, deposit, new_player, wallet_amount
+from tests.slip_images import slip_payload, slip_png
 from tests.staff_helpers import add_staff, bearer, open_token
 
 BANGKOK = timedelta(hours=7)
@@ -150,9 +154,56 @@ async def test_figures_equal_what_was_moved(client: httpx.AsyncClient, app: Fast
     assert body["providerFloats"] == []
     queues = {"withdrawalsPending": 1, "slipsToReview": 1, "unmatchedPayments": 1}
     assert body["queues"] == queues
+    assert await live_queues(client, headers) == queues
+
+    # The queues follow the review states, not the reasons: a slip the bank does not know
+    # (INVALID_SLIP) waits too; approving one and rejecting the other empties the count, and
+    # matching the payment by hand takes it out of the unmatched count.
+    unknown = await upload(client, slip_token, slip_png(slip_payload("004", "NOSUCHREF123")))
+    assert unknown.json()["reason"] == "INVALID_SLIP"
+    assert (await live_queues(client, headers))["slipsToReview"] == 2
+    cashier = bearer(await open_token(app, await add_staff(app, role=Role.CASHIER)))
+    review = "/api/backoffice/deposits/slips"
+    approved = await client.post(
+        f"{review}/{refused.json()['slip']['_id']}/approve",
+        headers=cashier | {"Idempotency-Key": "approve-1"},
+        json={"amount": 80},
+    )
+    assert approved.status_code == 200, approved.text
+    assert (await live_queues(client, headers))["slipsToReview"] == 1
+    rejected = await client.post(
+        f"{review}/{unknown.json()['slip']['_id']}/reject",
+        headers=cashier,
+        json={"reason": "no such transfer"},
+    )
+    assert rejected.status_code == 200, rejected.text
+    async with app.state.sessionmaker() as session:
+        payment = (
+            await session.execute(
+                select(BankNotification.id).where(
+                    BankNotification.outcome == PaymentOutcome.UNMATCHED
+                )
+            )
+        ).scalar_one()
+    matched = await client.post(
+        f"/api/backoffice/deposits/unmatched/bank/{payment}/match",
+        headers=cashier | {"Idempotency-Key": "match-1"},
+        json={"memberId": cash_id},
+    )
+    assert matched.status_code == 200, matched.text
+    assert await live_queues(client, headers) == {
+        "withdrawalsPending": 1,
+        "slipsToReview": 0,
+        "unmatchedPayments": 0,
+    }
+    assert (await dashboard(client, headers))["queues"]["slipsToReview"] == 0
+
+
+async def live_queues(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, int]:
     live = await client.get("/api/backoffice/dashboard/queues", headers=headers)
-    assert live.status_code == 200
-    assert live.json() == queues
+    assert live.status_code == 200, live.text
+    body: dict[str, int] = live.json()
+    return body
 
 
 async def seed_receiving_accounts_committed(app: FastAPI) -> None:

@@ -3,37 +3,24 @@
 * :func:`slip_entries` — the journal entries that credited a slip: the bank clearing account
   receives both slips and bank QR payments (KBANK / Lao QR), and this subquery tells them apart
   (``pao.ledger.figures.daily_flows(marked=...)``).
-* :func:`count_slips_to_review` — FAILED slips whose reason means money may really have
-  arrived, or the check could not finish (:data:`SLIP_REASONS_TO_REVIEW`).
-* :func:`count_unmatched_payments` — bank transfers and gateway payments that matched no QR.
+* :func:`count_slips_to_review` — the slips whose staff review is OPEN: the review module's own
+  query (:func:`pao.payments.slips.review.under_review`), so the dashboard's count and the
+  back office's queue are one list. A slip approved or rejected leaves it.
+* :func:`count_unmatched_payments` — bank transfers and gateway payments that matched no QR and
+  were not matched by hand yet (:func:`pao.payments.qr.matching.count_payments`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.payments.qr.models import BankNotification, GatewayPayment, PaymentOutcome
-from pao.payments.slips.models import Slip, SlipReason, SlipStatus
-
-# The bank confirmed a real transfer that a rule refused (it sits in the operator's account,
-# uncredited), or the check itself could not finish: a cashier decides. Left out: a duplicate
-# (already credited once), INVALID_SLIP (the bank knows no such transfer) and the unreadable
-# images (the member uploads again).
-SLIP_REASONS_TO_REVIEW: frozenset[SlipReason] = frozenset(
-    {
-        SlipReason.DEST_ACC_INVALID,
-        SlipReason.NOT_MATCH,
-        SlipReason.EXPIRED_SLIP,
-        SlipReason.BELOW_MINIMUM_DEPOSIT,
-        SlipReason.CURRENCY_MISMATCH,
-        SlipReason.UNKNOW_ERROR,
-        SlipReason.UNSTABLE_REFNO_ON_SLIP,
-        SlipReason.TRIPPLE_WRONG_CAPTCHA,
-    }
-)
+from pao.payments.qr.matching import count_payments
+from pao.payments.qr.models import PaymentOutcome
+from pao.payments.slips.models import Slip, SlipReview
+from pao.payments.slips.review import count_under_review
 
 
 def slip_entries() -> Select[Any]:
@@ -42,20 +29,10 @@ def slip_entries() -> Select[Any]:
 
 
 async def count_slips_to_review(session: AsyncSession) -> int:
-    query = (
-        select(func.count())
-        .select_from(Slip)
-        .where(Slip.status == SlipStatus.FAILED, Slip.reason.in_(sorted(SLIP_REASONS_TO_REVIEW)))
-    )
-    return int((await session.execute(query)).scalar_one())
+    """Slips waiting for a cashier (review OPEN)."""
+    return await count_under_review(session, SlipReview.OPEN)
 
 
 async def count_unmatched_payments(session: AsyncSession) -> int:
-    """Money received that matched no QR (bank notifications and gateway payments)."""
-    total = 0
-    for model in (BankNotification, GatewayPayment):
-        query = (
-            select(func.count()).select_from(model).where(model.outcome == PaymentOutcome.UNMATCHED)
-        )
-        total += int((await session.execute(query)).scalar_one())
-    return total
+    """Money received that matched no QR and that no one has matched by hand yet."""
+    return await count_payments(session, outcome=PaymentOutcome.UNMATCHED)

@@ -109,6 +109,15 @@ def _union(outcome: PaymentOutcome) -> Any:
     return union_all(bank, gateway).subquery()
 
 
+async def count_payments(
+    session: AsyncSession, *, outcome: PaymentOutcome = PaymentOutcome.UNMATCHED
+) -> int:
+    """How many bank and gateway payments have ``outcome``: by default those still waiting to
+    be matched by hand (a payment matched by hand is MATCHED_BY_HAND and leaves the count)."""
+    total = await session.scalar(select(func.count()).select_from(_union(outcome)))
+    return int(total or 0)
+
+
 async def list_payments(
     session: AsyncSession,
     *,
@@ -118,7 +127,7 @@ async def list_payments(
 ) -> tuple[list[UnmatchedPayment], int]:
     """One page of bank and gateway payments with ``outcome``, newest first, and the count."""
     rows = _union(outcome)
-    total = await session.scalar(select(func.count()).select_from(rows))
+    total = await count_payments(session, outcome=outcome)
     page = await session.execute(
         select(rows)
         .order_by(rows.c.at.desc(), rows.c.kind, rows.c.id.desc())
@@ -142,7 +151,7 @@ async def list_payments(
         )
         for r in page
     ]
-    return items, int(total or 0)
+    return items, total
 
 
 async def _lock(

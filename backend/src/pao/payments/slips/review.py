@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -48,6 +48,22 @@ class ReviewPage:
     total: int
 
 
+def under_review(status: SlipReview | None = SlipReview.OPEN) -> ColumnElement[bool]:
+    """The one definition of the queue: slips whose review is ``status`` (None: every slip
+    that ever needed one). Which slips enter it is decided once, when the slip fails
+    (:data:`~pao.payments.slips.models.REVIEWABLE_REASONS`); from then on the review state,
+    not the reason, says whether a slip still waits for staff."""
+    if status is None:
+        return Slip.review_status.is_not(None)
+    return Slip.review_status == status
+
+
+async def count_under_review(session: AsyncSession, status: SlipReview = SlipReview.OPEN) -> int:
+    """How many slips wait in the queue (the dashboard's "slips to review")."""
+    total = await session.scalar(select(func.count()).select_from(Slip).where(under_review(status)))
+    return int(total or 0)
+
+
 async def review_queue(
     session: AsyncSession,
     *,
@@ -58,7 +74,7 @@ async def review_queue(
 ) -> ReviewPage:
     """Slips under review (``status`` None: every slip that ever needed one); oldest first by
     default, since the queue is worked from its head."""
-    where = Slip.review_status == status if status is not None else Slip.review_status.is_not(None)
+    where = under_review(status)
     total = await session.scalar(select(func.count()).select_from(Slip).where(where))
     order = (
         (Slip.created_at.desc(), Slip.id.desc())
