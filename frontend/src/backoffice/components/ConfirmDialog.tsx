@@ -17,9 +17,11 @@ type Props = {
   onClose: () => void;
   /** A form inside the dialog submits through the confirm button. */
   formId?: string;
+  /** Room for a picture beside its facts (a slip under review). */
+  wide?: boolean;
 };
 
-export function ConfirmDialog({ open, title, children, confirm, danger, pending, error, onConfirm, onClose, formId }: Props) {
+export function ConfirmDialog({ open, title, children, confirm, danger, pending, error, onConfirm, onClose, formId, wide = false }: Props) {
   const { t } = useTranslation();
   const errorText = useBoErrorText();
   return (
@@ -27,6 +29,7 @@ export function ConfirmDialog({ open, title, children, confirm, danger, pending,
       open={open}
       onClose={onClose}
       title={title}
+      wide={wide}
       dismissible={!pending}
       footer={
         <div className="bo-dialog-actions">

@@ -19,6 +19,7 @@ import { useMe } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
 import { may } from '../../lib/permissions';
 import { DEPOSITS, newIdempotencyKey, useDepositsChanged } from './deposits-api';
+import { useReasonText } from './reason-text';
 import { SlipReviewDialog } from './SlipReviewDialog';
 
 type Slip = components['schemas']['SlipReviewOut'];
@@ -74,6 +75,7 @@ type TableProps = { page: number; limit: number; go: (next: Record<string, strin
 function SlipsTable({ page, limit, go, canDecide, canSeeImage }: TableProps & { canSeeImage: boolean }) {
   const { t } = useTranslation();
   const errorText = useBoErrorText();
+  const reasonText = useReasonText();
   const [open, setOpen] = useState<Slip | null>(null);
   const query = { status: 'OPEN', page, limit };
   const slips = useQuery({
@@ -85,7 +87,7 @@ function SlipsTable({ page, limit, go, canDecide, canSeeImage }: TableProps & { 
     () => [
       { id: 'createdAt', header: t('bo.deposits.uploadedAt'), size: 160, cell: ({ row }) => formatDateTime(row.original.createdAt) },
       { id: 'member', header: t('bo.deposits.member'), cell: ({ row }) => `${row.original.memberPhone ?? ''} (#${row.original.memberId})` },
-      { id: 'reason', header: t('bo.deposits.reason'), cell: ({ row }) => <span className="bo-badge bo-badge-warn">{row.original.reason}</span> },
+      { id: 'reason', header: t('bo.deposits.reason'), cell: ({ row }) => <span className="bo-badge bo-badge-warn">{reasonText(row.original.reason)}</span> },
       {
         id: 'bank',
         header: t('bo.deposits.bankSaid'),
@@ -107,7 +109,7 @@ function SlipsTable({ page, limit, go, canDecide, canSeeImage }: TableProps & { 
         ),
       },
     ],
-    [t],
+    [t, reasonText],
   );
   if (slips.isError)
     return (

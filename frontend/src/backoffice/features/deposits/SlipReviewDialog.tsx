@@ -10,6 +10,7 @@ import { formatMoney, parseAmount } from '@/lib/money';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { boApi } from '../../lib/api';
 import { useDepositsChanged, newIdempotencyKey, useSlipImage } from './deposits-api';
+import { useReasonText } from './reason-text';
 
 type Slip = components['schemas']['SlipReviewOut'];
 
@@ -26,6 +27,7 @@ export function SlipReviewDialog({
 }) {
   const { t } = useTranslation();
   const formId = useId();
+  const reasonText = useReasonText();
   const changed = useDepositsChanged();
   const image = useSlipImage(canSeeImage ? slip.id : null);
   const lookup = slip.bankLookup;
@@ -61,6 +63,7 @@ export function SlipReviewDialog({
   return (
     <ConfirmDialog
       open
+      wide
       title={t('bo.deposits.slipTitle', { id: slip.id })}
       confirm={open ? t(decision === 'approve' ? 'bo.deposits.approve' : 'bo.deposits.reject') : t('common.close')}
       danger={decision === 'reject'}
@@ -88,7 +91,7 @@ export function SlipReviewDialog({
             </dd>
             <dt>{t('bo.deposits.reason')}</dt>
             <dd>
-              <span className="bo-badge bo-badge-warn">{slip.reason}</span>
+              <span className="bo-badge bo-badge-warn">{reasonText(slip.reason)}</span> <code className="bo-code">{slip.reason}</code>
             </dd>
             <dt>{t('bo.deposits.uploadedAt')}</dt>
             <dd>{formatDateTime(slip.createdAt)}</dd>
