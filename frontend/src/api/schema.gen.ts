@@ -2162,21 +2162,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** ActiveBonusOut */
-        ActiveBonusOut: {
-            /** Name */
-            name: string;
-            /**
-             * Turnoverdone
-             * @description Major units (baht or kip).
-             */
-            turnoverDone: number;
-            /**
-             * Turnoverrequired
-             * @description Major units (baht or kip).
-             */
-            turnoverRequired: number;
-        };
         /** ActiveCheckOut */
         ActiveCheckOut: {
             /** Amount */
@@ -2281,16 +2266,15 @@ export interface components {
              */
             password: string;
         };
-        /** BankCorrectionIn */
-        BankCorrectionIn: {
-            /** Accountname */
-            accountName: string;
-            /** Accountno */
-            accountNo: string;
+        /** BankAccountOut */
+        BankAccountOut: {
+            bank: components["schemas"]["pao__identity__schemas__BankOut"] | null;
+            /** Bankaccountname */
+            bankAccountName: string;
+            /** Bankaccountno */
+            bankAccountNo: string;
             /** Bankcode */
             bankCode: string;
-            /** Reason */
-            reason: string;
         };
         /** BankName */
         BankName: {
@@ -2424,33 +2408,6 @@ export interface components {
              * @enum {string}
              */
             type: "call";
-        };
-        /** ChangeOut */
-        ChangeOut: {
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Id */
-            id: number;
-            /** Ip */
-            ip: string | null;
-            /** Kind */
-            kind: string;
-            /** Newvalue */
-            newValue: string | null;
-            /** Oldvalue */
-            oldValue: string | null;
-            /** Useragent */
-            userAgent: string | null;
-        };
-        /** ChangePageOut */
-        ChangePageOut: {
-            /** Items */
-            items: components["schemas"]["ChangeOut"][];
-            /** Total */
-            total: number;
         };
         /** ChangePasswordRequest */
         ChangePasswordRequest: {
@@ -2712,29 +2669,6 @@ export interface components {
              */
             message: string;
         };
-        /** GameAccountOut */
-        GameAccountOut: {
-            /**
-             * Balance
-             * @description Last known; null before any answer.
-             */
-            balance: number | null;
-            /** Balanceat */
-            balanceAt: string | null;
-            /** Gamecode */
-            gameCode: string;
-            /** Gamename */
-            gameName: string;
-            /** Password */
-            password: string;
-            /**
-             * Stale
-             * @description The provider did not answer in time: the last known amount.
-             */
-            stale: boolean;
-            /** Username */
-            username: string;
-        };
         /**
          * GameTransferStatus
          * @enum {string}
@@ -2906,30 +2840,6 @@ export interface components {
             /** Password */
             password: string;
         };
-        /** LoginOut */
-        LoginOut: {
-            /**
-             * At
-             * Format: date-time
-             */
-            at: string;
-            /**
-             * Ended
-             * @description Revoked (logout, password change, suspension) or expired.
-             */
-            ended: boolean;
-            /** Ip */
-            ip: string | null;
-            /** Useragent */
-            userAgent: string | null;
-        };
-        /** LoginPageOut */
-        LoginPageOut: {
-            /** Items */
-            items: components["schemas"]["LoginOut"][];
-            /** Total */
-            total: number;
-        };
         /** LoginRequest */
         LoginRequest: {
             /** Password */
@@ -2961,11 +2871,6 @@ export interface components {
              * @description Single-use; send it with the code to /auth/totp.
              */
             ticket: string;
-        };
-        /** LogoutOut */
-        LogoutOut: {
-            /** Sessionsended */
-            sessionsEnded: number;
         };
         /** MeOut */
         MeOut: {
@@ -3025,15 +2930,89 @@ export interface components {
              */
             url: boolean;
         };
+        /** MemberActiveBonusOut */
+        MemberActiveBonusOut: {
+            /** Name */
+            name: string;
+            /**
+             * Turnoverdone
+             * @description Major units (baht or kip).
+             */
+            turnoverDone: number;
+            /**
+             * Turnoverrequired
+             * @description Major units (baht or kip).
+             */
+            turnoverRequired: number;
+        };
+        /** MemberBankAccountOut */
+        MemberBankAccountOut: {
+            /** Accountname */
+            accountName: string;
+            /**
+             * Accountno
+             * @description The full number (this read is audited).
+             */
+            accountNo: string;
+            /** Bankcode */
+            bankCode: string;
+        };
+        /** MemberBankCorrectionIn */
+        MemberBankCorrectionIn: {
+            /** Accountname */
+            accountName: string;
+            /** Accountno */
+            accountNo: string;
+            /** Bankcode */
+            bankCode: string;
+            /** Reason */
+            reason: string;
+        };
+        /** MemberBankOut */
+        MemberBankOut: {
+            /** Accountname */
+            accountName: string;
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /** Bankcode */
+            bankCode: string;
+        };
+        /** MemberChangeOut */
+        MemberChangeOut: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Ip */
+            ip: string | null;
+            /** Kind */
+            kind: string;
+            /** Newvalue */
+            newValue: string | null;
+            /** Oldvalue */
+            oldValue: string | null;
+            /** Useragent */
+            userAgent: string | null;
+        };
+        /** MemberChangePageOut */
+        MemberChangePageOut: {
+            /** Items */
+            items: components["schemas"]["MemberChangeOut"][];
+            /** Total */
+            total: number;
+        };
         /** MemberDetail */
         MemberDetail: {
-            activeBonus: components["schemas"]["ActiveBonusOut"] | null;
+            activeBonus: components["schemas"]["MemberActiveBonusOut"] | null;
             /**
              * Balance
              * @description Major units (baht or kip).
              */
             balance: number;
-            bank: components["schemas"]["pao__backoffice__members__schemas__BankOut"];
+            bank: components["schemas"]["MemberBankOut"];
             /**
              * Bankchangedrecently
              * @description The bank account changed within the withdrawal hold (bankChangeHoldHours): withdrawals wait for a cashier.
@@ -3058,10 +3037,90 @@ export interface components {
             /** Phone */
             phone: string;
             /** Recentlogins */
-            recentLogins: components["schemas"]["LoginOut"][];
+            recentLogins: components["schemas"]["MemberLoginOut"][];
             /** Sourcecode */
             sourceCode: string | null;
             status: components["schemas"]["MemberStatus"];
+        };
+        /** MemberGameAccountOut */
+        MemberGameAccountOut: {
+            /**
+             * Balance
+             * @description Last known; null before any answer.
+             */
+            balance: number | null;
+            /** Balanceat */
+            balanceAt: string | null;
+            /** Gamecode */
+            gameCode: string;
+            /** Gamename */
+            gameName: string;
+            /** Password */
+            password: string;
+            /**
+             * Stale
+             * @description The provider did not answer in time: the last known amount.
+             */
+            stale: boolean;
+            /** Username */
+            username: string;
+        };
+        /** MemberLoginOut */
+        MemberLoginOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /**
+             * Ended
+             * @description Revoked (logout, password change, suspension) or expired.
+             */
+            ended: boolean;
+            /** Ip */
+            ip: string | null;
+            /** Useragent */
+            userAgent: string | null;
+        };
+        /** MemberLoginPageOut */
+        MemberLoginPageOut: {
+            /** Items */
+            items: components["schemas"]["MemberLoginOut"][];
+            /** Total */
+            total: number;
+        };
+        /** MemberLogoutOut */
+        MemberLogoutOut: {
+            /** Sessionsended */
+            sessionsEnded: number;
+        };
+        /** MemberNoteIn */
+        MemberNoteIn: {
+            /** Body */
+            body: string;
+        };
+        /** MemberNoteOut */
+        MemberNoteOut: {
+            /** Author */
+            author: string;
+            /** Authorid */
+            authorId: number | null;
+            /** Body */
+            body: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+        };
+        /** MemberNotePageOut */
+        MemberNotePageOut: {
+            /** Items */
+            items: components["schemas"]["MemberNoteOut"][];
+            /** Total */
+            total: number;
         };
         /** MemberPageOut */
         MemberPageOut: {
@@ -3073,6 +3132,24 @@ export interface components {
             page: number;
             /** Total */
             total: number;
+        };
+        /** MemberPasswordResetOut */
+        MemberPasswordResetOut: {
+            /** Sessionsended */
+            sessionsEnded: number;
+            /**
+             * Temporarypassword
+             * @description Shown this once; give it to the member, who logs in with it.
+             */
+            temporaryPassword: string;
+        };
+        /** MemberReasonIn */
+        MemberReasonIn: {
+            /**
+             * Reason
+             * @description Why; required, kept in the audit log.
+             */
+            reason: string;
         };
         /** MemberRowOut */
         MemberRowOut: {
@@ -3102,11 +3179,121 @@ export interface components {
             phone: string;
             status: components["schemas"]["MemberStatus"];
         };
+        /** MemberSlipOut */
+        MemberSlipOut: {
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            /** Id */
+            id: number;
+            /** Reason */
+            reason: string | null;
+            /** Reference */
+            reference: string | null;
+            /** Senderbank */
+            senderBank: string | null;
+            /** Settledat */
+            settledAt: string | null;
+            /** Status */
+            status: string;
+        };
+        /** MemberSlipPageOut */
+        MemberSlipPageOut: {
+            /** Items */
+            items: components["schemas"]["MemberSlipOut"][];
+            /** Total */
+            total: number;
+        };
+        /** MemberStatementOut */
+        MemberStatementOut: {
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            /** Fromlabel */
+            fromLabel: string;
+            /** Id */
+            id: number;
+            /** Status */
+            status: string;
+            /** Tolabel */
+            toLabel: string;
+            /** Type */
+            type: string;
+        };
+        /** MemberStatementPageOut */
+        MemberStatementPageOut: {
+            /** Items */
+            items: components["schemas"]["MemberStatementOut"][];
+            /** Total */
+            total: number;
+        };
         /**
          * MemberStatus
          * @enum {string}
          */
         MemberStatus: "ACTIVE" | "INACTIVE";
+        /** MemberStatusOut */
+        MemberStatusOut: {
+            /** Id */
+            id: number;
+            /**
+             * Sessionsended
+             * @default 0
+             */
+            sessionsEnded: number;
+            status: components["schemas"]["MemberStatus"];
+        };
+        /** MemberWithdrawalOut */
+        MemberWithdrawalOut: {
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /** Bankcode */
+            bankCode: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Id */
+            id: number;
+            /** Reason */
+            reason: string | null;
+            /** Status */
+            status: string;
+        };
+        /** MemberWithdrawalPageOut */
+        MemberWithdrawalPageOut: {
+            /** Items */
+            items: components["schemas"]["MemberWithdrawalOut"][];
+            /** Total */
+            total: number;
+        };
         /** MessageOut */
         MessageOut: {
             /** Message */
@@ -3134,34 +3321,6 @@ export interface components {
             amount: number;
             /** Message */
             message: string;
-        };
-        /** NoteIn */
-        NoteIn: {
-            /** Body */
-            body: string;
-        };
-        /** NoteOut */
-        NoteOut: {
-            /** Author */
-            author: string;
-            /** Authorid */
-            authorId: number | null;
-            /** Body */
-            body: string;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            /** Id */
-            id: number;
-        };
-        /** NotePageOut */
-        NotePageOut: {
-            /** Items */
-            items: components["schemas"]["NoteOut"][];
-            /** Total */
-            total: number;
         };
         /** NoticeOut */
         NoticeOut: {
@@ -3240,16 +3399,6 @@ export interface components {
              */
             password: string;
         };
-        /** PasswordResetOut */
-        PasswordResetOut: {
-            /** Sessionsended */
-            sessionsEnded: number;
-            /**
-             * Temporarypassword
-             * @description Shown this once; give it to the member, who logs in with it.
-             */
-            temporaryPassword: string;
-        };
         /** PaymentAck */
         PaymentAck: {
             /**
@@ -3319,7 +3468,7 @@ export interface components {
         };
         /** ProfileResponse */
         ProfileResponse: {
-            bankAccount: components["schemas"]["pao__identity__schemas__BankAccountOut"];
+            bankAccount: components["schemas"]["BankAccountOut"];
             profile: components["schemas"]["ProfileOut"];
         };
         /** ProfileUpdateRequest */
@@ -3428,14 +3577,6 @@ export interface components {
              * @description Messages marked read.
              */
             read: number;
-        };
-        /** ReasonIn */
-        ReasonIn: {
-            /**
-             * Reason
-             * @description Why; required, kept in the audit log.
-             */
-            reason: string;
         };
         /** ReceivedOut */
         ReceivedOut: {
@@ -3712,13 +3853,6 @@ export interface components {
             /** Textcolor */
             textColor: string;
         };
-        /** SlipPageOut */
-        SlipPageOut: {
-            /** Items */
-            items: components["schemas"]["pao__backoffice__members__schemas__SlipOut"][];
-            /** Total */
-            total: number;
-        };
         /**
          * SlipStatus
          * @description PENDING is shown as "in progress" (spec §4).
@@ -3923,37 +4057,6 @@ export interface components {
             /** Description */
             description: string;
         };
-        /** StatementOut */
-        StatementOut: {
-            /**
-             * Amount
-             * @description Major units (baht or kip).
-             */
-            amount: number;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            currency: components["schemas"]["Currency"];
-            /** Fromlabel */
-            fromLabel: string;
-            /** Id */
-            id: number;
-            /** Status */
-            status: string;
-            /** Tolabel */
-            toLabel: string;
-            /** Type */
-            type: string;
-        };
-        /** StatementPageOut */
-        StatementPageOut: {
-            /** Items */
-            items: components["schemas"]["StatementOut"][];
-            /** Total */
-            total: number;
-        };
         /**
          * StatementStatus
          * @description The client shows PENDING as "in progress" (spec §4).
@@ -3971,17 +4074,6 @@ export interface components {
             statements: components["schemas"]["StatementLine"][];
             /** Total */
             total: number;
-        };
-        /** StatusOut */
-        StatusOut: {
-            /** Id */
-            id: number;
-            /**
-             * Sessionsended
-             * @default 0
-             */
-            sessionsEnded: number;
-            status: components["schemas"]["MemberStatus"];
         };
         /** TextMessage */
         TextMessage: {
@@ -4117,7 +4209,7 @@ export interface components {
         };
         /** WalletResponse */
         WalletResponse: {
-            bankAccount: components["schemas"]["pao__identity__schemas__BankAccountOut"];
+            bankAccount: components["schemas"]["BankAccountOut"];
             invite: components["schemas"]["InviteSummary"];
             profile: components["schemas"]["WalletProfile"];
             /** Slots */
@@ -4182,104 +4274,12 @@ export interface components {
             /** Withdrawalid */
             withdrawalId: number;
         };
-        /** WithdrawalOut */
-        WithdrawalOut: {
-            /** Accountnomasked */
-            accountNoMasked: string;
-            /**
-             * Amount
-             * @description Major units (baht or kip).
-             */
-            amount: number;
-            /** Bankcode */
-            bankCode: string;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            currency: components["schemas"]["Currency"];
-            /** Decidedat */
-            decidedAt: string | null;
-            /** Decidedby */
-            decidedBy: string | null;
-            /** Id */
-            id: number;
-            /** Reason */
-            reason: string | null;
-            /** Status */
-            status: string;
-        };
-        /** WithdrawalPageOut */
-        WithdrawalPageOut: {
-            /** Items */
-            items: components["schemas"]["WithdrawalOut"][];
-            /** Total */
-            total: number;
-        };
         /**
          * WithdrawalStatus
          * @description PENDING → APPROVED → PAID | FAILED, or PENDING → REJECTED (table in withdrawals.py).
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "APPROVED" | "PAID" | "REJECTED" | "FAILED";
-        /** BankAccountOut */
-        pao__backoffice__members__schemas__BankAccountOut: {
-            /** Accountname */
-            accountName: string;
-            /**
-             * Accountno
-             * @description The full number (this read is audited).
-             */
-            accountNo: string;
-            /** Bankcode */
-            bankCode: string;
-        };
-        /** BankOut */
-        pao__backoffice__members__schemas__BankOut: {
-            /** Accountname */
-            accountName: string;
-            /** Accountnomasked */
-            accountNoMasked: string;
-            /** Bankcode */
-            bankCode: string;
-        };
-        /** SlipOut */
-        pao__backoffice__members__schemas__SlipOut: {
-            /**
-             * Amount
-             * @description Major units (baht or kip).
-             */
-            amount: number;
-            /**
-             * Createdat
-             * Format: date-time
-             */
-            createdAt: string;
-            currency: components["schemas"]["Currency"];
-            /** Id */
-            id: number;
-            /** Reason */
-            reason: string | null;
-            /** Reference */
-            reference: string | null;
-            /** Senderbank */
-            senderBank: string | null;
-            /** Settledat */
-            settledAt: string | null;
-            /** Status */
-            status: string;
-        };
-        /** BankAccountOut */
-        pao__identity__schemas__BankAccountOut: {
-            bank: components["schemas"]["pao__identity__schemas__BankOut"] | null;
-            /** Bankaccountname */
-            bankAccountName: string;
-            /** Bankaccountno */
-            bankAccountNo: string;
-            /** Bankcode */
-            bankCode: string;
-        };
         /** BankOut */
         pao__identity__schemas__BankOut: {
             /** Nameen */
@@ -7129,7 +7129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["pao__backoffice__members__schemas__BankAccountOut"];
+                    "application/json": components["schemas"]["MemberBankAccountOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -7208,7 +7208,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BankCorrectionIn"];
+                "application/json": components["schemas"]["MemberBankCorrectionIn"];
             };
         };
         responses: {
@@ -7218,7 +7218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["pao__backoffice__members__schemas__BankOut"];
+                    "application/json": components["schemas"]["MemberBankOut"];
                 };
             };
             /** @description INVALID_BANK | BANK_ACCOUNT_NAME_ENG | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
@@ -7333,7 +7333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChangePageOut"];
+                    "application/json": components["schemas"]["MemberChangePageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -7418,7 +7418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GameAccountOut"][];
+                    "application/json": components["schemas"]["MemberGameAccountOut"][];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -7506,7 +7506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginPageOut"];
+                    "application/json": components["schemas"]["MemberLoginPageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -7583,7 +7583,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberReasonIn"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -7591,10 +7595,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LogoutOut"];
+                    "application/json": components["schemas"]["MemberLogoutOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7639,7 +7643,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7679,7 +7701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotePageOut"];
+                    "application/json": components["schemas"]["MemberNotePageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -7758,7 +7780,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NoteIn"];
+                "application/json": components["schemas"]["MemberNoteIn"];
             };
         };
         responses: {
@@ -7768,7 +7790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NoteOut"];
+                    "application/json": components["schemas"]["MemberNoteOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
@@ -7863,7 +7885,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberReasonIn"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -7871,10 +7897,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PasswordResetOut"];
+                    "application/json": components["schemas"]["MemberPasswordResetOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7919,7 +7945,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7950,7 +7994,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReasonIn"];
+                "application/json": components["schemas"]["MemberReasonIn"];
             };
         };
         responses: {
@@ -7960,7 +8004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatusOut"];
+                    "application/json": components["schemas"]["MemberStatusOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
@@ -8075,7 +8119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlipPageOut"];
+                    "application/json": components["schemas"]["MemberSlipPageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -8163,7 +8207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatementPageOut"];
+                    "application/json": components["schemas"]["MemberStatementPageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -8242,7 +8286,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReasonIn"];
+                "application/json": components["schemas"]["MemberReasonIn"];
             };
         };
         responses: {
@@ -8252,7 +8296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatusOut"];
+                    "application/json": components["schemas"]["MemberStatusOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
@@ -8367,7 +8411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WithdrawalPageOut"];
+                    "application/json": components["schemas"]["MemberWithdrawalPageOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */

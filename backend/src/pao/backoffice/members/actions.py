@@ -12,12 +12,12 @@ from fastapi import BackgroundTasks, Depends, Request
 from pao.backoffice import audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.members.schemas import (
-    BankCorrectionIn,
-    BankOut,
-    LogoutOut,
-    PasswordResetOut,
-    ReasonIn,
-    StatusOut,
+    MemberBankCorrectionIn,
+    MemberBankOut,
+    MemberLogoutOut,
+    MemberPasswordResetOut,
+    MemberReasonIn,
+    MemberStatusOut,
 )
 from pao.backoffice.models import Staff
 from pao.backoffice.roles import Permission
@@ -45,7 +45,7 @@ def origin_of(request: Request, staff: Staff) -> changes.Origin:
 
 async def _status_change(
     request: Request, session: SessionDep, staff: Staff, member_id: int, reason: str, *, to: str
-) -> StatusOut:
+) -> MemberStatusOut:
     actor = actor_of(request)
     label = f"staff:{staff.login}"
     if to == MemberStatus.INACTIVE:
@@ -65,19 +65,19 @@ async def _status_change(
         after={"status": str(member.status)},
         detail=admin.required_reason(reason),
     )
-    return StatusOut(id=member.id, status=member.status)
+    return MemberStatusOut(id=member.id, status=member.status)
 
 
 @router.post(
     "/members/{member_id}/suspend",
     operation_id="backofficeMemberSuspend",
-    response_model=StatusOut,
+    response_model=MemberStatusOut,
     responses=STATUS_ERRORS,
     summary="Suspend the member: login refused (INACTIVE_USER) and every session ended",
 )
 async def suspend(
-    member_id: DbId, body: ReasonIn, request: Request, session: SessionDep, staff: Manager
-) -> StatusOut:
+    member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
+) -> MemberStatusOut:
     return await _status_change(
         request, session, staff, member_id, body.reason, to=MemberStatus.INACTIVE
     )
@@ -86,13 +86,13 @@ async def suspend(
 @router.post(
     "/members/{member_id}/reactivate",
     operation_id="backofficeMemberReactivate",
-    response_model=StatusOut,
+    response_model=MemberStatusOut,
     responses=STATUS_ERRORS,
     summary="Reactivate a suspended member: they may log in again",
 )
 async def reactivate(
-    member_id: DbId, body: ReasonIn, request: Request, session: SessionDep, staff: Manager
-) -> StatusOut:
+    member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
+) -> MemberStatusOut:
     return await _status_change(
         request, session, staff, member_id, body.reason, to=MemberStatus.ACTIVE
     )
@@ -101,13 +101,14 @@ async def reactivate(
 @router.post(
     "/members/{member_id}/logout",
     operation_id="backofficeMemberLogout",
-    response_model=LogoutOut,
-    responses=BASE,
+    response_model=MemberLogoutOut,
+    responses={**BASE, **errors(_422="KEY_MISSING")},
     summary="End every session of the member (they log in again)",
 )
 async def logout(
-    member_id: DbId, request: Request, session: SessionDep, staff: Manager
-) -> LogoutOut:
+    member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
+) -> MemberLogoutOut:
+    reason = admin.required_reason(body.reason)
     ended = await admin.force_logout(session, member_id=member_id)
     await audit.record(
         session,
@@ -116,21 +117,23 @@ async def logout(
         object_type="member",
         object_id=member_id,
         after={"sessionsEnded": ended},
+        detail=reason,
     )
-    return LogoutOut(sessions_ended=ended)
+    return MemberLogoutOut(sessions_ended=ended)
 
 
 @router.post(
     "/members/{member_id}/password-reset",
     operation_id="backofficeMemberPasswordReset",
-    response_model=PasswordResetOut,
-    responses=BASE,
+    response_model=MemberPasswordResetOut,
+    responses={**BASE, **errors(_422="KEY_MISSING")},
     summary="Give the member a one-time temporary password (answered once, argon2id-hashed) "
     "and end every session; the old password stops working",
 )
 async def password_reset(
-    member_id: DbId, request: Request, session: SessionDep, staff: Manager
-) -> PasswordResetOut:
+    member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
+) -> MemberPasswordResetOut:
+    reason = admin.required_reason(body.reason)
     reset = await admin.reset_password(
         session, member_id=member_id, origin=origin_of(request, staff)
     )
@@ -142,14 +145,15 @@ async def password_reset(
         object_id=member_id,
         # The event only: the password is never written anywhere but as its hash.
         after={"passwordReset": True, "sessionsEnded": reset.sessions_ended},
+        detail=reason,
     )
-    return PasswordResetOut(
+    return MemberPasswordResetOut(
         temporary_password=reset.temporary_password, sessions_ended=reset.sessions_ended
     )
 
 
 def _bank_view(member: Member) -> dict[str, str]:
-    bank = BankOut.of(member)
+    bank = MemberBankOut.of(member)
     return {
         "bankCode": bank.bank_code,
         "accountName": bank.account_name,
@@ -160,7 +164,7 @@ def _bank_view(member: Member) -> dict[str, str]:
 @router.put(
     "/members/{member_id}/bank-account",
     operation_id="backofficeMemberBankCorrect",
-    response_model=BankOut,
+    response_model=MemberBankOut,
     responses={
         **BASE,
         **errors(
@@ -172,13 +176,13 @@ def _bank_view(member: Member) -> dict[str, str]:
 )
 async def correct_bank(
     member_id: DbId,
-    body: BankCorrectionIn,
+    body: MemberBankCorrectionIn,
     request: Request,
     session: SessionDep,
     staff: Manager,
     sms: SmsSenderDep,
     background: BackgroundTasks,
-) -> BankOut:
+) -> MemberBankOut:
     member = await admin.get_member(session, member_id)
     before = _bank_view(member)
     recorded = await admin.correct_bank_account(
@@ -209,4 +213,4 @@ async def correct_bank(
             account_no=member.bank_account_no,
         )
         background.add_task(changes.notify_bank_change, sms, phone=member.phone, text=text)
-    return BankOut.of(member)
+    return MemberBankOut.of(member)

@@ -8,7 +8,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice.members.schemas import ActiveBonusOut, BankOut, LoginOut, MemberDetail
+from pao.backoffice.members.schemas import (
+    MemberActiveBonusOut,
+    MemberBankOut,
+    MemberDetail,
+    MemberLoginOut,
+)
 from pao.identity.changes import bank_changed_since
 from pao.identity.logins import list_logins
 from pao.identity.models import Member
@@ -22,12 +27,14 @@ from pao.wallet.service import wallet_balance
 RECENT_LOGINS = 5
 
 
-async def _active_bonus(app: Any, session: AsyncSession, member: Member) -> ActiveBonusOut | None:
+async def _active_bonus(
+    app: Any, session: AsyncSession, member: Member
+) -> MemberActiveBonusOut | None:
     grant = await active_bonus(session, member_id=member.id)
     if grant is None:
         return None
     found = await progress(app, session, member=member, grant=grant)
-    return ActiveBonusOut(
+    return MemberActiveBonusOut(
         name=found.bonus.name,
         turnover_required=grant.turnover_required,
         turnover_done=found.turnover,
@@ -52,11 +59,11 @@ async def member_detail(app: Any, session: AsyncSession, member: Member) -> Memb
         source_code=member.source_code,
         created_at=member.created_at,
         coin=member.coin,
-        bank=BankOut.of(member),
+        bank=MemberBankOut.of(member),
         balance=await wallet_balance(
             session, member_id=member.id, currency=Currency(member.currency)
         ),
         active_bonus=await _active_bonus(app, session, member),
         bank_changed_recently=changed,
-        recent_logins=[LoginOut.of(row, now=now) for row in logins],
+        recent_logins=[MemberLoginOut.of(row, now=now) for row in logins],
     )

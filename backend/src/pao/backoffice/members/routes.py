@@ -11,24 +11,24 @@ from pao.backoffice import audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.members import detail
 from pao.backoffice.members.schemas import (
-    ChangeOut,
-    ChangePageOut,
-    LoginOut,
-    LoginPageOut,
+    MemberChangeOut,
+    MemberChangePageOut,
     MemberDetail,
+    MemberLoginOut,
+    MemberLoginPageOut,
+    MemberNoteIn,
+    MemberNoteOut,
+    MemberNotePageOut,
     MemberPageOut,
+    MemberPageQuery,
     MemberQuery,
     MemberRowOut,
-    NoteIn,
-    NoteOut,
-    NotePageOut,
-    PageQuery,
-    SlipOut,
-    SlipPageOut,
-    StatementOut,
-    StatementPageOut,
-    WithdrawalOut,
-    WithdrawalPageOut,
+    MemberSlipOut,
+    MemberSlipPageOut,
+    MemberStatementOut,
+    MemberStatementPageOut,
+    MemberWithdrawalOut,
+    MemberWithdrawalPageOut,
 )
 from pao.backoffice.models import Staff
 from pao.backoffice.roles import Permission
@@ -52,7 +52,7 @@ router = backoffice_router()
 Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
 NOT_FOUND = errors(_404="NO_USER")
 READ = {**AUTHENTICATED, **NOT_FOUND, **VALIDATION}
-Page = Annotated[PageQuery, Query()]
+Page = Annotated[MemberPageQuery, Query()]
 
 
 @router.get(
@@ -111,20 +111,20 @@ async def member(
 @router.get(
     "/members/{member_id}/statement",
     operation_id="backofficeMemberStatement",
-    response_model=StatementPageOut,
+    response_model=MemberStatementPageOut,
     responses=READ,
     summary="The member's statement lines, newest first, one page",
 )
 async def statement(
     member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> StatementPageOut:
+) -> MemberStatementPageOut:
     await get_member(session, member_id)
     total, rows = await list_statements(
         session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
     )
-    return StatementPageOut(
+    return MemberStatementPageOut(
         items=[
-            StatementOut(
+            MemberStatementOut(
                 id=s.id,
                 type=s.statement_type,
                 status=s.status,
@@ -143,18 +143,20 @@ async def statement(
 @router.get(
     "/members/{member_id}/slips",
     operation_id="backofficeMemberSlips",
-    response_model=SlipPageOut,
+    response_model=MemberSlipPageOut,
     responses=READ,
     summary="The member's deposit slips (without the image), newest first, one page",
 )
-async def slips(member_id: DbId, page: Page, session: SessionDep, staff: Reader) -> SlipPageOut:
+async def slips(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberSlipPageOut:
     await get_member(session, member_id)
     total, rows = await list_slips(
         session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
     )
-    return SlipPageOut(
+    return MemberSlipPageOut(
         items=[
-            SlipOut(
+            MemberSlipOut(
                 id=s.id,
                 status=s.status,
                 reason=s.reason,
@@ -174,20 +176,20 @@ async def slips(member_id: DbId, page: Page, session: SessionDep, staff: Reader)
 @router.get(
     "/members/{member_id}/withdrawals",
     operation_id="backofficeMemberWithdrawals",
-    response_model=WithdrawalPageOut,
+    response_model=MemberWithdrawalPageOut,
     responses=READ,
     summary="The member's withdrawals, newest first, one page",
 )
 async def withdrawals(
     member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> WithdrawalPageOut:
+) -> MemberWithdrawalPageOut:
     await get_member(session, member_id)
     total, rows = await member_withdrawals(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return WithdrawalPageOut(
+    return MemberWithdrawalPageOut(
         items=[
-            WithdrawalOut(
+            MemberWithdrawalOut(
                 id=w.id,
                 amount=w.amount,
                 currency=w.currency,
@@ -208,63 +210,67 @@ async def withdrawals(
 @router.get(
     "/members/{member_id}/logins",
     operation_id="backofficeMemberLogins",
-    response_model=LoginPageOut,
+    response_model=MemberLoginPageOut,
     responses=READ,
     summary="The member's logins (when, IP, user agent, ended or not), newest first, one page",
 )
-async def logins(member_id: DbId, page: Page, session: SessionDep, staff: Reader) -> LoginPageOut:
+async def logins(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberLoginPageOut:
     await get_member(session, member_id)
     total, rows = await login_history.list_logins(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
     now = utcnow()
-    return LoginPageOut(items=[LoginOut.of(r, now=now) for r in rows], total=total)
+    return MemberLoginPageOut(items=[MemberLoginOut.of(r, now=now) for r in rows], total=total)
 
 
 @router.get(
     "/members/{member_id}/changes",
     operation_id="backofficeMemberChanges",
-    response_model=ChangePageOut,
+    response_model=MemberChangePageOut,
     responses=READ,
     summary="The member's changes of name, bank account and password, newest first, one page",
 )
-async def changes(member_id: DbId, page: Page, session: SessionDep, staff: Reader) -> ChangePageOut:
+async def changes(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberChangePageOut:
     await get_member(session, member_id)
     total, rows = await login_history.list_changes(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return ChangePageOut(items=[ChangeOut.of(c) for c in rows], total=total)
+    return MemberChangePageOut(items=[MemberChangeOut.of(c) for c in rows], total=total)
 
 
 @router.get(
     "/members/{member_id}/notes",
     operation_id="backofficeMemberNotes",
-    response_model=NotePageOut,
+    response_model=MemberNotePageOut,
     responses=READ,
     summary="Staff notes on the member, newest first, one page",
 )
 async def list_notes(
     member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> NotePageOut:
+) -> MemberNotePageOut:
     await get_member(session, member_id)
     total, rows = await notes.list_notes(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return NotePageOut(items=[NoteOut.of(n) for n in rows], total=total)
+    return MemberNotePageOut(items=[MemberNoteOut.of(n) for n in rows], total=total)
 
 
 @router.post(
     "/members/{member_id}/notes",
     operation_id="backofficeMemberNoteAdd",
     status_code=status.HTTP_201_CREATED,
-    response_model=NoteOut,
+    response_model=MemberNoteOut,
     responses={**READ, **errors(_422="KEY_MISSING")},
     summary="Add a note on the member (members.read: support staff, who talk to members, "
     "write most notes; a note changes nothing of the account, and it is audited)",
 )
 async def add_note(
-    member_id: DbId, body: NoteIn, request: Request, session: SessionDep, staff: Reader
-) -> NoteOut:
+    member_id: DbId, body: MemberNoteIn, request: Request, session: SessionDep, staff: Reader
+) -> MemberNoteOut:
     await get_member(session, member_id)
     note = await notes.add_note(
         session, member_id=member_id, author_id=staff.id, author=staff.login, body=body.body
@@ -278,4 +284,4 @@ async def add_note(
         after={"noteId": note.id},
         detail=note.body,
     )
-    return NoteOut.of(note)
+    return MemberNoteOut.of(note)

@@ -29,7 +29,7 @@ class MemberQuery(_WireIn):
     sort: MemberSort = "-id"
 
 
-class PageQuery(_WireIn):
+class MemberPageQuery(_WireIn):
     page: int = Field(default=1, ge=1, le=100_000)
     limit: int = Field(default=20, ge=1, le=100)
 
@@ -57,13 +57,13 @@ class MemberPageOut(_Wire):
     limit: int
 
 
-class BankOut(_Wire):
+class MemberBankOut(_Wire):
     bank_code: str
     account_name: str
     account_no_masked: str
 
     @classmethod
-    def of(cls, member: Member) -> BankOut:
+    def of(cls, member: Member) -> MemberBankOut:
         return cls(
             bank_code=member.bank_code,
             account_name=member.bank_account_name,
@@ -71,20 +71,20 @@ class BankOut(_Wire):
         )
 
 
-class ActiveBonusOut(_Wire):
+class MemberActiveBonusOut(_Wire):
     name: str
     turnover_required: MajorAmount
     turnover_done: MajorAmount
 
 
-class LoginOut(_Wire):
+class MemberLoginOut(_Wire):
     at: datetime
     ip: str | None
     user_agent: str | None
     ended: bool = Field(description="Revoked (logout, password change, suspension) or expired.")
 
     @classmethod
-    def of(cls, row: LoginSession, *, now: datetime) -> LoginOut:
+    def of(cls, row: LoginSession, *, now: datetime) -> MemberLoginOut:
         return cls(
             at=row.created_at,
             ip=row.ip,
@@ -104,51 +104,51 @@ class MemberDetail(_Wire):
     source_code: str | None
     created_at: datetime
     coin: int
-    bank: BankOut
+    bank: MemberBankOut
     balance: MajorAmount
-    active_bonus: ActiveBonusOut | None
+    active_bonus: MemberActiveBonusOut | None
     bank_changed_recently: bool = Field(
         description="The bank account changed within the withdrawal hold (bankChangeHoldHours): "
         "withdrawals wait for a cashier."
     )
-    recent_logins: list[LoginOut]
+    recent_logins: list[MemberLoginOut]
 
 
-class BankAccountOut(_Wire):
+class MemberBankAccountOut(_Wire):
     bank_code: str
     account_name: str
     account_no: str = Field(description="The full number (this read is audited).")
 
 
-class BankCorrectionIn(_WireIn):
+class MemberBankCorrectionIn(_WireIn):
     bank_code: Annotated[str, StringConstraints(max_length=10)]
     account_name: Annotated[str, StringConstraints(max_length=100)]
     account_no: Annotated[str, StringConstraints(max_length=30)]
     reason: Reason
 
 
-class ReasonIn(_WireIn):
+class MemberReasonIn(_WireIn):
     reason: Reason = Field(description="Why; required, kept in the audit log.")
 
 
-class StatusOut(_Wire):
+class MemberStatusOut(_Wire):
     id: int
     status: MemberStatus
     sessions_ended: int = 0
 
 
-class LogoutOut(_Wire):
+class MemberLogoutOut(_Wire):
     sessions_ended: int
 
 
-class PasswordResetOut(_Wire):
+class MemberPasswordResetOut(_Wire):
     temporary_password: str = Field(
         description="Shown this once; give it to the member, who logs in with it."
     )
     sessions_ended: int
 
 
-class GameAccountOut(_Wire):
+class MemberGameAccountOut(_Wire):
     game_code: str
     game_name: str
     username: str
@@ -158,11 +158,11 @@ class GameAccountOut(_Wire):
     balance_at: datetime | None
 
 
-class NoteIn(_WireIn):
+class MemberNoteIn(_WireIn):
     body: Annotated[str, StringConstraints(max_length=2000)]
 
 
-class NoteOut(_Wire):
+class MemberNoteOut(_Wire):
     id: int
     author: str
     author_id: int | None
@@ -170,7 +170,7 @@ class NoteOut(_Wire):
     created_at: datetime
 
     @classmethod
-    def of(cls, note: MemberNote) -> NoteOut:
+    def of(cls, note: MemberNote) -> MemberNoteOut:
         return cls(
             id=note.id,
             author=note.author,
@@ -180,12 +180,12 @@ class NoteOut(_Wire):
         )
 
 
-class NotePageOut(_Wire):
-    items: list[NoteOut]
+class MemberNotePageOut(_Wire):
+    items: list[MemberNoteOut]
     total: int
 
 
-class ChangeOut(_Wire):
+class MemberChangeOut(_Wire):
     id: int
     kind: str
     old_value: str | None
@@ -195,21 +195,21 @@ class ChangeOut(_Wire):
     created_at: datetime
 
     @classmethod
-    def of(cls, change: MemberChange) -> ChangeOut:
+    def of(cls, change: MemberChange) -> MemberChangeOut:
         return cls.model_validate(change, from_attributes=True)
 
 
-class ChangePageOut(_Wire):
-    items: list[ChangeOut]
+class MemberChangePageOut(_Wire):
+    items: list[MemberChangeOut]
     total: int
 
 
-class LoginPageOut(_Wire):
-    items: list[LoginOut]
+class MemberLoginPageOut(_Wire):
+    items: list[MemberLoginOut]
     total: int
 
 
-class StatementOut(_Wire):
+class MemberStatementOut(_Wire):
     id: int
     type: str
     status: str
@@ -220,12 +220,12 @@ class StatementOut(_Wire):
     created_at: datetime
 
 
-class StatementPageOut(_Wire):
-    items: list[StatementOut]
+class MemberStatementPageOut(_Wire):
+    items: list[MemberStatementOut]
     total: int
 
 
-class SlipOut(_Wire):
+class MemberSlipOut(_Wire):
     id: int
     status: str
     reason: str | None
@@ -237,12 +237,12 @@ class SlipOut(_Wire):
     settled_at: datetime | None
 
 
-class SlipPageOut(_Wire):
-    items: list[SlipOut]
+class MemberSlipPageOut(_Wire):
+    items: list[MemberSlipOut]
     total: int
 
 
-class WithdrawalOut(_Wire):
+class MemberWithdrawalOut(_Wire):
     id: int
     amount: MajorAmount
     currency: Currency
@@ -255,6 +255,6 @@ class WithdrawalOut(_Wire):
     decided_by: str | None
 
 
-class WithdrawalPageOut(_Wire):
-    items: list[WithdrawalOut]
+class MemberWithdrawalPageOut(_Wire):
+    items: list[MemberWithdrawalOut]
     total: int

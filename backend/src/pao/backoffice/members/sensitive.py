@@ -10,7 +10,7 @@ from fastapi import Depends, Request
 
 from pao.backoffice import audit
 from pao.backoffice.deps import actor_of, require
-from pao.backoffice.members.schemas import BankAccountOut, GameAccountOut
+from pao.backoffice.members.schemas import MemberBankAccountOut, MemberGameAccountOut
 from pao.backoffice.models import Staff
 from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
@@ -29,13 +29,13 @@ READ = {**AUTHENTICATED, **errors(_404="NO_USER"), **VALIDATION}
 @router.get(
     "/members/{member_id}/bank-account",
     operation_id="backofficeMemberBankAccount",
-    response_model=BankAccountOut,
+    response_model=MemberBankAccountOut,
     responses=READ,
     summary="The member's full bank account number (audited as a sensitive read)",
 )
 async def bank_account(
     member_id: DbId, request: Request, session: SessionDep, staff: SensitiveReader
-) -> BankAccountOut:
+) -> MemberBankAccountOut:
     member = await get_member(session, member_id)
     await audit.record_sensitive_read(
         session,
@@ -44,7 +44,7 @@ async def bank_account(
         object_id=member.id,
         what="bank_account_no",
     )
-    return BankAccountOut(
+    return MemberBankAccountOut(
         bank_code=member.bank_code,
         account_name=member.bank_account_name,
         account_no=member.bank_account_no,
@@ -54,14 +54,14 @@ async def bank_account(
 @router.get(
     "/members/{member_id}/game-accounts",
     operation_id="backofficeMemberGameAccounts",
-    response_model=list[GameAccountOut],
+    response_model=list[MemberGameAccountOut],
     responses=READ,
     summary="The member's game accounts with credentials and live balances (a provider that "
     "is slow shows its last known amount, stale); audited as a sensitive read",
 )
 async def game_accounts(
     member_id: DbId, request: Request, session: SessionDep, staff: SensitiveReader
-) -> list[GameAccountOut]:
+) -> list[MemberGameAccountOut]:
     member = await get_member(session, member_id)
     await audit.record_sensitive_read(
         session,
@@ -71,7 +71,7 @@ async def game_accounts(
         what="game_credentials",
     )
     return [
-        GameAccountOut(
+        MemberGameAccountOut(
             game_code=a.game_code,
             game_name=a.game_name,
             username=a.username,
