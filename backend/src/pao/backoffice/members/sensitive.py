@@ -70,6 +70,9 @@ async def game_accounts(
         object_id=member.id,
         what="game_credentials",
     )
+    # Commit the read's audit row before asking the providers: the refresh writes in its own
+    # transactions, and on SQLite every open transaction holds the write lock.
+    await session.commit()
     return [
         MemberGameAccountOut(
             game_code=a.game_code,
