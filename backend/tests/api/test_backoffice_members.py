@@ -17,8 +17,9 @@ from sqlalchemy import select
 
 from pao.backoffice.models import AuditEntry
 from pao.backoffice.roles import Role
-from pao.identity.models import MemberChange, MemberChangeKind
+from pao.identity.models import MemberChange, MemberChangeKind, MemberStatus
 from pao.kit.clock import utcnow
+from pao.ops.members import logout_line, reset_password_line, status_line
 from pao.payments.payouts.service import is_held_for_bank_change
 from pao.wallet.models import Withdrawal
 from tests.helpers import DEFAULT_PASSWORD, auth, member_id, register_and_login
@@ -81,7 +82,8 @@ async def test_search_by_id_phone_name_and_bank_number(
     assert await ids(q="nobody at all") == []
     both = await ids(sort="id")
     assert both.index(mid) < both.index(other)
-    row = (await client.get(MEMBERS, params={"q": str(mid)}, headers=manager)).json()["items"][0]
+    found = await client.get(MEMBERS, params={"q": "somchai"}, headers=manager)
+    [row] = found.json()["items"]
     assert row | {"createdAt": None} == {
         "id": mid,
         "phone": phone,
@@ -138,8 +140,8 @@ async def test_member_page_and_history_tabs(
     assert (await client.get(f"{MEMBERS}/{mid}/logins", headers=manager)).json()["total"] == 1
     missing = await client.get(f"{MEMBERS}/999999", headers=manager)
     assert (missing.status_code, missing.json()) == (404, {"message": "NO_USER"})
-    tab = await client.get(f"{MEMBERS}/999999/statement", headers=manager)
-    assert (tab.status_code, tab.json()) == (404, {"message": "NO_USER"})
+    none = await client.get(f"{MEMBERS}/999999/statement", headers=manager)
+    assert (none.status_code, none.json()) == (404, {"message": "NO_USER"})
     assert (await client.get(f"{MEMBERS}/0", headers=manager)).status_code == 422
 
 
@@ -320,7 +322,8 @@ async def test_bank_correction_is_a_bank_change_that_holds_withdrawals(
         "accountName": "SOMCHAI DEE",
         "accountNo": "xxxxxx3210",
     }
-    assert entry.before is not None and entry.before["accountNo"] == "xxxxxxxxx4445"
+    assert entry.before is not None
+    assert entry.before["accountNo"] == "xxxxxxxxx4445"
     assert entry.detail == "typo at registration"
 
 
@@ -400,3 +403,28 @@ async def test_two_staff_resetting_a_password_at_once_leave_one_working_password
             .all()
         )
     assert kinds == [MemberChangeKind.PASSWORD, MemberChangeKind.PASSWORD]
+
+
+# ----- pao ops member: the same functions -----------------------------------------------------
+
+
+async def test_ops_member_commands_share_the_back_office_actions(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    mid, phone, _ = await new_member(client)
+    async with app.state.sessionmaker() as s:
+        line = await status_line(s, phone=phone, status=MemberStatus.INACTIVE, reason="ops")
+        await s.commit()
+    assert line.endswith("is now INACTIVE")
+    assert await login_status(client, phone, DEFAULT_PASSWORD) == (403, "INACTIVE_USER")
+    async with app.state.sessionmaker() as s:
+        await status_line(s, phone=phone, status=MemberStatus.ACTIVE, reason="ops")
+        await logout_line(s, phone=phone, reason="ops")
+        reset = await reset_password_line(s, phone=phone, reason="ops")
+        await s.commit()
+    temporary = reset.split("temporary password ")[1].split(" ")[0]
+    assert (await login_status(client, phone, temporary))[0] == 200
+    for action in ("member.suspend", "member.reactivate", "member.logout", "member.password_reset"):
+        [entry] = await audit_of(app, action, mid)
+        assert entry.staff_id is None
+        assert entry.actor.startswith("ops:")

@@ -9,8 +9,8 @@ from typing import Annotated
 
 from fastapi import BackgroundTasks, Depends, Request
 
-from pao.backoffice import audit
 from pao.backoffice.deps import actor_of, require
+from pao.backoffice.members import service
 from pao.backoffice.members.schemas import (
     MemberBankCorrectionIn,
     MemberBankOut,
@@ -26,8 +26,8 @@ from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.settings import Settings
 from pao.core.uow import SessionDep
-from pao.identity import admin, changes
-from pao.identity.models import Member, MemberStatus
+from pao.identity import changes
+from pao.identity.models import MemberStatus
 from pao.identity.sms import SmsSenderDep
 
 router = backoffice_router()
@@ -37,33 +37,11 @@ BASE = {**AUTHENTICATED, **errors(_404="NO_USER"), **VALIDATION}
 STATUS_ERRORS = {**BASE, **errors(_409="MEMBER_STATUS_UNCHANGED", _422="KEY_MISSING")}
 
 
-def origin_of(request: Request, staff: Staff) -> changes.Origin:
-    """The member-changes origin of a staff action: the staff member's IP, and who it was in
-    place of the user agent (the member's changes tab shows it)."""
-    return changes.Origin(ip=actor_of(request).ip, user_agent=f"back office: {staff.login}")
-
-
 async def _status_change(
-    request: Request, session: SessionDep, staff: Staff, member_id: int, reason: str, *, to: str
+    request: Request, session: SessionDep, member_id: int, reason: str, *, to: MemberStatus
 ) -> MemberStatusOut:
-    actor = actor_of(request)
-    label = f"staff:{staff.login}"
-    if to == MemberStatus.INACTIVE:
-        member = await admin.suspend(session, member_id=member_id, actor=label, reason=reason)
-        action = "member.suspend"
-    else:
-        member = await admin.reactivate(session, member_id=member_id, actor=label, reason=reason)
-        action = "member.reactivate"
-    before = MemberStatus.ACTIVE if to == MemberStatus.INACTIVE else MemberStatus.INACTIVE
-    await audit.record(
-        session,
-        actor=actor,
-        action=action,
-        object_type="member",
-        object_id=member.id,
-        before={"status": str(before)},
-        after={"status": str(member.status)},
-        detail=admin.required_reason(reason),
+    member = await service.set_status(
+        session, actor=actor_of(request), member_id=member_id, status=to, reason=reason
     )
     return MemberStatusOut(id=member.id, status=member.status)
 
@@ -78,9 +56,7 @@ async def _status_change(
 async def suspend(
     member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
 ) -> MemberStatusOut:
-    return await _status_change(
-        request, session, staff, member_id, body.reason, to=MemberStatus.INACTIVE
-    )
+    return await _status_change(request, session, member_id, body.reason, to=MemberStatus.INACTIVE)
 
 
 @router.post(
@@ -93,9 +69,7 @@ async def suspend(
 async def reactivate(
     member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
 ) -> MemberStatusOut:
-    return await _status_change(
-        request, session, staff, member_id, body.reason, to=MemberStatus.ACTIVE
-    )
+    return await _status_change(request, session, member_id, body.reason, to=MemberStatus.ACTIVE)
 
 
 @router.post(
@@ -108,16 +82,8 @@ async def reactivate(
 async def logout(
     member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
 ) -> MemberLogoutOut:
-    reason = admin.required_reason(body.reason)
-    ended = await admin.force_logout(session, member_id=member_id)
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="member.logout",
-        object_type="member",
-        object_id=member_id,
-        after={"sessionsEnded": ended},
-        detail=reason,
+    ended = await service.force_logout(
+        session, actor=actor_of(request), member_id=member_id, reason=body.reason
     )
     return MemberLogoutOut(sessions_ended=ended)
 
@@ -133,32 +99,12 @@ async def logout(
 async def password_reset(
     member_id: DbId, body: MemberReasonIn, request: Request, session: SessionDep, staff: Manager
 ) -> MemberPasswordResetOut:
-    reason = admin.required_reason(body.reason)
-    reset = await admin.reset_password(
-        session, member_id=member_id, origin=origin_of(request, staff)
-    )
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="member.password_reset",
-        object_type="member",
-        object_id=member_id,
-        # The event only: the password is never written anywhere but as its hash.
-        after={"passwordReset": True, "sessionsEnded": reset.sessions_ended},
-        detail=reason,
+    reset = await service.reset_password(
+        session, actor=actor_of(request), member_id=member_id, reason=body.reason
     )
     return MemberPasswordResetOut(
         temporary_password=reset.temporary_password, sessions_ended=reset.sessions_ended
     )
-
-
-def _bank_view(member: Member) -> dict[str, str]:
-    bank = MemberBankOut.of(member)
-    return {
-        "bankCode": bank.bank_code,
-        "accountName": bank.account_name,
-        "accountNo": bank.account_no_masked,
-    }
 
 
 @router.put(
@@ -183,27 +129,14 @@ async def correct_bank(
     sms: SmsSenderDep,
     background: BackgroundTasks,
 ) -> MemberBankOut:
-    member = await admin.get_member(session, member_id)
-    before = _bank_view(member)
-    recorded = await admin.correct_bank_account(
+    member, recorded = await service.correct_bank(
         session,
+        actor=actor_of(request),
         member_id=member_id,
-        origin=origin_of(request, staff),
         bank_code=body.bank_code,
         account_name=body.account_name,
         account_no=body.account_no,
         reason=body.reason,
-    )
-    old, new = audit.changed(before, _bank_view(member))
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="member.bank_correct",
-        object_type="member",
-        object_id=member_id,
-        before=old,
-        after=new,
-        detail=admin.required_reason(body.reason),
     )
     if changes.touches_bank(recorded):
         settings: Settings = request.app.state.settings
