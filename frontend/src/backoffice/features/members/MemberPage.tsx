@@ -40,7 +40,7 @@ export default function MemberPage() {
     <section className="bo-page" aria-labelledby="bo-member-title">
       <header className="bo-page-head">
         <div className="bo-stack">
-          <Link className="bo-link bo-small" to="..">
+          <Link className="bo-link bo-small bo-member-back" to="..">
             {t('bo.members.back')}
           </Link>
           <h1 id="bo-member-title">
