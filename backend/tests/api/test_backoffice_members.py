@@ -22,7 +22,9 @@ from pao.kit.clock import utcnow
 from pao.ops.members import logout_line, reset_password_line, status_line
 from pao.payments.payouts.service import is_held_for_bank_change
 from pao.wallet.models import Withdrawal
+from tests.games_support import activate, arm, funded_member, seed, username_of
 from tests.helpers import DEFAULT_PASSWORD, auth, member_id, register_and_login
+from tests.promotions_helpers import add_bonus, deposit, fake_game_results, new_player
 from tests.staff_helpers import add_staff, bearer, open_token
 
 MEMBERS = "/api/backoffice/members"
@@ -428,3 +430,51 @@ async def test_ops_member_commands_share_the_back_office_actions(
         [entry] = await audit_of(app, action, mid)
         assert entry.staff_id is None
         assert entry.actor.startswith("ops:")
+
+
+async def test_game_accounts_show_credentials_and_a_slow_provider_last_known(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    await seed(app)
+    app.state.settings.game_balance_timeout_seconds = 2.0
+    token, mid = await funded_member(client, 100_00)
+    await activate(client, token, "JOKER")
+    await activate(client, token, "PG")
+    for code, amount in (("JOKER", 30), ("PG", 20)):
+        moved = await client.post(
+            "/api/wallet/transfer",
+            json={"from": "WALLET", "to": code, "amount": amount},
+            headers=auth(token),
+        )
+        assert moved.status_code == 200, moved.text
+    await arm(client, "timeout", operation="balance", brand="PG", delay=10.0)
+    cashier = await staff_token(app, Role.CASHIER)
+    r = await client.get(f"{MEMBERS}/{mid}/game-accounts", headers=cashier)
+    assert r.status_code == 200, r.text
+    accounts = {a["gameCode"]: a for a in r.json()}
+    assert set(accounts) == {"JOKER", "PG"}
+    assert (accounts["JOKER"]["balance"], accounts["JOKER"]["stale"]) == (30, False)
+    assert (accounts["PG"]["balance"], accounts["PG"]["stale"]) == (20, True)
+    assert accounts["PG"]["username"] == await username_of(app, mid, "PG")
+    assert accounts["PG"]["password"]
+    [read] = await audit_of(app, "sensitive.read", mid)
+    assert read.detail == "game_credentials"
+
+
+async def test_the_page_shows_the_active_bonus_and_its_turnover(
+    client: httpx.AsyncClient, app: FastAPI, manager: dict[str, str]
+) -> None:
+    await add_bonus(app, max_amount=150_00)
+    results = fake_game_results(app)
+    player = await new_player(client)
+    await deposit(app, player.id, 200_00)
+    activated = await client.get("/api/bonus/activate/WELCOME", headers=player.headers)
+    assert activated.status_code == 200, activated.text
+    results.bet(player.id, at=utcnow(), stake=400_00, payout=0)
+    page = (await client.get(f"{MEMBERS}/{player.id}", headers=manager)).json()
+    assert page["activeBonus"] == {
+        "name": "Welcome",
+        "turnoverRequired": 1750.0,
+        "turnoverDone": 400.0,
+    }
+    assert page["balance"] == 350.0
