@@ -10,6 +10,7 @@ import type { Permission } from './lib/permissions';
 
 export type NavLabel =
   | 'bo.nav.dashboard'
+  | 'bo.nav.members'
   | 'bo.nav.deposits'
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
@@ -31,6 +32,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'dashboard.read',
     nav: { label: 'bo.nav.dashboard', icon: 'home' },
     Screen: lazy(() => import('./features/dashboard/DashboardPage')),
+  },
+  {
+    path: 'members',
+    permission: 'members.read',
+    nav: { label: 'bo.nav.members', icon: 'user' },
+    Screen: lazy(() => import('./features/members/MembersScreen')),
   },
   {
     path: 'deposits',

@@ -17,6 +17,9 @@ from pao.backoffice import (
 )
 from pao.backoffice.chat_agents import StaffAgents
 from pao.backoffice.dashboard import routes as dashboard_routes
+from pao.backoffice.members import actions as member_actions
+from pao.backoffice.members import routes as member_routes
+from pao.backoffice.members import sensitive as member_sensitive
 from pao.core.settings import Settings
 
 ROUTERS = (
@@ -27,6 +30,9 @@ ROUTERS = (
     adjustments_routes.router,
     deposits_routes.router,
     accounts_routes.router,
+    member_routes.router,
+    member_sensitive.router,
+    member_actions.router,
 )
 
 

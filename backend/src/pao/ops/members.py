@@ -1,5 +1,7 @@
-"""``pao ops member show PHONE``: a member's profile, balance, history, recent changes of name,
-bank account and password, and open withdrawals."""
+"""``pao ops member``: ``show PHONE`` (profile, balance, history, recent changes of name, bank
+account and password, open withdrawals) and the operator's actions ``suspend``,
+``reactivate``, ``logout`` and ``reset-password``, through the same functions as the back
+office's member page (:mod:`pao.backoffice.members.service`, audited as ``ops:<user>``)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.backoffice.audit import Actor
+from pao.backoffice.members import service as member_actions
 from pao.identity.changes import recent_changes
-from pao.identity.models import MemberChange
+from pao.identity.models import MemberChange, MemberStatus
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
-from pao.ops.base import OpsError, format_money, run
+from pao.ops.base import OpsError, format_money, operator, run
 from pao.ops.withdrawals import OPEN, bank_change_marks, describe_withdrawal
 from pao.wallet.exceptions import MemberNotFound
 from pao.wallet.models import Withdrawal
@@ -85,3 +89,71 @@ def show_command(
     and password, and open withdrawals."""
     for line in run(lambda s: show_lines(s, phone=phone)):
         typer.echo(line)
+
+
+PhoneArgument = Annotated[str, typer.Argument(help="The member's phone number.")]
+ReasonOption = Annotated[str, typer.Option("--reason", help="Why (kept in the audit log).")]
+
+
+async def _member_id(session: AsyncSession, phone: str) -> int:
+    try:
+        return (await find_member_by_phone(session, phone=phone)).id
+    except MemberNotFound:
+        raise OpsError(f"no member with phone {phone}") from None
+
+
+async def status_line(
+    session: AsyncSession, *, phone: str, status: MemberStatus, reason: str
+) -> str:
+    member_id = await _member_id(session, phone)
+    member = await member_actions.set_status(
+        session, actor=Actor.operator(operator()), member_id=member_id, status=status, reason=reason
+    )
+    return f"member {member.id} ({phone}) is now {member.status}"
+
+
+async def logout_line(session: AsyncSession, *, phone: str, reason: str) -> str:
+    member_id = await _member_id(session, phone)
+    ended = await member_actions.force_logout(
+        session, actor=Actor.operator(operator()), member_id=member_id, reason=reason
+    )
+    return f"member {member_id} ({phone}): {ended} session(s) ended"
+
+
+async def reset_password_line(session: AsyncSession, *, phone: str, reason: str) -> str:
+    member_id = await _member_id(session, phone)
+    reset = await member_actions.reset_password(
+        session, actor=Actor.operator(operator()), member_id=member_id, reason=reason
+    )
+    return (
+        f"member {member_id} ({phone}): temporary password {reset.temporary_password} "
+        f"(shown once; {reset.sessions_ended} session(s) ended)"
+    )
+
+
+@app.command("suspend")
+def suspend_command(phone: PhoneArgument, reason: ReasonOption) -> None:
+    """Suspend a member: login refused, every session ended."""
+    typer.echo(
+        run(lambda s: status_line(s, phone=phone, status=MemberStatus.INACTIVE, reason=reason))
+    )
+
+
+@app.command("reactivate")
+def reactivate_command(phone: PhoneArgument, reason: ReasonOption) -> None:
+    """Reactivate a suspended member."""
+    typer.echo(
+        run(lambda s: status_line(s, phone=phone, status=MemberStatus.ACTIVE, reason=reason))
+    )
+
+
+@app.command("logout")
+def logout_command(phone: PhoneArgument, reason: ReasonOption) -> None:
+    """End every session of a member."""
+    typer.echo(run(lambda s: logout_line(s, phone=phone, reason=reason)))
+
+
+@app.command("reset-password")
+def reset_password_command(phone: PhoneArgument, reason: ReasonOption) -> None:
+    """Give a member a one-time temporary password (printed once) and end their sessions."""
+    typer.echo(run(lambda s: reset_password_line(s, phone=phone, reason=reason)))
