@@ -3,8 +3,8 @@
 The spec's catalogue (§8) has no code for the withdraw limits, so ``WITHDRAW_MINIMUM`` and
 ``WITHDRAW_MAXIMUM`` are added (the client knows the bounds from ``/api/lookup/withdraw``).
 ``MONEY_NOT_ENOUGH`` comes from the ledger (:class:`pao.ledger.exceptions.InsufficientFunds`).
-The operator-side errors (not found, already decided) are never answered over HTTP today; the
-``pao ops`` commands print them.
+The operator-side errors (not found, already decided, claims) are answered by the back
+office's withdrawal queue; the ``pao ops`` commands print them.
 """
 
 from __future__ import annotations
@@ -52,3 +52,15 @@ class WithdrawalStatusConflict(Conflict):
 
 class StatementNotFound(NotFound):
     code = "NO_DATA"
+
+
+class WithdrawalClaimed(Conflict):
+    """Another cashier holds an unexpired claim on the withdrawal (claim, release, decide)."""
+
+    code = "WITHDRAWAL_CLAIMED"
+
+
+class WithdrawalNotClaimed(Conflict):
+    """A cashier's decision on a withdrawal nobody (or no longer anybody) claims: claim first."""
+
+    code = "WITHDRAWAL_NOT_CLAIMED"
