@@ -24,6 +24,7 @@ from pao.backoffice.models import AuditEntry, StaffSession
 from pao.backoffice.roles import Role, may
 from tests.helpers import register_and_login
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
+from tests.withdrawal_helpers import pending_withdrawal
 
 PREFIX = "/api/backoffice"
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -183,6 +184,47 @@ async def _reset_password(w: World) -> httpx.Response:
     )
 
 
+async def _claimed(w: World) -> int:
+    withdrawal_id, _ = await pending_withdrawal(w.client)
+    r = await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/claim", headers=bearer(w.owner_token)
+    )
+    assert r.status_code == 200, r.text
+    return withdrawal_id
+
+
+async def _claim(w: World) -> httpx.Response:
+    withdrawal_id, _ = await pending_withdrawal(w.client)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/claim", headers=bearer(w.owner_token)
+    )
+
+
+async def _release(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/release", headers=bearer(w.owner_token)
+    )
+
+
+async def _approve(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/approve",
+        json={"mode": "manual", "reference": "REF-1"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _reject(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/reject",
+        json={"reason": "test"},
+        headers=bearer(w.owner_token),
+    )
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -196,6 +238,10 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         _reset_password,
         "staff.reset_password",
     ),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/claim"): (_claim, "withdrawal.claim"),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/release"): (_release, "withdrawal.release"),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/approve"): (_approve, "withdrawal.approve"),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/reject"): (_reject, "withdrawal.reject"),
 }
 
 
