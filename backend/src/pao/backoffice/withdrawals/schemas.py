@@ -49,7 +49,8 @@ class WithdrawalRowOut(_Wire):
 
     @classmethod
     def of(cls, w: Withdrawal, *, phone: str, name: str, bank_changed: bool) -> WithdrawalRowOut:
-        claimed = claim_active(w)
+        # A claim matters only while the withdrawal waits for a decision.
+        claimed = claim_active(w) and w.status == WithdrawalStatus.PENDING
         return cls(
             id=w.id,
             member_id=w.member_id,

@@ -156,7 +156,7 @@ export function WithdrawalDetail({ id, onClose }: { id: number; onClose: () => v
                 [t('bo.withdrawals.memberName'), `${d.member.name} · #${d.member.id}`],
                 [t('bo.withdrawals.phone'), d.member.phone],
                 [t('bo.withdrawals.accountAge'), t('bo.withdrawals.days', { count: d.member.accountAgeDays })],
-                [t('bo.withdrawals.memberStatus'), d.member.status],
+                [t('bo.withdrawals.memberStatus'), d.member.status === 'ACTIVE' ? t('bo.withdrawals.memberActive') : t('bo.withdrawals.memberInactive')],
               ]}
             />
           </Section>

@@ -6,7 +6,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
@@ -49,6 +49,7 @@ export default function WithdrawalsPage() {
   const view = readQueueView(params);
   const query = queueApiQuery(view);
   const [announcement, setAnnouncement] = useState('');
+  const statusId = useId();
   const rows = useQuery({
     queryKey: [...WITHDRAWALS_KEY, 'list', query],
     queryFn: ({ signal }) => boApi.get('/api/backoffice/withdrawals', { query, signal }),
@@ -68,10 +69,19 @@ export default function WithdrawalsPage() {
         id: 'createdAt',
         header: t('bo.withdrawals.requestedAt'),
         size: 150,
+        // The open button sits in the first column: it stays in view when the panel narrows the table.
         cell: ({ row }) => (
           <span className="bo-stack">
             <span className="bo-nowrap">{formatDateTime(row.original.createdAt)}</span>
-            <span className="bo-muted bo-small">#{row.original.id}</span>
+            <button
+              type="button"
+              className="bo-wd-open"
+              aria-pressed={view.open === row.original.id}
+              aria-label={t('bo.withdrawals.openOf', { id: row.original.id })}
+              onClick={() => go({ open: row.original.id })}
+            >
+              #{row.original.id} · {t('bo.withdrawals.open')}
+            </button>
           </span>
         ),
       },
@@ -118,23 +128,6 @@ export default function WithdrawalsPage() {
         enableSorting: false,
         cell: ({ row }) => row.original.claimedBy ?? <span className="bo-muted">—</span>,
       },
-      {
-        id: 'open',
-        header: t('bo.table.actions'),
-        size: 90,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <button
-            type="button"
-            className="bo-btn bo-btn-sm"
-            aria-pressed={view.open === row.original.id}
-            aria-label={t('bo.withdrawals.openOf', { id: row.original.id })}
-            onClick={() => go({ open: row.original.id })}
-          >
-            {t('bo.withdrawals.open')}
-          </button>
-        ),
-      },
     ],
     [t, go, view.open],
   );
@@ -152,9 +145,10 @@ export default function WithdrawalsPage() {
         {announcement}
       </p>
       <form className="bo-filters" aria-label={t('bo.withdrawals.filters')} onSubmit={(event) => event.preventDefault()}>
-        <label className="bo-filter">
-          <span>{t('bo.withdrawals.statusLabel')}</span>
+        <div className="bo-filter">
+          <label htmlFor={statusId}>{t('bo.withdrawals.statusLabel')}</label>
           <select
+            id={statusId}
             className="bo-input"
             value={view.status || 'all'}
             onChange={(event) => go({ status: event.target.value === 'all' ? '' : (event.target.value as WithdrawalStatus), page: 1 })}
@@ -166,7 +160,7 @@ export default function WithdrawalsPage() {
             ))}
             <option value="all">{t('bo.withdrawals.allStatuses')}</option>
           </select>
-        </label>
+        </div>
       </form>
       <div className={view.open === null ? 'bo-wd-layout' : 'bo-wd-layout bo-wd-layout-open'}>
         <div className="bo-wd-table">
