@@ -83,7 +83,10 @@ def _send_pending(session: Session) -> None:
     pending = session.info.pop(_PENDING, [])
     if not pending:
         return
-    loop = asyncio.get_running_loop()
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # a synchronous caller has no loop to send from: nothing to do
+        return
     for hub, name, data, room in pending:
         task = loop.create_task(_emit(hub, name, data, room))
         _tasks.add(task)  # held until done: the loop keeps only weak references
