@@ -25,6 +25,7 @@ from pao.backoffice.roles import Role, may
 from pao.identity.models import Member
 from tests.helpers import member_id, register_and_login
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
+from tests.withdrawal_helpers import pending_withdrawal
 
 PREFIX = "/api/backoffice"
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -291,6 +292,47 @@ def _member_action(action: str, body: dict[str, object] | None = None) -> Exampl
     return act
 
 
+async def _claimed(w: World) -> int:
+    withdrawal_id, _ = await pending_withdrawal(w.client)
+    r = await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/claim", headers=bearer(w.owner_token)
+    )
+    assert r.status_code == 200, r.text
+    return withdrawal_id
+
+
+async def _withdrawal_claim(w: World) -> httpx.Response:
+    withdrawal_id, _ = await pending_withdrawal(w.client)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/claim", headers=bearer(w.owner_token)
+    )
+
+
+async def _withdrawal_release(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/release", headers=bearer(w.owner_token)
+    )
+
+
+async def _withdrawal_approve(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/approve",
+        json={"mode": "manual", "reference": "REF-1"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _withdrawal_reject(w: World) -> httpx.Response:
+    withdrawal_id = await _claimed(w)
+    return await w.client.post(
+        f"{PREFIX}/withdrawals/{withdrawal_id}/reject",
+        json={"reason": "test"},
+        headers=bearer(w.owner_token),
+    )
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -346,6 +388,22 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/members/{{member_id}}/notes"): (
         _member_action("notes", {"body": "called about a payout"}),
         "member.note",
+    ),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/claim"): (
+        _withdrawal_claim,
+        "withdrawal.claim",
+    ),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/release"): (
+        _withdrawal_release,
+        "withdrawal.release",
+    ),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/approve"): (
+        _withdrawal_approve,
+        "withdrawal.approve",
+    ),
+    ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/reject"): (
+        _withdrawal_reject,
+        "withdrawal.reject",
     ),
 }
 

@@ -1178,6 +1178,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The withdrawal queue (a status, oldest first by default), one page */
+        get: operations["backofficeWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/{withdrawal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One withdrawal with what a cashier decides on; the full account number is shown to roles that may see it, and each such read is audited */
+        get: operations["backofficeWithdrawal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/{withdrawal_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a claimed withdrawal: through the bank's payout API (APPROVED now, PAID when the bank confirms), or as paid by hand with its reference (PAID now) */
+        post: operations["backofficeWithdrawalApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/{withdrawal_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a PENDING withdrawal for 15 minutes (again: extend one's own claim) */
+        post: operations["backofficeWithdrawalClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/{withdrawal_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a claimed withdrawal with a reason: the hold is voided, the money is back */
+        post: operations["backofficeWithdrawalReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/{withdrawal_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give up one's claim on a withdrawal */
+        post: operations["backofficeWithdrawalRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bonus": {
         parameters: {
             query?: never;
@@ -2535,6 +2637,21 @@ export interface components {
             /** Promptpayid */
             promptpayId?: string | null;
         };
+        /** ActiveBonusOut */
+        ActiveBonusOut: {
+            /** Name */
+            name: string;
+            /**
+             * Turnoverdone
+             * @description Major units (baht or kip).
+             */
+            turnoverDone: number;
+            /**
+             * Turnoverrequired
+             * @description Major units (baht or kip).
+             */
+            turnoverRequired: number;
+        };
         /** ActiveCheckOut */
         ActiveCheckOut: {
             /** Amount */
@@ -2669,6 +2786,20 @@ export interface components {
         AgreementResponse: {
             /** Accepted */
             accepted: boolean;
+        };
+        /** ApproveIn */
+        ApproveIn: {
+            /**
+             * Mode
+             * @description payout: send it through the bank's payout API; manual: it was paid by hand (reference required).
+             * @enum {string}
+             */
+            mode: "payout" | "manual";
+            /**
+             * Reference
+             * @description The bank reference of a payment by hand.
+             */
+            reference?: string | null;
         };
         /** AuditEntryOut */
         AuditEntryOut: {
@@ -4038,6 +4169,26 @@ export interface components {
          * @enum {string}
          */
         PaymentOutcome: "CREDITED" | "CREDITED_LATE" | "CREDITED_EXTRA" | "UNMATCHED" | "MATCHED_BY_HAND" | "IGNORED";
+        /** PayoutOut */
+        PayoutOut: {
+            /** Attempts */
+            attempts: number;
+            /** Bankreference */
+            bankReference: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Id */
+            id: number;
+            /** Lasterror */
+            lastError: string | null;
+            /** Settledat */
+            settledAt: string | null;
+            /** Status */
+            status: string;
+        };
         /**
          * Permission
          * @enum {string}
@@ -4246,6 +4397,43 @@ export interface components {
          * @enum {string}
          */
         ReceivingMode: "AUTO" | "MANUAL" | "GIFT_LINK";
+        /** RecentDepositOut */
+        RecentDepositOut: {
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /**
+             * Channel
+             * @description slip | bank_transfer | gateway | truemoney | manual | …
+             */
+            channel: string;
+            /**
+             * Source
+             * @description Where it came from, as the member's statement says.
+             */
+            source: string;
+        };
+        /** RecentDepositsOut */
+        RecentDepositsOut: {
+            /** Count */
+            count: number;
+            /** Days */
+            days: number;
+            /** Last */
+            last: components["schemas"]["RecentDepositOut"][];
+            /**
+             * Total
+             * @description Major units (baht or kip).
+             */
+            total: number;
+        };
         /** RefreshSlotsOut */
         RefreshSlotsOut: {
             /**
@@ -4500,6 +4688,23 @@ export interface components {
              * @description Bearer token of the staff session (back office only).
              */
             token: string;
+        };
+        /** SharedAccountMemberOut */
+        SharedAccountMemberOut: {
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /** Bankaccountname */
+            bankAccountName: string;
+            /** Bankcode */
+            bankCode: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Status */
+            status: string;
         };
         /** SliceOut */
         SliceOut: {
@@ -5085,6 +5290,100 @@ export interface components {
             status: components["schemas"]["WithdrawalStatus"];
             /** Withdrawalid */
             withdrawalId: number;
+        };
+        /** WithdrawalDetailOut */
+        WithdrawalDetailOut: {
+            /**
+             * Accountno
+             * @description The full account number (the cashier pays by hand with it), for roles holding members.sensitive.read (null otherwise); every read is in the audit log.
+             */
+            accountNo: string | null;
+            activeBonus: components["schemas"]["ActiveBonusOut"] | null;
+            /** Bankchangedrecently */
+            bankChangedRecently: boolean;
+            deposits: components["schemas"]["RecentDepositsOut"];
+            member: components["schemas"]["WithdrawalMemberOut"];
+            payout: components["schemas"]["PayoutOut"] | null;
+            /**
+             * Sharedaccount
+             * @description Other members with the same account number or holder name.
+             */
+            sharedAccount: components["schemas"]["SharedAccountMemberOut"][];
+            withdrawal: components["schemas"]["WithdrawalRowOut"];
+        };
+        /** WithdrawalMemberOut */
+        WithdrawalMemberOut: {
+            /** Accountagedays */
+            accountAgeDays: number;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Status */
+            status: string;
+        };
+        /** WithdrawalPageOut */
+        WithdrawalPageOut: {
+            /** Items */
+            items: components["schemas"]["WithdrawalRowOut"][];
+            /** Limit */
+            limit: number;
+            /** Page */
+            page: number;
+            /** Total */
+            total: number;
+        };
+        /** WithdrawalRowOut */
+        WithdrawalRowOut: {
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /** Bankaccountname */
+            bankAccountName: string;
+            /**
+             * Bankchangedrecently
+             * @description The member's bank account changed within the hold window of the request.
+             */
+            bankChangedRecently: boolean;
+            /** Bankcode */
+            bankCode: string;
+            /** Claimexpiresat */
+            claimExpiresAt: string | null;
+            /**
+             * Claimedby
+             * @description The cashier working it while the claim runs.
+             */
+            claimedBy: string | null;
+            /** Claimedbystaffid */
+            claimedByStaffId: number | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Currency */
+            currency: string;
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Decidedby */
+            decidedBy: string | null;
+            /** Id */
+            id: number;
+            /** Memberid */
+            memberId: number;
+            /** Membername */
+            memberName: string;
+            /** Memberphone */
+            memberPhone: string;
+            /** Reason */
+            reason: string | null;
+            status: components["schemas"]["WithdrawalStatus"];
         };
         /**
          * WithdrawalStatus
@@ -11545,6 +11844,598 @@ export interface operations {
             };
             /** @description BODY_INVALID (a content type the route does not take) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawals: {
+        parameters: {
+            query?: {
+                /** @description Only this status. */
+                status?: components["schemas"]["WithdrawalStatus"] | null;
+                page?: number;
+                limit?: number;
+                /** @description Oldest first by default. */
+                sort?: "createdAt" | "-createdAt" | "amount" | "-amount";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalPageOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                withdrawal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalDetailOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawalApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                withdrawal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalRowOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WITHDRAWAL_CLAIMED | WITHDRAWAL_NOT_CLAIMED | WITHDRAWAL_ALREADY_DECIDED | IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawalClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                withdrawal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalRowOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WITHDRAWAL_CLAIMED | WITHDRAWAL_ALREADY_DECIDED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawalReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One per user intent; reuse it on retry. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                withdrawal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalRowOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WITHDRAWAL_CLAIMED | WITHDRAWAL_NOT_CLAIMED | WITHDRAWAL_ALREADY_DECIDED | IDEMPOTENCY_KEY_REUSED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawalRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                withdrawal_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalRowOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WITHDRAWAL_CLAIMED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

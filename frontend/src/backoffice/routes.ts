@@ -11,6 +11,7 @@ import type { Permission } from './lib/permissions';
 export type NavLabel =
   | 'bo.nav.dashboard'
   | 'bo.nav.members'
+  | 'bo.nav.withdrawals'
   | 'bo.nav.deposits'
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
@@ -38,6 +39,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'members.read',
     nav: { label: 'bo.nav.members', icon: 'user' },
     Screen: lazy(() => import('./features/members/MembersScreen')),
+  },
+  {
+    path: 'withdrawals',
+    permission: 'withdrawals.read',
+    nav: { label: 'bo.nav.withdrawals', icon: 'withdraw' },
+    Screen: lazy(() => import('./features/withdrawals/WithdrawalsPage')),
   },
   {
     path: 'deposits',

@@ -40,6 +40,25 @@ class WithdrawalPaid:
 
 
 @dataclass(frozen=True)
+class WithdrawalRequested:
+    """A member asked to be paid out: a new item in the cashiers' queue."""
+
+    withdrawal_id: int
+    member_id: int
+    amount: int
+    currency: Currency
+
+
+@dataclass(frozen=True)
+class WithdrawalChanged:
+    """A withdrawal's status or claim changed (claimed, released, decided, paid, failed)."""
+
+    withdrawal_id: int
+    status: str
+    claimed_by: str | None
+
+
+@dataclass(frozen=True)
 class GameTransferSettled:
     """Money moved between the wallet and a game account (direction "in" = to the game)."""
 

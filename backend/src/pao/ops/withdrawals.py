@@ -6,6 +6,11 @@ reconciler job when the answer is unknown), or FAILED with the money back if the
 ``approve --manual`` means "I paid it by hand": the hold is posted to payout clearing at once
 and the member's statement line becomes SUCCESS. ``reject`` voids the hold (money back) with
 a reason.
+
+These are the functions the back office's withdrawal queue calls too. There a cashier must
+claim a withdrawal before deciding it (:mod:`pao.wallet.claims`); an operator at the shell
+passes no claimant and so bypasses claims: ``pao ops`` is the break-glass path, and a
+decision here is still refused once the withdrawal is no longer PENDING, whoever claims it.
 """
 
 from __future__ import annotations

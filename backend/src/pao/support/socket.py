@@ -8,6 +8,10 @@ socket's session, so a socket cannot change who it is afterwards:
 * ``{"agentToken": <staff session token>}`` → an agent (a staff member who may use the chat,
   found through the :class:`~pao.support.agents.AgentDirectory`); it is put in the agents'
   room, which receives every conversation's messages.
+* ``{"staffToken": <staff session token>}`` → a staff member of the back office; it is put in
+  the staff rooms its permissions open (found through :class:`StaffRooms`, which the back
+  office provides, e.g. ``backoffice:withdrawals``), and refused when they open none. The
+  back office emits its live queue events there (:meth:`ChatHub.emit_to_room`).
 
 Events: the client emits ``join`` (a room name; the ack is ``{"ok": bool, "message"?}``) and
 receives ``messaging`` (one message, as history returns it) and, agents only, ``read``.
@@ -19,7 +23,7 @@ that each process refreshes for its own sockets).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import socketio
 import structlog
@@ -81,6 +85,14 @@ class AgentPresence:
             await self.redis.aclose()
 
 
+class StaffRooms(Protocol):
+    """The back office's rooms for a staff session (this package never imports it)."""
+
+    async def rooms_for_token(self, session: AsyncSession, token: str) -> list[str] | None:
+        """The rooms of a live staff session's holder, or ``None`` for no such session."""
+        ...
+
+
 class ChatHub:
     """The socket.io server plus what the API needs from it (delivery, presence)."""
 
@@ -93,6 +105,8 @@ class ChatHub:
         self.prefix = settings.chat_prefix
         self.sessionmaker = sessionmaker
         self.agents = agents
+        # Set by the back office when it is wired (pao.backoffice.wiring); None: no staff rooms.
+        self.staff_rooms: StaffRooms | None = None
         manager = None
         redis = None
         if settings.redis_url:
@@ -141,6 +155,10 @@ class ChatHub:
             "read", {"conversationId": str(conversation_id), "by": by}, to=AGENTS_ROOM
         )
 
+    async def emit_to_room(self, event: str, data: dict[str, Any], *, room: str) -> None:
+        """An event for a staff room (every process's sockets in it, through Redis)."""
+        await self.sio.emit(event, data, to=room)
+
     async def agents_online(self) -> int:
         return await self.presence.count()
 
@@ -149,12 +167,13 @@ class ChatHub:
     async def _identify(self, auth: Any) -> dict[str, Any] | None:
         if not isinstance(auth, dict):
             return None
-        token, agent_token, guest_id = (
+        token, agent_token, staff_token, guest_id = (
             auth.get("token"),
             auth.get("agentToken"),
+            auth.get("staffToken"),
             auth.get("guestId"),
         )
-        given = [v for v in (token, agent_token, guest_id) if v]
+        given = [v for v in (token, agent_token, staff_token, guest_id) if v]
         if len(given) != 1 or not all(isinstance(v, str) for v in given):
             return None
         async with self.sessionmaker() as session:
@@ -168,6 +187,11 @@ class ChatHub:
                 if agent is None:
                     return None
                 return {"kind": "agent", "room": None, "agent_id": agent.id}
+            if isinstance(staff_token, str) and staff_token and self.staff_rooms is not None:
+                rooms = await self.staff_rooms.rooms_for_token(session, staff_token)
+                if not rooms:
+                    return None
+                return {"kind": "staff", "room": None, "staff_rooms": rooms}
         if isinstance(guest_id, str) and GUEST_ID.fullmatch(guest_id):
             return {"kind": "guest", "room": f"{self.prefix}{guest_id}"}
         return None
@@ -180,6 +204,8 @@ class ChatHub:
         if identity["kind"] == "agent":
             await self.sio.enter_room(sid, AGENTS_ROOM)
             await self.presence.add(sid)
+        for room in identity.get("staff_rooms", ()):
+            await self.sio.enter_room(sid, room)
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
         await self.presence.remove(sid)

@@ -3,9 +3,9 @@
 The spec's catalogue (§8) has no code for the withdraw limits, so ``WITHDRAW_MINIMUM`` and
 ``WITHDRAW_MAXIMUM`` are added (the client knows the bounds from ``/api/lookup/withdraw``).
 ``MONEY_NOT_ENOUGH`` comes from the ledger (:class:`pao.ledger.exceptions.InsufficientFunds`).
-The operator-side errors of withdrawals (not found, already decided) are printed by the
-``pao ops`` commands; those of manual adjustments (``ADJUSTMENT_*``) are answered by the back
-office too.
+The operator-side errors of withdrawals (not found, already decided, claims) are answered by
+the back office's withdrawal queue and printed by the ``pao ops`` commands; those of manual
+adjustments (``ADJUSTMENT_*``) are answered by the back office too.
 """
 
 from __future__ import annotations
@@ -69,3 +69,15 @@ class AdjustmentStatusConflict(Conflict):
     """The adjustment is not awaiting approval (already posted or rejected)."""
 
     code = "ADJUSTMENT_ALREADY_DECIDED"
+
+
+class WithdrawalClaimed(Conflict):
+    """Another cashier holds an unexpired claim on the withdrawal (claim, release, decide)."""
+
+    code = "WITHDRAWAL_CLAIMED"
+
+
+class WithdrawalNotClaimed(Conflict):
+    """A cashier's decision on a withdrawal nobody (or no longer anybody) claims: claim first."""
+
+    code = "WITHDRAWAL_NOT_CLAIMED"

@@ -82,6 +82,11 @@ class Withdrawal(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     decided_by: Mapped[str | None] = mapped_column(String(80))
+    # The cashier working it (pao.wallet.claims): a staff id without a foreign key (the back
+    # office sits above this domain), their label for listings, and when the claim lapses.
+    claimed_by_staff_id: Mapped[int | None] = mapped_column(BigInteger)
+    claimed_by: Mapped[str | None] = mapped_column(String(80))
+    claim_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class Statement(Base):

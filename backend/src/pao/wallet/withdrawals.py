@@ -23,22 +23,23 @@ from pao.core.errors import BadRequest
 from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
-from pao.kit.events import WithdrawalPaid, publish
+from pao.kit.events import WithdrawalChanged, WithdrawalPaid, WithdrawalRequested, publish
 from pao.kit.money import Currency
 from pao.kit.states import IllegalTransition, transition
 from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account, place_hold, player_wallet, post_hold, void_hold
 from pao.promotions.gates import check_withdrawal_allowed
 from pao.site.settings import load_site_settings
+from pao.wallet.claims import Claimant, check_claimant, claim_active
 from pao.wallet.exceptions import (
     AmountNotPositive,
     NoBankAccount,
     WithdrawAboveMaximum,
-    WithdrawalNotFound,
     WithdrawalStatusConflict,
     WithdrawBelowMinimum,
 )
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
+from pao.wallet.rows import lock_withdrawal as lock_withdrawal  # callers lock through here
 from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
 
 WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
@@ -101,20 +102,12 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
         ref_type=STATEMENT_REF,
         ref_id=withdrawal.id,
     )
-    return withdrawal
-
-
-async def lock_withdrawal(session: AsyncSession, withdrawal_id: int) -> Withdrawal:
-    """Load a withdrawal under ``FOR UPDATE`` (fresh from the database)."""
-    query = (
-        select(Withdrawal)
-        .where(Withdrawal.id == withdrawal_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
+    await publish(
+        session,
+        WithdrawalRequested(
+            withdrawal_id=withdrawal.id, member_id=member.id, amount=amount, currency=currency
+        ),
     )
-    withdrawal = (await session.execute(query)).scalar_one_or_none()
-    if withdrawal is None:
-        raise WithdrawalNotFound(withdrawal_id=withdrawal_id)
     return withdrawal
 
 
@@ -134,6 +127,14 @@ async def _move(
         raise WithdrawalStatusConflict(
             withdrawal_id=withdrawal.id, status=str(withdrawal.status), wanted=str(new)
         ) from None
+    await publish(
+        session,
+        WithdrawalChanged(
+            withdrawal_id=withdrawal.id,
+            status=str(new),
+            claimed_by=withdrawal.claimed_by if claim_active(withdrawal) else None,
+        ),
+    )
 
 
 async def _pay(session: AsyncSession, withdrawal: Withdrawal, *, actor: str, memo: str) -> None:
@@ -193,11 +194,18 @@ def _required_reason(reason: str) -> str:
 
 
 async def approve_withdrawal(
-    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+    session: AsyncSession,
+    *,
+    withdrawal_id: int,
+    actor: str,
+    note: str | None = None,
+    claimant: Claimant | None = None,
 ) -> Withdrawal:
     """PENDING → APPROVED → PAID: the operator paid it by hand; the hold is posted to payout
-    clearing and the statement line becomes SUCCESS."""
+    clearing and the statement line becomes SUCCESS. ``claimant``: the cashier deciding, who
+    must hold the claim (``None``: ``pao ops`` at the shell, which bypasses claims)."""
     withdrawal = await lock_withdrawal(session, withdrawal_id)
+    check_claimant(withdrawal, claimant)
     memo = note.strip() if note and note.strip() else "paid manually by the operator"
     await _move(session, withdrawal, WithdrawalStatus.APPROVED, actor=actor, reason=memo)
     withdrawal.decided_at = utcnow()
@@ -208,11 +216,18 @@ async def approve_withdrawal(
 
 
 async def approve_for_payout(
-    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+    session: AsyncSession,
+    *,
+    withdrawal_id: int,
+    actor: str,
+    note: str | None = None,
+    claimant: Claimant | None = None,
 ) -> Withdrawal:
     """PENDING → APPROVED only: the payout adapter (pao.payments.payouts) pays it next and
-    calls :func:`mark_withdrawal_paid` / :func:`mark_withdrawal_failed` on the outcome."""
+    calls :func:`mark_withdrawal_paid` / :func:`mark_withdrawal_failed` on the outcome.
+    ``claimant`` as for :func:`approve_withdrawal`."""
     withdrawal = await lock_withdrawal(session, withdrawal_id)
+    check_claimant(withdrawal, claimant)
     memo = note.strip() if note and note.strip() else "approved for payout"
     await _move(session, withdrawal, WithdrawalStatus.APPROVED, actor=actor, reason=memo[:500])
     withdrawal.decided_at = utcnow()
@@ -222,11 +237,18 @@ async def approve_for_payout(
 
 
 async def reject_withdrawal(
-    session: AsyncSession, *, withdrawal_id: int, actor: str, reason: str
+    session: AsyncSession,
+    *,
+    withdrawal_id: int,
+    actor: str,
+    reason: str,
+    claimant: Claimant | None = None,
 ) -> Withdrawal:
-    """PENDING → REJECTED: the hold is voided (money back) and the line becomes FAILED."""
+    """PENDING → REJECTED: the hold is voided (money back) and the line becomes FAILED.
+    ``claimant`` as for :func:`approve_withdrawal`."""
     reason = _required_reason(reason)
     withdrawal = await lock_withdrawal(session, withdrawal_id)
+    check_claimant(withdrawal, claimant)
     await _refund(session, withdrawal, WithdrawalStatus.REJECTED, actor=actor, reason=reason)
     withdrawal.decided_at = utcnow()
     withdrawal.decided_by = actor

@@ -35,6 +35,7 @@ from pao.kit.states import transition
 from pao.payments.payouts.adapter import BankPayoutResult, BankPayoutState, PayoutBank
 from pao.payments.payouts.models import PAYOUT_TRANSITIONS, Payout, PayoutStatus
 from pao.site.settings import load_site_settings
+from pao.wallet.claims import Claimant
 from pao.wallet.models import Withdrawal, WithdrawalStatus
 from pao.wallet.withdrawals import (
     approve_for_payout,
@@ -60,12 +61,18 @@ def backoff(attempts: int) -> timedelta:
 
 
 async def queue_payout(
-    session: AsyncSession, *, withdrawal_id: int, actor: str, note: str | None = None
+    session: AsyncSession,
+    *,
+    withdrawal_id: int,
+    actor: str,
+    note: str | None = None,
+    claimant: Claimant | None = None,
 ) -> Payout:
     """Approve a PENDING withdrawal and create its payout (step 1; the caller commits, then
-    calls :func:`process_payout`)."""
+    calls :func:`process_payout`). ``claimant``: the cashier deciding, who must hold the
+    withdrawal's claim (``None``: the shell and the auto-approve job, outside the queue)."""
     withdrawal = await approve_for_payout(
-        session, withdrawal_id=withdrawal_id, actor=actor, note=note
+        session, withdrawal_id=withdrawal_id, actor=actor, note=note, claimant=claimant
     )
     payout = Payout(
         withdrawal_id=withdrawal.id,
@@ -161,6 +168,15 @@ async def process_payout(ctx: PayoutContext, *, payout_id: int) -> Payout | None
     log.info("payout answer", payout_id=payout.id, state=result.state, reason=result.reason)
     async with ctx.sessionmaker() as session, session.begin():
         return await apply_outcome(session, payout_id=payout_id, result=result)
+
+
+async def send_payout_after_commit(ctx: PayoutContext, *, payout_id: int) -> None:
+    """Steps 2–4 run after the approving request committed (a background task): any failure
+    is logged and left to the reconciler, the approval stands and nothing is paid twice."""
+    try:
+        await process_payout(ctx, payout_id=payout_id)
+    except Exception:
+        log.exception("payout not settled now; the reconciler will", payout_id=payout_id)
 
 
 def held_for_bank_change(*, hold_hours: int, dialect: str) -> ColumnElement[bool]:

@@ -1,0 +1,1 @@
+"""The cashiers' withdrawal queue in the back office: routes, wire shapes, live updates."""

@@ -1,0 +1,224 @@
+"""What a cashier sees of the withdrawal queue: one page of it, and the context of one
+withdrawal to decide on (the member, their recent deposits, their bonus and its turnover,
+a recent bank account change, the other members on the same bank account, the payout).
+
+Reads only; the decisions are :mod:`pao.wallet.withdrawals` (and :func:`queue_payout`), the
+claims :mod:`pao.wallet.claims`. It lives with payouts because it composes the wallet, the
+member's identity, promotions and the payout state, and payouts already sit above the wallet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Literal
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.identity.models import Member
+from pao.kit.clock import utcnow
+from pao.payments.payouts.models import Payout
+from pao.payments.payouts.service import held_for_bank_change, is_held_for_bank_change
+from pao.promotions.bonuses import progress
+from pao.promotions.common import active_bonus
+from pao.promotions.models import Bonus
+from pao.site.settings import load_site_settings
+from pao.wallet.exceptions import WithdrawalNotFound
+from pao.wallet.models import (
+    Statement,
+    StatementStatus,
+    StatementType,
+    Withdrawal,
+    WithdrawalStatus,
+)
+
+QueueSort = Literal["createdAt", "-createdAt", "amount", "-amount"]
+_SORT_COLUMNS = {"createdAt": Withdrawal.created_at, "amount": Withdrawal.amount}
+RECENT_DEPOSIT_DAYS = 7
+RECENT_DEPOSITS_SHOWN = 5
+SHARED_ACCOUNT_SHOWN = 20
+# A deposit statement line's ref_type → the channel the cashier reads.
+CHANNELS = {
+    "slip": "slip",
+    "bank_transfer": "bank_transfer",
+    "gateway_payment": "gateway",
+    "truemoney_voucher": "truemoney",
+    "manual_deposit": "manual",
+}
+
+
+@dataclass(frozen=True)
+class QueueRow:
+    withdrawal: Withdrawal
+    member_phone: str
+    member_name: str
+    bank_changed_recently: bool
+
+
+async def list_queue(
+    session: AsyncSession,
+    *,
+    status: WithdrawalStatus | None,
+    offset: int,
+    limit: int,
+    sort: QueueSort = "createdAt",
+) -> tuple[list[QueueRow], int]:
+    """One page of withdrawals (oldest first by default: the order a queue is worked in) and
+    the count of all that match."""
+    site = await load_site_settings(session)
+    held = held_for_bank_change(
+        hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
+    ).label("held")
+    where = [] if status is None else [Withdrawal.status == status]
+    total = await session.scalar(select(func.count()).select_from(Withdrawal).where(*where))
+    column = _SORT_COLUMNS[sort.lstrip("-")]
+    descending = sort.startswith("-")
+    rows = await session.execute(
+        select(Withdrawal, Member.phone, Member.name, held)
+        .join(Member, Member.id == Withdrawal.member_id)
+        .where(*where)
+        .order_by(
+            column.desc() if descending else column.asc(),
+            # The id breaks ties in the same direction, so a page boundary is stable.
+            Withdrawal.id.desc() if descending else Withdrawal.id.asc(),
+        )
+        .offset(offset)
+        .limit(limit)
+    )
+    return [
+        QueueRow(
+            withdrawal=w, member_phone=phone, member_name=name, bank_changed_recently=bool(flag)
+        )
+        for w, phone, name, flag in rows
+    ], int(total or 0)
+
+
+@dataclass(frozen=True)
+class RecentDeposit:
+    amount: int
+    channel: str
+    source: str
+    at: Any
+
+
+@dataclass(frozen=True)
+class RecentDeposits:
+    days: int
+    count: int
+    total: int
+    last: list[RecentDeposit]
+
+
+@dataclass(frozen=True)
+class BonusState:
+    name: str
+    turnover_required: int
+    turnover_done: int
+
+
+@dataclass(frozen=True)
+class WithdrawalContext:
+    withdrawal: Withdrawal
+    member: Member
+    account_age_days: int
+    deposits: RecentDeposits
+    active_bonus: BonusState | None
+    bank_changed_recently: bool
+    shared_account: list[Member]
+    payout: Payout | None
+
+
+async def _recent_deposits(session: AsyncSession, member_id: int) -> RecentDeposits:
+    since = utcnow() - timedelta(days=RECENT_DEPOSIT_DAYS)
+    where = (
+        Statement.member_id == member_id,
+        Statement.statement_type == StatementType.DEPOSIT,
+        Statement.status == StatementStatus.SUCCESS,
+        Statement.created_at >= since,
+    )
+    count, total = (
+        await session.execute(
+            select(func.count(), func.coalesce(func.sum(Statement.amount), 0)).where(*where)
+        )
+    ).one()
+    last = (
+        await session.execute(
+            select(Statement)
+            .where(*where)
+            .order_by(Statement.created_at.desc(), Statement.id.desc())
+            .limit(RECENT_DEPOSITS_SHOWN)
+        )
+    ).scalars()
+    return RecentDeposits(
+        days=RECENT_DEPOSIT_DAYS,
+        count=int(count),
+        total=int(total),
+        last=[
+            RecentDeposit(
+                amount=s.amount,
+                channel=CHANNELS.get(s.ref_type, s.ref_type),
+                source=s.from_label,
+                at=s.created_at,
+            )
+            for s in last
+        ],
+    )
+
+
+async def _bonus_state(app: Any, session: AsyncSession, member: Member) -> BonusState | None:
+    grant = await active_bonus(session, member_id=member.id)
+    if grant is None:
+        return None
+    state = await progress(app, session, member=member, grant=grant)
+    bonus = await session.get(Bonus, grant.bonus_id)
+    return BonusState(
+        name=bonus.name if bonus is not None else "",
+        turnover_required=grant.turnover_required,
+        turnover_done=state.turnover,
+    )
+
+
+async def _shared_account(session: AsyncSession, withdrawal: Withdrawal) -> list[Member]:
+    """Other members paid to the same account number or under the same holder name."""
+    query = (
+        select(Member)
+        .where(
+            Member.id != withdrawal.member_id,
+            or_(
+                Member.bank_account_no == withdrawal.bank_account_no,
+                Member.bank_account_name == withdrawal.bank_account_name,
+            ),
+        )
+        .order_by(Member.id)
+        .limit(SHARED_ACCOUNT_SHOWN)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def withdrawal_context(
+    app: Any, session: AsyncSession, *, withdrawal_id: int
+) -> WithdrawalContext:
+    """Everything a cashier decides on (``app``: promotions asks the game providers for the
+    turnover of an active bonus)."""
+    withdrawal = await session.get(Withdrawal, withdrawal_id)
+    if withdrawal is None:
+        raise WithdrawalNotFound(withdrawal_id=withdrawal_id)
+    member = await session.get(Member, withdrawal.member_id)
+    assert member is not None  # a foreign key
+    site = await load_site_settings(session)
+    payout = (
+        await session.execute(select(Payout).where(Payout.withdrawal_id == withdrawal.id))
+    ).scalar_one_or_none()
+    return WithdrawalContext(
+        withdrawal=withdrawal,
+        member=member,
+        account_age_days=max((utcnow() - member.created_at).days, 0),
+        deposits=await _recent_deposits(session, member.id),
+        active_bonus=await _bonus_state(app, session, member),
+        bank_changed_recently=await is_held_for_bank_change(
+            session, withdrawal=withdrawal, hold_hours=site.bank_change_hold_hours
+        ),
+        shared_account=await _shared_account(session, withdrawal),
+        payout=payout,
+    )
