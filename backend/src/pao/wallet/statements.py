@@ -3,7 +3,7 @@
 Domains call :func:`record_statement` in the same transaction as the ledger movement, and
 :func:`set_statement_status` when a pending outcome becomes known, so the history a member
 sees commits (or rolls back) together with the money. ``(ref_type, ref_id)`` identifies the
-reported thing (``"withdrawal"``/id, ``"manual_deposit"``/journal entry id, …); use a distinct
+reported thing (``"withdrawal"``/id, ``"manual_adjustment"``/adjustment id, …); use a distinct
 ``ref_type`` for each distinct event of the same thing.
 """
 

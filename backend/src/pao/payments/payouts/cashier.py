@@ -44,7 +44,7 @@ CHANNELS = {
     "bank_transfer": "bank_transfer",
     "gateway_payment": "gateway",
     "truemoney_voucher": "truemoney",
-    "manual_deposit": "manual",
+    "manual_adjustment": "manual",
 }
 
 
