@@ -7,11 +7,11 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from pao.backoffice import audit_routes, auth_routes, staff_routes
+from pao.backoffice import audit_routes, auth_routes, chat_routes, staff_routes
 from pao.backoffice.chat_agents import StaffAgents
 from pao.core.settings import Settings
 
-ROUTERS = (auth_routes.router, staff_routes.router, audit_routes.router)
+ROUTERS = (auth_routes.router, staff_routes.router, audit_routes.router, chat_routes.router)
 
 
 def chat_agents(settings: Settings) -> StaffAgents:
