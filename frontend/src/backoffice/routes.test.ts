@@ -8,7 +8,11 @@ describe('back-office route table', () => {
 
   it('shows an owner every screen, in the table order', () => {
     const all = BACK_OFFICE_ROUTES.map((route) => route.permission);
-    expect(routesFor(all).map((r) => r.path)).toEqual(['audit', 'staff', 'sessions']);
+    expect(routesFor(all).map((r) => r.path)).toEqual(['audit', 'staff', 'chat', 'sessions']);
+  });
+
+  it('opens the support inbox to staff who may use the chat', () => {
+    expect(routesFor(['own.account', 'chat.use']).map((r) => r.path)).toEqual(['chat', 'sessions']);
   });
 
   it('gives every route its own path', () => {

@@ -8,7 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions';
+export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions' | 'bo.nav.chat';
 
 export type BackOfficeRoute = {
   path: string;
@@ -29,6 +29,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'staff.manage',
     nav: { label: 'bo.nav.staff', icon: 'user' },
     Screen: lazy(() => import('./features/staff/StaffPage')),
+  },
+  {
+    path: 'chat',
+    permission: 'chat.use',
+    nav: { label: 'bo.nav.chat', icon: 'chat' },
+    Screen: lazy(() => import('./screens/SupportScreen')),
   },
   {
     path: 'sessions',
