@@ -41,7 +41,7 @@ const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, has
 const desktop = { viewport: { width: 1280, height: 800 } };
 // The back office is desktop first: a 1366×768 laptop.
 const backOffice = { viewport: { width: 1366, height: 768 } };
-const notPlayerApp = /terminated\.spec|backoffice\.spec/;
+const notPlayerApp = /terminated\.spec|backoffice.*\.spec/;
 
 type P = Project<AppOptions>;
 const projects: P[] = [
@@ -50,7 +50,7 @@ const projects: P[] = [
   { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main/, testIgnore: notPlayerApp },
   { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: notPlayerApp },
   // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
-  { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice\.spec/ },
+  { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice.*\.spec/ },
   {
     // Closes the whole site, so it runs after everything else.
     name: 'terminated',
