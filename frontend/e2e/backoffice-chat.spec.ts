@@ -2,7 +2,7 @@
  * The support inbox in the back office (en, 1366×768): a member writes in the player app's chat;
  * a support staff member signs in to the back office, finds the conversation among the
  * unassigned ones with its unread count, assigns it to themselves, answers, and the member sees
- * the answer in real time. The member's side is shown beside the conversation. axe runs on the
+ * the answer in real time. The member's page (MemberPanel) is shown beside the conversation. axe runs on the
  * inbox; the screenshot goes to test-results/screens/.
  */
 import { createMember, paoOps } from './support/backend';
@@ -62,9 +62,10 @@ test('support assigns a member conversation to themselves and answers it live', 
   await views.getByRole('button', { name: t('bo.chat.viewMine') }).click();
   await expect(list.getByRole('button', { name: new RegExp(member.name) })).toContainText(staff.name);
 
-  // The member's side beside the conversation.
+  // The member's page beside the conversation (the members feature's MemberPanel).
   const side = page.getByRole('complementary', { name: t('bo.chat.member') });
-  await expect(side).toBeVisible();
+  await expect(side.getByRole('region', { name: t('bo.members.panel', { name: member.name }) })).toBeVisible();
+  await expect(side.getByRole('heading', { name: member.name })).toBeVisible();
 
   // The answer reaches the member live, signed with the staff member's name.
   const reply = conversation.getByRole('textbox', { name: t('chat.message'), exact: true });

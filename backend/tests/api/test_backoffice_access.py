@@ -213,6 +213,32 @@ async def _chat_unassign(w: World) -> httpx.Response:
     )
 
 
+async def _member(w: World) -> int:
+    _, token = await register_and_login(w.client)
+    profile = await w.client.get("/api/account/profile", headers=bearer(token))
+    return int(profile.json()["profile"]["_id"])
+
+
+def _member_action(action: str, body: dict[str, object] | None = None) -> Example:
+    async def act(w: World) -> httpx.Response:
+        member_id = await _member(w)
+        if action == "reactivate":
+            await w.client.post(
+                f"{PREFIX}/members/{member_id}/suspend",
+                json={"reason": "first"},
+                headers=bearer(w.owner_token),
+            )
+        method = "PUT" if action == "bank-account" else "POST"
+        return await w.client.request(
+            method,
+            f"{PREFIX}/members/{member_id}/{action}",
+            json=body if body is not None else {"reason": "asked by phone"},
+            headers=bearer(w.owner_token),
+        )
+
+    return act
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -233,6 +259,35 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/chat/conversations/{{conversation_id}}/unassign"): (
         _chat_unassign,
         "chat.unassign",
+    ),
+    ("POST", f"{PREFIX}/members/{{member_id}}/suspend"): (
+        _member_action("suspend"),
+        "member.suspend",
+    ),
+    ("POST", f"{PREFIX}/members/{{member_id}}/reactivate"): (
+        _member_action("reactivate"),
+        "member.reactivate",
+    ),
+    ("POST", f"{PREFIX}/members/{{member_id}}/logout"): (_member_action("logout"), "member.logout"),
+    ("POST", f"{PREFIX}/members/{{member_id}}/password-reset"): (
+        _member_action("password-reset"),
+        "member.password_reset",
+    ),
+    ("PUT", f"{PREFIX}/members/{{member_id}}/bank-account"): (
+        _member_action(
+            "bank-account",
+            {
+                "bankCode": "SCB",
+                "accountName": "SOMCHAI DEE",
+                "accountNo": "9876543210",
+                "reason": "typo at registration",
+            },
+        ),
+        "member.bank_correct",
+    ),
+    ("POST", f"{PREFIX}/members/{{member_id}}/notes"): (
+        _member_action("notes", {"body": "called about a payout"}),
+        "member.note",
     ),
 }
 

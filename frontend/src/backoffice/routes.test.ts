@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BACK_OFFICE_ROUTES, routesFor } from './routes';
 
 describe('back-office route table', () => {
-  it('shows a viewer only their own sessions', () => {
-    expect(routesFor(['own.account', 'dashboard.read', 'members.read']).map((r) => r.path)).toEqual(['sessions']);
+  it('shows a viewer the members and their own sessions', () => {
+    expect(routesFor(['own.account', 'dashboard.read', 'members.read']).map((r) => r.path)).toEqual(['members', 'sessions']);
   });
 
   it('shows an owner every screen, in the table order', () => {
     const all = BACK_OFFICE_ROUTES.map((route) => route.permission);
-    expect(routesFor(all).map((r) => r.path)).toEqual(['audit', 'staff', 'chat', 'sessions']);
+    expect(routesFor(all).map((r) => r.path)).toEqual(['members', 'audit', 'staff', 'chat', 'sessions']);
   });
 
   it('opens the support inbox to staff who may use the chat', () => {

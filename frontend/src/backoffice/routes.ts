@@ -8,7 +8,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { IconName } from '@/components/ui/Icon';
 import type { Permission } from './lib/permissions';
 
-export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions' | 'bo.nav.chat';
+export type NavLabel = 'bo.nav.audit' | 'bo.nav.staff' | 'bo.nav.sessions' | 'bo.nav.members' | 'bo.nav.chat';
 
 export type BackOfficeRoute = {
   path: string;
@@ -18,6 +18,12 @@ export type BackOfficeRoute = {
 };
 
 export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
+  {
+    path: 'members',
+    permission: 'members.read',
+    nav: { label: 'bo.nav.members', icon: 'user' },
+    Screen: lazy(() => import('./features/members/MembersScreen')),
+  },
   {
     path: 'audit',
     permission: 'audit.read',

@@ -9,9 +9,20 @@ from fastapi import FastAPI
 
 from pao.backoffice import audit_routes, auth_routes, chat_routes, staff_routes
 from pao.backoffice.chat_agents import StaffAgents
+from pao.backoffice.members import actions as member_actions
+from pao.backoffice.members import routes as member_routes
+from pao.backoffice.members import sensitive as member_sensitive
 from pao.core.settings import Settings
 
-ROUTERS = (auth_routes.router, staff_routes.router, audit_routes.router, chat_routes.router)
+ROUTERS = (
+    auth_routes.router,
+    staff_routes.router,
+    audit_routes.router,
+    member_routes.router,
+    member_sensitive.router,
+    member_actions.router,
+    chat_routes.router,
+)
 
 
 def chat_agents(settings: Settings) -> StaffAgents:

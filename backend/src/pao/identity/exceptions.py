@@ -16,9 +16,12 @@ AppError
  │    └── WrongCredential             WRONG_CREDENTIAL
  ├── Forbidden (403)
  │    └── InactiveUser                INACTIVE_USER
+ ├── NotFound (404)
+ │    └── UnknownMember               NO_USER (no member with that id)
  ├── Conflict (409)
  │    ├── ExistingUser                EXISTING_USER
- │    └── ExistingBank                EXISTING_BANK
+ │    ├── ExistingBank                EXISTING_BANK
+ │    └── MemberStatusUnchanged       MEMBER_STATUS_UNCHANGED (suspend the suspended…)
  ├── TooManyRequests (429)
  │    ├── RequestLimit                REQUEST_LIMIT (login throttle)
  │    ├── RequestLimit1Min            REQUEST_LIMIT_1MIN (one OTP per phone per minute)
@@ -35,6 +38,7 @@ from pao.core.errors import (
     BadRequest,
     Conflict,
     Forbidden,
+    NotFound,
     TooManyRequests,
     Unauthorized,
     Unprocessable,
@@ -118,3 +122,16 @@ class KeyMissing(Unprocessable):
 class OtpSendFail(AppError):
     status_code = 502
     code = "OTP_SEND_FAIL"
+
+
+class MemberStatusUnchanged(Conflict):
+    """Suspending a suspended member, or reactivating an active one (two staff at once: the
+    second finds it done)."""
+
+    code = "MEMBER_STATUS_UNCHANGED"
+
+
+class UnknownMember(NotFound):
+    """No member with that id (the operator's tools; the wallet's MemberNotFound by phone)."""
+
+    code = "NO_USER"

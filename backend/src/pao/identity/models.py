@@ -26,7 +26,14 @@ from pao.kit.money import Currency
 
 class MemberStatus(StrEnum):
     ACTIVE = "ACTIVE"
+    # Suspended by the operator: no login, every session ended (pao.identity.admin).
     INACTIVE = "INACTIVE"
+
+
+MEMBER_TRANSITIONS: dict[MemberStatus, frozenset[MemberStatus]] = {
+    MemberStatus.ACTIVE: frozenset({MemberStatus.INACTIVE}),
+    MemberStatus.INACTIVE: frozenset({MemberStatus.ACTIVE}),
+}
 
 
 class Member(Base):
@@ -67,6 +74,23 @@ class LoginSession(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     ip: Mapped[str | None] = mapped_column(String(64))
     user_agent: Mapped[str | None] = mapped_column(String(300))
+
+
+class MemberNote(Base):
+    """A staff member's note on a member (support context: "called about a late payout").
+    Notes are only added, never edited: the list is the history."""
+
+    __tablename__ = "member_notes"
+    __table_args__ = (Index("ix_member_notes_member_created", "member_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    # Who wrote it: the staff id (no FK: identity does not depend on the back office's
+    # tables) and their login at the time.
+    author_id: Mapped[int | None] = mapped_column(BigId)
+    author: Mapped[str] = mapped_column(String(80))
+    body: Mapped[str] = mapped_column(String(2000))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 
 class OtpStatus(StrEnum):

@@ -17,6 +17,8 @@ export const boApi = {
     request<ApiData<P, 'post'>>('POST', path, body, withToken(options)),
   patch: <P extends BackOffice<PathsWith<'patch'>>>(path: P, body: ApiBody<P, 'patch'>, options?: Options) =>
     request<ApiData<P, 'patch'>>('PATCH', path, body, withToken(options)),
+  put: <P extends BackOffice<PathsWith<'put'>>>(path: P, body: ApiBody<P, 'put'>, options?: Options) =>
+    request<ApiData<P, 'put'>>('PUT', path, body, withToken(options)),
   delete: <P extends BackOffice<PathsWith<'delete'>>>(path: P, options?: Options) =>
     request<ApiData<P, 'delete'>>('DELETE', path, undefined, withToken(options)),
 };

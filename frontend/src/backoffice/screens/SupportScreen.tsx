@@ -4,24 +4,15 @@
  * one importing the other; routes.ts loads it lazily.
  */
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import SupportInbox from '../features/chat/SupportInbox';
 import type { InboxConversation } from '../features/chat/inbox-api';
+import { MemberPanel } from '../features/members/MemberPanel';
 
-/** Until the members feature's MemberPanel lands: who the member is, and a link to their page. */
 function MemberSide({ conversation }: { conversation: InboxConversation }) {
   const { t } = useTranslation();
+  // A guest who never logged in has no member page.
   if (conversation.memberId === null) return <p className="bo-muted">{t('bo.chat.guestSide')}</p>;
-  return (
-    <div className="bo-chat-member">
-      <h2>{t('bo.chat.member')}</h2>
-      <p>{conversation.name}</p>
-      {conversation.username && <p className="bo-muted">{conversation.username}</p>}
-      <Link className="bo-btn" to={`/members/${conversation.memberId}`}>
-        {t('bo.chat.openMember')}
-      </Link>
-    </div>
-  );
+  return <MemberPanel key={conversation.memberId} memberId={conversation.memberId} />;
 }
 
 export default function SupportScreen() {

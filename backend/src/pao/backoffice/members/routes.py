@@ -1,0 +1,287 @@
+"""``/api/backoffice/members``: search and the member's page (``members.read``), its history
+tabs, and the staff's notes. Each route reads through the domains' functions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Query, Request, status
+
+from pao.backoffice import audit
+from pao.backoffice.deps import actor_of, require
+from pao.backoffice.members import detail
+from pao.backoffice.members.schemas import (
+    MemberChangeOut,
+    MemberChangePageOut,
+    MemberDetail,
+    MemberLoginOut,
+    MemberLoginPageOut,
+    MemberNoteIn,
+    MemberNoteOut,
+    MemberNotePageOut,
+    MemberPageOut,
+    MemberPageQuery,
+    MemberQuery,
+    MemberRowOut,
+    MemberSlipOut,
+    MemberSlipPageOut,
+    MemberStatementOut,
+    MemberStatementPageOut,
+    MemberWithdrawalOut,
+    MemberWithdrawalPageOut,
+)
+from pao.backoffice.models import Staff
+from pao.backoffice.roles import Permission
+from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.core.openapi import VALIDATION, errors
+from pao.core.params import DbId
+from pao.core.uow import SessionDep
+from pao.identity import logins as login_history
+from pao.identity import notes
+from pao.identity.admin import get_member
+from pao.identity.changes import mask_account_no
+from pao.kit.clock import utcnow
+from pao.kit.pagination import PageRequest
+from pao.payments.slips.service import list_slips
+from pao.wallet.history import member_withdrawals
+from pao.wallet.member_search import search_members
+from pao.wallet.statements import list_statements
+
+router = backoffice_router()
+
+Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
+NOT_FOUND = errors(_404="NO_USER")
+READ = {**AUTHENTICATED, **NOT_FOUND, **VALIDATION}
+Page = Annotated[MemberPageQuery, Query()]
+
+
+@router.get(
+    "/members",
+    operation_id="backofficeMembers",
+    response_model=MemberPageOut,
+    responses={**AUTHENTICATED, **VALIDATION},
+    summary="Members matching q (id, phone, name or bank account number) and status, one page",
+)
+async def search(
+    query: Annotated[MemberQuery, Query()], session: SessionDep, staff: Reader
+) -> MemberPageOut:
+    rows, total = await search_members(
+        session,
+        q=query.q,
+        status=query.status,
+        offset=(query.page - 1) * query.limit,
+        limit=query.limit,
+        sort=query.sort,
+    )
+    return MemberPageOut(
+        items=[
+            MemberRowOut(
+                id=row.member.id,
+                phone=row.member.phone,
+                name=row.member.name,
+                status=row.member.status,
+                currency=row.member.currency,
+                bank_code=row.member.bank_code,
+                account_no_masked=mask_account_no(row.member.bank_account_no),
+                balance=row.balance,
+                created_at=row.member.created_at,
+            )
+            for row in rows
+        ],
+        total=total,
+        page=query.page,
+        limit=query.limit,
+    )
+
+
+@router.get(
+    "/members/{member_id}",
+    operation_id="backofficeMember",
+    response_model=MemberDetail,
+    responses=READ,
+    summary="The member's page: profile, masked bank account, balance, active bonus, logins",
+)
+async def member(
+    member_id: DbId, request: Request, session: SessionDep, staff: Reader
+) -> MemberDetail:
+    found = await get_member(session, member_id)
+    return await detail.member_detail(request.app, session, found)
+
+
+@router.get(
+    "/members/{member_id}/statement",
+    operation_id="backofficeMemberStatement",
+    response_model=MemberStatementPageOut,
+    responses=READ,
+    summary="The member's statement lines, newest first, one page",
+)
+async def statement(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberStatementPageOut:
+    await get_member(session, member_id)
+    total, rows = await list_statements(
+        session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
+    )
+    return MemberStatementPageOut(
+        items=[
+            MemberStatementOut(
+                id=s.id,
+                type=s.statement_type,
+                status=s.status,
+                from_label=s.from_label,
+                to_label=s.to_label,
+                amount=s.amount,
+                currency=s.currency,
+                created_at=s.created_at,
+            )
+            for s in rows
+        ],
+        total=total,
+    )
+
+
+@router.get(
+    "/members/{member_id}/slips",
+    operation_id="backofficeMemberSlips",
+    response_model=MemberSlipPageOut,
+    responses=READ,
+    summary="The member's deposit slips (without the image), newest first, one page",
+)
+async def slips(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberSlipPageOut:
+    await get_member(session, member_id)
+    total, rows = await list_slips(
+        session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
+    )
+    return MemberSlipPageOut(
+        items=[
+            MemberSlipOut(
+                id=s.id,
+                status=s.status,
+                reason=s.reason,
+                amount=s.amount,
+                currency=s.currency,
+                reference=s.reference,
+                sender_bank=s.sender_bank,
+                created_at=s.created_at,
+                settled_at=s.settled_at,
+            )
+            for s in rows
+        ],
+        total=total,
+    )
+
+
+@router.get(
+    "/members/{member_id}/withdrawals",
+    operation_id="backofficeMemberWithdrawals",
+    response_model=MemberWithdrawalPageOut,
+    responses=READ,
+    summary="The member's withdrawals, newest first, one page",
+)
+async def withdrawals(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberWithdrawalPageOut:
+    await get_member(session, member_id)
+    total, rows = await member_withdrawals(
+        session, member_id=member_id, offset=page.offset, limit=page.limit
+    )
+    return MemberWithdrawalPageOut(
+        items=[
+            MemberWithdrawalOut(
+                id=w.id,
+                amount=w.amount,
+                currency=w.currency,
+                status=w.status,
+                bank_code=w.bank_code,
+                account_no_masked=mask_account_no(w.bank_account_no),
+                reason=w.reason,
+                created_at=w.created_at,
+                decided_at=w.decided_at,
+                decided_by=w.decided_by,
+            )
+            for w in rows
+        ],
+        total=total,
+    )
+
+
+@router.get(
+    "/members/{member_id}/logins",
+    operation_id="backofficeMemberLogins",
+    response_model=MemberLoginPageOut,
+    responses=READ,
+    summary="The member's logins (when, IP, user agent, ended or not), newest first, one page",
+)
+async def logins(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberLoginPageOut:
+    await get_member(session, member_id)
+    total, rows = await login_history.list_logins(
+        session, member_id=member_id, offset=page.offset, limit=page.limit
+    )
+    now = utcnow()
+    return MemberLoginPageOut(items=[MemberLoginOut.of(r, now=now) for r in rows], total=total)
+
+
+@router.get(
+    "/members/{member_id}/changes",
+    operation_id="backofficeMemberChanges",
+    response_model=MemberChangePageOut,
+    responses=READ,
+    summary="The member's changes of name, bank account and password, newest first, one page",
+)
+async def changes(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberChangePageOut:
+    await get_member(session, member_id)
+    total, rows = await login_history.list_changes(
+        session, member_id=member_id, offset=page.offset, limit=page.limit
+    )
+    return MemberChangePageOut(items=[MemberChangeOut.of(c) for c in rows], total=total)
+
+
+@router.get(
+    "/members/{member_id}/notes",
+    operation_id="backofficeMemberNotes",
+    response_model=MemberNotePageOut,
+    responses=READ,
+    summary="Staff notes on the member, newest first, one page",
+)
+async def list_notes(
+    member_id: DbId, page: Page, session: SessionDep, staff: Reader
+) -> MemberNotePageOut:
+    await get_member(session, member_id)
+    total, rows = await notes.list_notes(
+        session, member_id=member_id, offset=page.offset, limit=page.limit
+    )
+    return MemberNotePageOut(items=[MemberNoteOut.of(n) for n in rows], total=total)
+
+
+@router.post(
+    "/members/{member_id}/notes",
+    operation_id="backofficeMemberNoteAdd",
+    status_code=status.HTTP_201_CREATED,
+    response_model=MemberNoteOut,
+    responses={**READ, **errors(_422="KEY_MISSING")},
+    summary="Add a note on the member (members.read: support staff, who talk to members, "
+    "write most notes; a note changes nothing of the account, and it is audited)",
+)
+async def add_note(
+    member_id: DbId, body: MemberNoteIn, request: Request, session: SessionDep, staff: Reader
+) -> MemberNoteOut:
+    await get_member(session, member_id)
+    note = await notes.add_note(
+        session, member_id=member_id, author_id=staff.id, author=staff.login, body=body.body
+    )
+    await audit.record(
+        session,
+        actor=actor_of(request),
+        action="member.note",
+        object_type="member",
+        object_id=member_id,
+        after={"noteId": note.id},
+        detail=note.body,
+    )
+    return MemberNoteOut.of(note)

@@ -1,0 +1,260 @@
+"""Wire shapes of ``/api/backoffice/members`` (camelCase; amounts in major units)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from pao.backoffice.schemas import _Wire, _WireIn
+from pao.identity.changes import mask_account_no
+from pao.identity.models import LoginSession, Member, MemberChange, MemberNote, MemberStatus
+from pao.kit.money import Currency, MajorAmount
+from pao.wallet.member_search import MemberSort
+
+Reason = Annotated[str, StringConstraints(max_length=500)]
+SearchText = Annotated[str, StringConstraints(max_length=100)]
+
+
+class MemberQuery(_WireIn):
+    q: SearchText | None = Field(
+        default=None,
+        description="Digits: the id (exact), or part of a phone or bank account number; "
+        "other text: part of the name (any case).",
+    )
+    status: MemberStatus | None = None
+    page: int = Field(default=1, ge=1, le=100_000)
+    limit: int = Field(default=25, ge=1, le=100)
+    sort: MemberSort = "-id"
+
+
+class MemberPageQuery(_WireIn):
+    page: int = Field(default=1, ge=1, le=100_000)
+    limit: int = Field(default=20, ge=1, le=100)
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.limit
+
+
+class MemberRowOut(_Wire):
+    id: int
+    phone: str
+    name: str
+    status: MemberStatus
+    currency: Currency
+    bank_code: str
+    account_no_masked: str = Field(description="Only the last 4 digits.")
+    balance: MajorAmount
+    created_at: datetime
+
+
+class MemberPageOut(_Wire):
+    items: list[MemberRowOut]
+    total: int
+    page: int
+    limit: int
+
+
+class MemberBankOut(_Wire):
+    bank_code: str
+    account_name: str
+    account_no_masked: str
+
+    @classmethod
+    def of(cls, member: Member) -> MemberBankOut:
+        return cls(
+            bank_code=member.bank_code,
+            account_name=member.bank_account_name,
+            account_no_masked=mask_account_no(member.bank_account_no),
+        )
+
+
+class MemberActiveBonusOut(_Wire):
+    name: str
+    turnover_required: MajorAmount
+    turnover_done: MajorAmount
+
+
+class MemberLoginOut(_Wire):
+    at: datetime
+    ip: str | None
+    user_agent: str | None
+    ended: bool = Field(description="Revoked (logout, password change, suspension) or expired.")
+
+    @classmethod
+    def of(cls, row: LoginSession, *, now: datetime) -> MemberLoginOut:
+        return cls(
+            at=row.created_at,
+            ip=row.ip,
+            user_agent=row.user_agent,
+            ended=row.revoked_at is not None or row.expires_at <= now,
+        )
+
+
+class MemberDetail(_Wire):
+    id: int
+    phone: str
+    name: str
+    status: MemberStatus
+    currency: Currency
+    invite_code: str
+    inviter_id: int | None
+    source_code: str | None
+    created_at: datetime
+    coin: int
+    bank: MemberBankOut
+    balance: MajorAmount
+    active_bonus: MemberActiveBonusOut | None
+    bank_changed_recently: bool = Field(
+        description="The bank account changed within the withdrawal hold (bankChangeHoldHours): "
+        "withdrawals wait for a cashier."
+    )
+    recent_logins: list[MemberLoginOut]
+
+
+class MemberBankAccountOut(_Wire):
+    bank_code: str
+    account_name: str
+    account_no: str = Field(description="The full number (this read is audited).")
+
+
+class MemberBankCorrectionIn(_WireIn):
+    bank_code: Annotated[str, StringConstraints(max_length=10)]
+    account_name: Annotated[str, StringConstraints(max_length=100)]
+    account_no: Annotated[str, StringConstraints(max_length=30)]
+    reason: Reason
+
+
+class MemberReasonIn(_WireIn):
+    reason: Reason = Field(description="Why; required, kept in the audit log.")
+
+
+class MemberStatusOut(_Wire):
+    id: int
+    status: MemberStatus
+    sessions_ended: int = 0
+
+
+class MemberLogoutOut(_Wire):
+    sessions_ended: int
+
+
+class MemberPasswordResetOut(_Wire):
+    temporary_password: str = Field(
+        description="Shown this once; give it to the member, who logs in with it."
+    )
+    sessions_ended: int
+
+
+class MemberGameAccountOut(_Wire):
+    game_code: str
+    game_name: str
+    username: str
+    password: str
+    balance: MajorAmount | None = Field(description="Last known; null before any answer.")
+    stale: bool = Field(description="The provider did not answer in time: the last known amount.")
+    balance_at: datetime | None
+
+
+class MemberNoteIn(_WireIn):
+    body: Annotated[str, StringConstraints(max_length=2000)]
+
+
+class MemberNoteOut(_Wire):
+    id: int
+    author: str
+    author_id: int | None
+    body: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, note: MemberNote) -> MemberNoteOut:
+        return cls(
+            id=note.id,
+            author=note.author,
+            author_id=note.author_id,
+            body=note.body,
+            created_at=note.created_at,
+        )
+
+
+class MemberNotePageOut(_Wire):
+    items: list[MemberNoteOut]
+    total: int
+
+
+class MemberChangeOut(_Wire):
+    id: int
+    kind: str
+    old_value: str | None
+    new_value: str | None
+    ip: str | None
+    user_agent: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, change: MemberChange) -> MemberChangeOut:
+        return cls.model_validate(change, from_attributes=True)
+
+
+class MemberChangePageOut(_Wire):
+    items: list[MemberChangeOut]
+    total: int
+
+
+class MemberLoginPageOut(_Wire):
+    items: list[MemberLoginOut]
+    total: int
+
+
+class MemberStatementOut(_Wire):
+    id: int
+    type: str
+    status: str
+    from_label: str
+    to_label: str
+    amount: MajorAmount
+    currency: Currency
+    created_at: datetime
+
+
+class MemberStatementPageOut(_Wire):
+    items: list[MemberStatementOut]
+    total: int
+
+
+class MemberSlipOut(_Wire):
+    id: int
+    status: str
+    reason: str | None
+    amount: MajorAmount
+    currency: Currency
+    reference: str | None
+    sender_bank: str | None
+    created_at: datetime
+    settled_at: datetime | None
+
+
+class MemberSlipPageOut(_Wire):
+    items: list[MemberSlipOut]
+    total: int
+
+
+class MemberWithdrawalOut(_Wire):
+    id: int
+    amount: MajorAmount
+    currency: Currency
+    status: str
+    bank_code: str
+    account_no_masked: str
+    reason: str | None
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: str | None
+
+
+class MemberWithdrawalPageOut(_Wire):
+    items: list[MemberWithdrawalOut]
+    total: int
