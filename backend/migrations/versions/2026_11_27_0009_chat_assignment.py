@@ -4,7 +4,7 @@
 ``assigned_at`` when they got it. Existing conversations start unassigned.
 
 Revision ID: 0009
-Revises: 0004
+Revises: 0005 (0004 before bo-members was merged in; the merger re-chains)
 Create Date: 2026-11-27 09:00:00
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 import pao.core.db
 
 revision: str = "0009"
-down_revision: str | None = "0004"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
