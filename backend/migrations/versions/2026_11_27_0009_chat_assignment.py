@@ -24,26 +24,37 @@ BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 UtcDateTime = pao.core.db.UtcDateTime
 
 
+FK_NAME = "fk_chat_conversations_assigned_staff_id_staff"
+INDEX_NAME = "ix_chat_conversations_assigned_staff_id"
+
+
+def _sqlite() -> bool:
+    return op.get_bind().dialect.name == "sqlite"
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("chat_conversations", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("assigned_staff_id", BigId, nullable=True))
-        batch_op.add_column(sa.Column("assigned_at", UtcDateTime(), nullable=True))
-        batch_op.create_foreign_key(
-            "fk_chat_conversations_assigned_staff_id_staff",
-            "staff",
-            ["assigned_staff_id"],
-            ["id"],
+    # SQLite: ALTER TABLE in place, never the batch copy-and-swap, which would drop a table
+    # chat_messages and chat_media point at (refused with foreign keys on and rows present).
+    # SQLite adds a column with an inline, named REFERENCES clause.
+    if _sqlite():
+        op.execute(
+            "ALTER TABLE chat_conversations ADD COLUMN assigned_staff_id INTEGER "
+            f"CONSTRAINT {FK_NAME} REFERENCES staff (id)"
         )
-        batch_op.create_index(
-            "ix_chat_conversations_assigned_staff_id", ["assigned_staff_id"], unique=False
-        )
+    else:
+        op.add_column("chat_conversations", sa.Column("assigned_staff_id", BigId, nullable=True))
+        op.create_foreign_key(FK_NAME, "chat_conversations", "staff", ["assigned_staff_id"], ["id"])
+    op.add_column("chat_conversations", sa.Column("assigned_at", UtcDateTime(), nullable=True))
+    op.create_index(INDEX_NAME, "chat_conversations", ["assigned_staff_id"], unique=False)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("chat_conversations", schema=None) as batch_op:
-        batch_op.drop_index("ix_chat_conversations_assigned_staff_id")
-        batch_op.drop_constraint(
-            "fk_chat_conversations_assigned_staff_id_staff", type_="foreignkey"
-        )
-        batch_op.drop_column("assigned_at")
-        batch_op.drop_column("assigned_staff_id")
+    op.drop_index(INDEX_NAME, table_name="chat_conversations")
+    if _sqlite():
+        # SQLite (3.35+) drops a column whose only constraint is its own REFERENCES clause.
+        op.execute("ALTER TABLE chat_conversations DROP COLUMN assigned_at")
+        op.execute("ALTER TABLE chat_conversations DROP COLUMN assigned_staff_id")
+        return
+    op.drop_constraint(FK_NAME, "chat_conversations", type_="foreignkey")
+    op.drop_column("chat_conversations", "assigned_at")
+    op.drop_column("chat_conversations", "assigned_staff_id")

@@ -11,7 +11,6 @@ from datetime import datetime
 from pydantic import Field
 
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.core.params import MAX_DB_INT
 from pao.support import service
 from pao.support.agents import Agent
 from pao.support.assignment import InboxEntry, InboxSort, InboxView
@@ -69,8 +68,13 @@ class InboxPageOut(_Wire):
     limit: int
 
 
+# A body's bounds reach the contract as JSON numbers (floats): 2^63 - 1 would round up past
+# BIGINT, so a staff id is bounded by the largest integer a float (and JavaScript) holds exactly.
+MAX_BODY_ID = 2**53 - 1
+
+
 class AssignIn(_WireIn):
-    staff_id: int = Field(ge=1, le=MAX_DB_INT, description="An active staff member with chat.use.")
+    staff_id: int = Field(ge=1, le=MAX_BODY_ID, description="An active staff member with chat.use.")
     replace: bool = Field(
         default=False,
         description="Take the conversation over from the agent holding it (else 409 "
