@@ -1,7 +1,8 @@
 /**
- * The chat socket (spec §4 Chat, §7): socket.io at /socket.io with the caller's credentials in
- * the handshake (shared by the player's widget and the staff inboxes), reconnect delay 500 ms with unlimited attempts, `join` on every (re)connect,
- * and a 5 s check that reconnects a socket left disconnected. Loaded only with the chat panel.
+ * The chat socket (spec §4 Chat, §7), shared by the player's widget and the staff inboxes:
+ * socket.io at /socket.io with the caller's credentials in the handshake, reconnect delay 500 ms
+ * with unlimited attempts, `join` on every (re)connect, and a 5 s check that reconnects a socket
+ * left disconnected. Agents also hear `read` and `assigned`. Loaded only with a chat screen.
  */
 import { useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
