@@ -105,13 +105,15 @@ for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: fa
   if (part !== CORE) problems.push(`${ENTRY}: ${file} shows '${section}.…' (in ${part}.json), not up-front`);
 }
 
-// The back office (its own entry) loads the up-front strings and its own part, nothing else; and
-// the player app never shows the back office's strings (no page may declare that part).
+// The back office (its own entry) loads the up-front strings, its own part and the chat's
+// (support: the shared message view and composer of its inbox; src/backoffice/i18n.ts), nothing
+// else; and the player app never shows the back office's strings (no page may declare that part).
 const BACK_OFFICE_ENTRY = 'src/backoffice/main.tsx';
 const BACK_OFFICE_PART = 'backoffice';
+const BACK_OFFICE_PARTS = [CORE, BACK_OFFICE_PART, 'support'];
 for (const [section, file] of usedSections(join(FRONTEND, BACK_OFFICE_ENTRY))) {
   const part = partOf.get(section);
-  if (part !== CORE && part !== BACK_OFFICE_PART) {
+  if (!BACK_OFFICE_PARTS.includes(part)) {
     problems.push(`${BACK_OFFICE_ENTRY}: ${file} shows '${section}.…' (in ${part}.json), which the back office does not load`);
   }
 }

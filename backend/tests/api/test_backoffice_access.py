@@ -23,7 +23,8 @@ from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
 from pao.backoffice.roles import Role, may
 from pao.identity.models import Member
-from tests.helpers import member_id, register_and_login
+from pao.support.models import ChatConversation
+from tests.helpers import member_id, register_and_login, set_site_setting
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
 from tests.withdrawal_helpers import pending_withdrawal
 
@@ -333,6 +334,35 @@ async def _withdrawal_reject(w: World) -> httpx.Response:
     )
 
 
+async def _conversation(w: World) -> int:
+    await set_site_setting(w.client, "enableChatWidget", True)
+    guest = "0b6f4bd2-8f1e-4d6e-9a43-5d2f3b8c1a70"
+    r = await w.client.post(
+        "/api/chat/send-message",
+        json={"message": {"message_type": "text", "payload": "hi"}},
+        headers={"X-Guest-Id": guest},
+    )
+    assert r.status_code == 200, r.text
+    async with w.app.state.sessionmaker() as s:
+        return int(await s.scalar(select(func.max(ChatConversation.id))))
+
+
+async def _chat_assign(w: World) -> httpx.Response:
+    cid = await _conversation(w)
+    return await w.client.post(
+        f"{PREFIX}/chat/conversations/{cid}/assign",
+        json={"staffId": w.owner.id},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _chat_unassign(w: World) -> httpx.Response:
+    cid = await _conversation(w)
+    return await w.client.post(
+        f"{PREFIX}/chat/conversations/{cid}/unassign", headers=bearer(w.owner_token)
+    )
+
+
 # A valid request of each mutating route, and the audit action it must write.
 EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
@@ -404,6 +434,14 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/reject"): (
         _withdrawal_reject,
         "withdrawal.reject",
+    ),
+    ("POST", f"{PREFIX}/chat/conversations/{{conversation_id}}/assign"): (
+        _chat_assign,
+        "chat.assign",
+    ),
+    ("POST", f"{PREFIX}/chat/conversations/{{conversation_id}}/unassign"): (
+        _chat_unassign,
+        "chat.unassign",
     ),
 }
 

@@ -1,18 +1,23 @@
 /**
  * The back office's strings: the app's i18n set-up (lib/i18n.ts) with the up-front
  * translation.json (shared components, error texts) and locales/<lng>/backoffice.json, which only
- * this entry names, so the player app's bundle never carries it.
+ * this entry names, so the player app's bundle never carries it; support.json too, for the chat's
+ * shared message view and composer in the support inbox.
  */
 import type { ResourceKey } from 'i18next';
 import { initI18n } from '@/lib/i18n';
 import { stringsBackend } from '@/lib/locale-files';
 
 export const BACK_OFFICE_STRINGS = 'backoffice';
+const CHAT_STRINGS = 'support';
 
-const files = import.meta.glob<ResourceKey>(['../locales/*/translation.json', '../locales/*/backoffice.json'], {
+const files = import.meta.glob<ResourceKey>(['../locales/*/translation.json', '../locales/*/backoffice.json', '../locales/*/support.json'], {
   import: 'default',
 });
 
 export function initBackOfficeI18n(): Promise<void> {
-  return initI18n([BACK_OFFICE_STRINGS], { backend: stringsBackend(files), fallback: [BACK_OFFICE_STRINGS] });
+  return initI18n([BACK_OFFICE_STRINGS, CHAT_STRINGS], {
+    backend: stringsBackend(files),
+    fallback: [BACK_OFFICE_STRINGS, CHAT_STRINGS],
+  });
 }

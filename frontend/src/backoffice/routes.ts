@@ -15,6 +15,7 @@ export type NavLabel =
   | 'bo.nav.deposits'
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
+  | 'bo.nav.chat'
   | 'bo.nav.audit'
   | 'bo.nav.staff'
   | 'bo.nav.sessions';
@@ -63,6 +64,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'accounts.read',
     nav: { label: 'bo.nav.accounts', icon: 'doc' },
     Screen: lazy(() => import('./features/accounts/AccountsPage')),
+  },
+  {
+    path: 'chat',
+    permission: 'chat.use',
+    nav: { label: 'bo.nav.chat', icon: 'chat' },
+    Screen: lazy(() => import('./screens/SupportScreen')),
   },
   {
     path: 'audit',

@@ -12,6 +12,7 @@ from pao.backoffice import (
     adjustments_routes,
     audit_routes,
     auth_routes,
+    chat_routes,
     deposits_routes,
     staff_rooms,
     staff_routes,
@@ -38,6 +39,7 @@ ROUTERS = (
     deposits_routes.router,
     adjustments_routes.router,
     accounts_routes.router,
+    chat_routes.router,
 )
 # Imported for their domain event subscribers (registered at import).
 SUBSCRIBERS = (withdrawals_live,)

@@ -43,6 +43,15 @@ class AgentDirectory(Protocol):
         """The names customers see for these agent ids (unknown ids are left out)."""
         ...
 
+    async def assignable(self, session: AsyncSession, agent_id: int) -> Agent | None:
+        """The agent ``agent_id`` if a conversation may be assigned to them (an active
+        operator account that may use the chat), else ``None``."""
+        ...
+
+    async def all_assignable(self, session: AsyncSession) -> list[Agent]:
+        """Every agent a conversation may be assigned to, by name."""
+        ...
+
 
 agent_bearer = HTTPBearer(
     auto_error=False,

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from pao.core.errors import BadRequest, Forbidden, NotFound, TooManyRequests, Unauthorized
+from pao.core.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    TooManyRequests,
+    Unauthorized,
+    Unprocessable,
+)
 from pao.core.request_limits import PayloadTooLarge
 
 
@@ -46,3 +54,16 @@ class AgentWrongCredential(Unauthorized):
 
 class ChatRateLimited(TooManyRequests):
     code = "REQUEST_LIMIT"
+
+
+class AssigneeNotAgent(Unprocessable):
+    """The staff member named is unknown, disabled, or their role may not use the chat."""
+
+    code = "CHAT_ASSIGNEE_NOT_AGENT"
+
+
+class AlreadyAssigned(Conflict):
+    """Another staff member took the conversation first (``assignedStaffId`` says who); send
+    ``replace: true`` to take it over anyway."""
+
+    code = "CHAT_ALREADY_ASSIGNED"

@@ -14,7 +14,9 @@ socket's session, so a socket cannot change who it is afterwards:
   back office emits its live queue events there (:meth:`ChatHub.emit_to_room`).
 
 Events: the client emits ``join`` (a room name; the ack is ``{"ok": bool, "message"?}``) and
-receives ``messaging`` (one message, as history returns it) and, agents only, ``read``.
+receives ``messaging`` (one message, as history returns it) and, agents only, ``read`` and
+``assigned`` (a conversation changed hands: ``{conversationId, assignedStaffId,
+assignedName, assignedAt}``, the ids as strings like the other events, null when released).
 With ``PAO_REDIS_URL`` the server uses socket.io's Redis manager so that every process shares
 rooms, and the agents online are counted in Redis (a sorted set of socket ids with an expiry
 that each process refreshes for its own sockets).
@@ -158,6 +160,26 @@ class ChatHub:
     async def emit_to_room(self, event: str, data: dict[str, Any], *, room: str) -> None:
         """An event for a staff room (every process's sockets in it, through Redis)."""
         await self.sio.emit(event, data, to=room)
+
+    async def announce_assignment(
+        self,
+        *,
+        conversation_id: int,
+        assigned_staff_id: int | None,
+        assigned_name: str | None,
+        assigned_at: str | None,
+    ) -> None:
+        """Tell every agent's inbox who now works the conversation (after the commit)."""
+        await self.sio.emit(
+            "assigned",
+            {
+                "conversationId": str(conversation_id),
+                "assignedStaffId": str(assigned_staff_id) if assigned_staff_id else None,
+                "assignedName": assigned_name,
+                "assignedAt": assigned_at,
+            },
+            to=AGENTS_ROOM,
+        )
 
     async def agents_online(self) -> int:
         return await self.presence.count()

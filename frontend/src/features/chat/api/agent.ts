@@ -8,8 +8,8 @@
 import type { ApiBody, ApiData } from '@/lib/api-client';
 import { CLIENT_HEADER, CLIENT_MARKER } from '@/lib/api-client';
 import { ApiError, NETWORK_ERROR } from '@/lib/errors';
-import { fetchBlobUrl, uploadWithProgress } from './chat';
-import type { AgentMessage, MediaKind } from './types';
+import { fetchBlobUrl, uploadWithProgress } from '@/lib/chat/transfer';
+import type { AgentMessage, MediaKind } from '@/lib/chat/types';
 
 const AGENT_TOKEN_KEY = 'agent-token';
 

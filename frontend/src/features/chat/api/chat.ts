@@ -6,11 +6,11 @@
  * id — a random UUID created once and kept in localStorage 'guest-id' — sent as X-Guest-Id.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { api, CLIENT_HEADER, CLIENT_MARKER, toApiError } from '@/lib/api-client';
-import { ApiError, NETWORK_ERROR, TIMEOUT } from '@/lib/errors';
+import { api } from '@/lib/api-client';
+import { uploadWithProgress } from '@/lib/chat/transfer';
 import { getToken, readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 import { uuid } from '@/lib/uuid';
-import { UPLOAD_TIMEOUT_MS, type CustomerMessage, type MediaKind, type WireMessage } from './types';
+import type { CustomerMessage, MediaKind, WireMessage } from '@/lib/chat/types';
 
 export const GUEST_HEADER = 'X-Guest-Id';
 const GUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -81,47 +81,6 @@ export function markRead(identity: Identity) {
   return api.put('/api/chat/read-customer/', owner(identity), { headers: identityHeaders(identity) });
 }
 
-/**
- * multipart POST of one file with upload progress (fetch has none): XHR, 300 s time-out.
- * Resolves with the stored path; rejects with an ApiError.
- */
-export function uploadWithProgress(
-  url: string,
-  file: File,
-  headers: Record<string, string>,
-  onProgress: (fraction: number) => void,
-  toError: (status: number, body: unknown) => ApiError = toApiError,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    xhr.setRequestHeader(CLIENT_HEADER, CLIENT_MARKER);
-    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown = undefined;
-      try {
-        body = JSON.parse(xhr.responseText) as unknown;
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve((body as { path: string }).path);
-      } else {
-        reject(toError(xhr.status, body));
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR));
-    xhr.ontimeout = () => reject(new ApiError(0, TIMEOUT));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
-}
-
 export function uploadMedia(
   identity: Identity,
   kind: MediaKind,
@@ -129,13 +88,6 @@ export function uploadMedia(
   onProgress: (fraction: number) => void,
 ): Promise<string> {
   return uploadWithProgress(`/api/chat/upload-${kind}`, file, identityHeaders(identity), onProgress);
-}
-
-/** A chat file as an object URL (the caller revokes it). */
-export async function fetchBlobUrl(url: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(url, { headers: { ...headers, [CLIENT_HEADER]: CLIENT_MARKER } });
-  if (!response.ok) throw new ApiError(response.status, 'CHAT_MEDIA_NOT_FOUND');
-  return URL.createObjectURL(await response.blob());
 }
 
 export function customerMediaUrl(path: string): string {

@@ -24,13 +24,12 @@ import {
   staffCode,
   staffPassword,
 } from '../api/agent';
-import type { AgentMessage, Button, ConversationSummary, WireMessage } from '../api/types';
-import { useAlert } from '../hooks/use-alert';
-import { useChatSocket } from '../hooks/use-chat-socket';
-import { useConversation, type ConversationTransport } from '../hooks/use-conversation';
-import { ChatView } from './ChatView';
-import { Composer } from './Composer';
-import '../chat.css';
+import type { AgentMessage, Button, ConversationSummary, WireMessage } from '@/lib/chat/types';
+import { useAlert } from '@/lib/chat/use-alert';
+import { useChatSocket } from '@/lib/chat/use-chat-socket';
+import { useConversation, type ConversationTransport } from '@/lib/chat/use-conversation';
+import { ChatView } from '@/components/chat/ChatView';
+import { Composer } from '@/components/chat/Composer';
 
 type Enrolment = { secret: string; qr: string };
 type Challenge = { ticket: string; enrolment: Enrolment | null };

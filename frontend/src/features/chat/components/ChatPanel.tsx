@@ -9,7 +9,6 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { ApiError } from '@/lib/errors';
 import {
   customerMediaUrl,
-  fetchBlobUrl,
   fetchHistory,
   identityHeaders,
   markRead,
@@ -18,13 +17,14 @@ import {
   uploadMedia,
   type Identity,
 } from '../api/chat';
-import type { CustomerMessage } from '../api/types';
-import { useAlert } from '../hooks/use-alert';
-import { useChatSocket, type SocketAuth } from '../hooks/use-chat-socket';
-import { useConversation, type ConversationTransport } from '../hooks/use-conversation';
-import { ChatView } from './ChatView';
-import { Composer } from './Composer';
-import type { ChatAction } from './MessageView';
+import { fetchBlobUrl } from '@/lib/chat/transfer';
+import type { CustomerMessage } from '@/lib/chat/types';
+import { useAlert } from '@/lib/chat/use-alert';
+import { useChatSocket, type SocketAuth } from '@/lib/chat/use-chat-socket';
+import { useConversation, type ConversationTransport } from '@/lib/chat/use-conversation';
+import { ChatView } from '@/components/chat/ChatView';
+import { Composer } from '@/components/chat/Composer';
+import type { ChatAction } from '@/components/chat/MessageView';
 
 export default function ChatPanel({ prefix }: { prefix: string }) {
   const { t } = useTranslation();

@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { Spinner } from '@/components/ui/Spinner';
 import { chatQueries } from '../api/chat';
-import '../chat.css';
 
 const ChatPanel = lazy(() => import('./ChatPanel'));
 

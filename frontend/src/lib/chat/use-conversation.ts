@@ -14,7 +14,7 @@ import {
   type MediaKind,
   type Message,
   type WireMessage,
-} from '../api/types';
+} from './types';
 
 export type ConversationTransport<M extends Message> = {
   history: (skip: number, limit: number) => Promise<WireMessage[]>;

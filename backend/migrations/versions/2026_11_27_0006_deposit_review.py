@@ -1,8 +1,8 @@
 """deposit review: the staff review of failed slips, the bank lookup's answer on each slip,
 and who matched an unmatched bank transfer or gateway payment by hand
 
-Revision ID: 0008
-Revises: 0006
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-11-27 09:00:00.000000
 """
 
@@ -15,8 +15,8 @@ from alembic import op
 import pao.core.db
 from pao.kit.clock import utcnow
 
-revision: str = "0008"
-down_revision: str | None = "0006"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -4,8 +4,8 @@
 domain does not know the staff table (it sits above the domains), and the label
 ``claimed_by`` names the claimer in every listing without a join.
 
-Revision ID: 0007
-Revises: 0005
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-27 12:00:00
 """
 
@@ -16,8 +16,8 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0007"
-down_revision: str | None = "0005"
+revision: str = "0008"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

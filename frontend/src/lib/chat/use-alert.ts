@@ -1,6 +1,6 @@
 /** A chat alert: one line shown for 4 s (spec §5), replaced by the next. */
 import { useCallback, useEffect, useState } from 'react';
-import { ALERT_MS } from '../api/types';
+import { ALERT_MS } from './types';
 
 export function useAlert(): [string | null, (text: string) => void] {
   const [alert, setAlert] = useState<{ text: string; at: number } | null>(null);

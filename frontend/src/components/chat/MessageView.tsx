@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { SITE_OR_WEB, WEB, safeUrl } from '@/lib/safe-url';
-import type { Button, ChatItem, Message, QuickReply } from '../api/types';
+import type { Button, ChatItem, Message, QuickReply } from '@/lib/chat/types';
 
 export type ChatAction = { kind: 'text'; text: string } | { kind: 'postback'; title: string; payload: string };
 

@@ -1,7 +1,7 @@
 """member notes: staff notes on a member (the back office's member page)
 
-Revision ID: 0005
-Revises: 0008
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-27 12:00:00.000000
 """
 
@@ -12,8 +12,8 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0005"
-down_revision: str | None = "0008"
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

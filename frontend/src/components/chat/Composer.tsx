@@ -5,7 +5,7 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
-import { ACCEPT, MAX_TEXT, checkFile, sendableText, type MediaKind } from '../api/types';
+import { ACCEPT, MAX_TEXT, checkFile, sendableText, type MediaKind } from '@/lib/chat/types';
 
 type Props = {
   onText: (text: string) => void;

@@ -1,6 +1,6 @@
 """manual adjustments: staff credits and debits of a member's wallet, with four eyes
 
-Revision ID: 0006
+Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-27 09:00:00.000000
 """
@@ -12,7 +12,7 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0006"
+revision: str = "0005"
 down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -4,8 +4,9 @@
  */
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SCROLL_BOTTOM_PX, type ChatItem } from '../api/types';
+import { SCROLL_BOTTOM_PX, type ChatItem } from '@/lib/chat/types';
 import { MessageView, type ChatAction } from './MessageView';
+import './chat.css';
 
 type Props = {
   items: ChatItem[];

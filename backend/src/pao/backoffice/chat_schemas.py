@@ -1,0 +1,92 @@
+"""Wire shapes of the back office's support inbox (``/api/backoffice/chat``), camelCase.
+
+A conversation's last message keeps the chat's own wire form (``ConversationOut``, as the
+socket's ``messaging`` event delivers it), so the screen renders both the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field
+
+from pao.backoffice.schemas import _Wire, _WireIn
+from pao.support import service
+from pao.support.agents import Agent
+from pao.support.assignment import InboxEntry, InboxSort, InboxView
+from pao.support.schemas import ConversationOut
+
+
+class InboxQuery(_WireIn):
+    view: InboxView = Field(
+        default="all",
+        description="mine: assigned to the caller; unassigned: nobody's yet; all.",
+    )
+    page: int = Field(default=1, ge=1, le=100_000)
+    limit: int = Field(default=50, ge=1, le=100)
+    sort: InboxSort = "-lastMessageAt"
+
+
+class InboxConversationOut(_Wire):
+    id: int
+    member_id: int | None = Field(description="The member chatting; null for a guest.")
+    name: str
+    username: str | None = Field(description="A member's phone number.")
+    unread: int = Field(description="The customer's messages no agent has read yet.")
+    wants_agent: bool = Field(description="The customer asked the bot for a human.")
+    last_message_at: datetime | None
+    last_message: ConversationOut | None
+    assigned_staff_id: int | None
+    assigned_name: str | None
+    assigned_at: datetime | None
+
+    @classmethod
+    def of(cls, entry: InboxEntry) -> InboxConversationOut:
+        c = entry.conversation
+        last = entry.last_message
+        return cls(
+            id=c.id,
+            member_id=c.member_id,
+            name=c.display_name,
+            username=c.username,
+            unread=c.agent_unread,
+            wants_agent=c.wants_agent,
+            last_message_at=c.last_message_at,
+            last_message=(
+                service.to_wire(last, c, names=entry.names, for_agent=True) if last else None
+            ),
+            assigned_staff_id=c.assigned_staff_id,
+            assigned_name=entry.assignee_name,
+            assigned_at=c.assigned_at,
+        )
+
+
+class InboxPageOut(_Wire):
+    items: list[InboxConversationOut]
+    total: int
+    page: int
+    limit: int
+
+
+# A body's bounds reach the contract as JSON numbers (floats): 2^63 - 1 would round up past
+# BIGINT, so a staff id is bounded by the largest integer a float (and JavaScript) holds exactly.
+MAX_BODY_ID = 2**53 - 1
+
+
+class AssignIn(_WireIn):
+    staff_id: int = Field(ge=1, le=MAX_BODY_ID, description="An active staff member with chat.use.")
+    replace: bool = Field(
+        default=False,
+        description="Take the conversation over from the agent holding it (else 409 "
+        "CHAT_ALREADY_ASSIGNED).",
+    )
+
+
+class ChatAgentOut(_Wire):
+    id: int
+    login: str
+    display_name: str
+
+    @classmethod
+    def of(cls, agent: Agent) -> ChatAgentOut:
+        return cls(id=agent.id, login=agent.login, display_name=agent.display_name)
