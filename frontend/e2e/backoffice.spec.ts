@@ -2,13 +2,16 @@
  * The back office at 1366×768, in Thai and English: an owner signs in with a code, sees every
  * screen, filters the audit log (the filter is the URL) and adds a staff member, whose enrolment
  * is shown once, until the session ends on the server; a new staff member enrols at first
- * sign-in; a viewer sees no management screen.
+ * sign-in; a viewer reads the money screens but finds no action, and the server refuses each one
+ * made with their token.
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
 import { expect, expectAccessible, test, type Locale } from './support/fixtures';
+import { createMember, paoOps } from './support/backend';
 import { addStaff, enrolledStaff, enterPassword, signIn } from './support/staff';
 import { totpCode } from './support/totp';
 
+const PLAYER = { 'X-Pao-Client': 'wallet' };
 const shot = (name: string, locale: Locale) => `test-results/screens/backoffice-${name}-${locale}.png`;
 
 for (const locale of ['th', 'en'] as const) {
@@ -117,16 +120,67 @@ for (const locale of ['th', 'en'] as const) {
       await page.screenshot({ path: shot('sessions', locale) });
     });
 
-    test('a viewer sees no staff or audit screen, and the session ends on logout', async ({ page, request, t }) => {
+    test('a viewer looks at every money screen, every action is refused, and the session ends on logout', async ({ page, request, t }) => {
+      // Something to look at: a member with a pending withdrawal.
+      const member = await createMember(request);
+      paoOps('deposit', member.phone, '500', '--note', 'e2e viewer');
+      const login = await request.post('/api/login', {
+        headers: PLAYER,
+        data: { username: member.phone, password: member.password },
+      });
+      const { token: memberToken } = (await login.json()) as { token: string };
+      const asked = await request.post('/api/wallet/withdraw', {
+        headers: { ...PLAYER, Authorization: `Bearer ${memberToken}`, 'Idempotency-Key': `e2e-viewer-${member.phone}` },
+        data: { amount: 200 },
+      });
+      expect(asked.status(), await asked.text()).toBe(200);
+      const { withdrawalId } = (await asked.json()) as { withdrawalId: number };
+
       const viewer = await enrolledStaff(request, 'viewer');
       await signIn(page, t, viewer);
       const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
-      await expect(nav.getByRole('link')).toHaveText([t('bo.nav.dashboard'), t('bo.nav.sessions')]);
+      await expect(nav.getByRole('link')).toHaveText(
+        ['dashboard', 'members', 'withdrawals', 'deposits', 'accounts', 'sessions'].map((screen) => t(`bo.nav.${screen}`)),
+      );
       // A link to a screen the role may not open lands on one it may (the first: the dashboard).
       await page.goto('/backoffice/staff');
       await expect(page).toHaveURL(/\/backoffice\/dashboard$/);
       await expect(page.getByRole('button', { name: t('bo.staff.add') })).toHaveCount(0);
       await expectAccessible(page, 'viewer dashboard');
+
+      // The withdrawal is there to read, with no claim or decision.
+      await nav.getByRole('link', { name: t('bo.nav.withdrawals') }).click();
+      await page.getByRole('button', { name: t('bo.withdrawals.openOf', { id: withdrawalId }) }).click();
+      const panel = page.getByRole('complementary', { name: t('bo.withdrawals.detailTitle', { id: withdrawalId }) });
+      await expect(panel.getByText(member.phone)).toBeVisible();
+      for (const action of ['claim', 'approvePayout', 'approveManual', 'reject']) {
+        await expect(panel.getByRole('button', { name: t(`bo.withdrawals.${action}`), exact: true })).toHaveCount(0);
+      }
+      await nav.getByRole('link', { name: t('bo.nav.accounts') }).click();
+      await expect(page.getByRole('table')).toBeVisible();
+      await expect(page.getByRole('button', { name: t('bo.accounts.add') })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: t('bo.accounts.edit') })).toHaveCount(0);
+
+      // The server is the authority: the viewer's own token is refused every action.
+      const staffToken = await page.evaluate(() => localStorage.getItem('pao-staff-token'));
+      const asViewer = { Authorization: `Bearer ${staffToken ?? ''}`, 'Idempotency-Key': `e2e-viewer-act-${withdrawalId}` };
+      const memberId = (await (await request.get('/api/account/profile', { headers: { ...PLAYER, Authorization: `Bearer ${memberToken}` } })).json()) as {
+        profile: { _id: number };
+      };
+      const attempts = [
+        request.post(`/api/backoffice/withdrawals/${withdrawalId}/claim`, { headers: asViewer }),
+        request.post(`/api/backoffice/withdrawals/${withdrawalId}/reject`, { headers: asViewer, data: { reason: 'no' } }),
+        request.post(`/api/backoffice/members/${memberId.profile._id}/suspend`, { headers: asViewer, data: { reason: 'no' } }),
+        request.post(`/api/backoffice/members/${memberId.profile._id}/adjustments`, {
+          headers: asViewer,
+          data: { direction: 'credit', amount: 10, reason: 'no' },
+        }),
+        request.post('/api/backoffice/accounts', { headers: asViewer, data: { kind: 'BANK', code: 'SCB', mode: 'MANUAL', accountNo: '4071234567' } }),
+      ];
+      for (const refused of await Promise.all(attempts)) {
+        expect(refused.status(), refused.url()).toBe(403);
+        expect(await refused.json()).toEqual({ message: 'STAFF_FORBIDDEN' });
+      }
 
       await page.getByRole('button', { name: t('bo.top.logout') }).click();
       await expect(page).toHaveURL(/\/backoffice\/login$/);

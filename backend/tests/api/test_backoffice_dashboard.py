@@ -152,7 +152,12 @@ async def test_figures_equal_what_was_moved(client: httpx.AsyncClient, app: Fast
         {"date": today, "deposits": pytest.approx(deposits), "withdrawals": 300, "newMembers": 5}
     ]
     assert body["providerFloats"] == []
-    queues = {"withdrawalsPending": 1, "slipsToReview": 1, "unmatchedPayments": 1}
+    queues = {
+        "withdrawalsPending": 1,
+        "slipsToReview": 1,
+        "unmatchedPayments": 1,
+        "adjustmentsAwaiting": 0,
+    }
     assert body["queues"] == queues
     assert await live_queues(client, headers) == queues
 
@@ -195,8 +200,17 @@ async def test_figures_equal_what_was_moved(client: httpx.AsyncClient, app: Fast
         "withdrawalsPending": 1,
         "slipsToReview": 0,
         "unmatchedPayments": 0,
+        "adjustmentsAwaiting": 0,
     }
     assert (await dashboard(client, headers))["queues"]["slipsToReview"] == 0
+    # A manual credit above the approval limit waits for a second staff member: counted.
+    asked = await client.post(
+        f"/api/backoffice/members/{cash_id}/adjustments",
+        headers=cashier | {"Idempotency-Key": "big-credit"},
+        json={"direction": "credit", "amount": 100_000, "reason": "goodwill"},
+    )
+    assert asked.json()["status"] == "AWAITING_APPROVAL", asked.text
+    assert (await live_queues(client, headers))["adjustmentsAwaiting"] == 1
 
 
 async def live_queues(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, int]:

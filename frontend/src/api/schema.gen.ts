@@ -4483,6 +4483,11 @@ export interface components {
         /** QueuesOut */
         QueuesOut: {
             /**
+             * Adjustmentsawaiting
+             * @description Manual adjustments above the limit waiting for a second staff member.
+             */
+            adjustmentsAwaiting: number;
+            /**
              * Slipstoreview
              * @description FAILED slips whose reason needs a cashier's look.
              */

@@ -51,7 +51,7 @@ from pao.ledger.figures import DailyFlow, balances, credited_owners, daily_flows
 from pao.ledger.models import AccountKind
 from pao.payments.figures import count_slips_to_review, count_unmatched_payments, slip_entries
 from pao.payments.gateways.registry import GATEWAY_CODES
-from pao.wallet.figures import count_pending_withdrawals
+from pao.wallet.figures import count_adjustments_awaiting, count_pending_withdrawals
 
 SLIP, BANK_QR, TRUEMONEY, MANUAL = "slip", "bank_qr", "truemoney", "manual"
 # In the order the dashboard lists them.
@@ -90,6 +90,7 @@ class Queues:
     withdrawals_pending: int
     slips_to_review: int
     unmatched_payments: int
+    adjustments_awaiting: int
 
 
 @dataclass
@@ -187,4 +188,5 @@ async def queues(session: AsyncSession) -> Queues:
         withdrawals_pending=await count_pending_withdrawals(session),
         slips_to_review=await count_slips_to_review(session),
         unmatched_payments=await count_unmatched_payments(session),
+        adjustments_awaiting=await count_adjustments_awaiting(session),
     )

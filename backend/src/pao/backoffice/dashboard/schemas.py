@@ -82,6 +82,9 @@ class QueuesOut(_Wire):
     withdrawals_pending: int
     slips_to_review: int = Field(description="FAILED slips whose reason needs a cashier's look.")
     unmatched_payments: int
+    adjustments_awaiting: int = Field(
+        description="Manual adjustments above the limit waiting for a second staff member."
+    )
 
     @classmethod
     def of(cls, queues: Queues) -> QueuesOut:
@@ -89,6 +92,7 @@ class QueuesOut(_Wire):
             withdrawals_pending=queues.withdrawals_pending,
             slips_to_review=queues.slips_to_review,
             unmatched_payments=queues.unmatched_payments,
+            adjustments_awaiting=queues.adjustments_awaiting,
         )
 
 

@@ -81,6 +81,7 @@ function QueueCounts({ initial }: { initial?: Queues }) {
     { key: 'withdrawalsPending', label: t('bo.dashboard.queue.withdrawalsPending'), to: '/withdrawals', icon: 'withdraw' },
     { key: 'slipsToReview', label: t('bo.dashboard.queue.slipsToReview'), to: '/deposits', icon: 'doc' },
     { key: 'unmatchedPayments', label: t('bo.dashboard.queue.unmatchedPayments'), to: '/deposits', icon: 'transfer' },
+    { key: 'adjustmentsAwaiting', label: t('bo.dashboard.queue.adjustmentsAwaiting'), to: '/adjustments', icon: 'wallet' },
   ];
   return (
     <section className="bo-panel" aria-labelledby="bo-dash-queues">
