@@ -13,6 +13,8 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
+# Backend test processes (pytest-xdist); each has its own PostgreSQL database (tests/conftest.py).
+PYTEST_WORKERS ?= 2
 export UV_PROJECT_ENVIRONMENT := $(abspath $(VENV))
 UV := $(BIN)/uv
 PAO := $(BIN)/pao
@@ -63,7 +65,7 @@ contract: $(VENV)/.installed
 
 backend-test: $(VENV)/.installed
 	$(BIN)/python -m pao.contract --check
-	cd backend && ../$(BIN)/pytest -p no:cacheprovider
+	cd backend && ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
 
 # Any 5xx or answer outside the declared responses fails it (backend/tests/fuzz/). The built
 # SPA is served too, as in production: its catch-all route decides some wrong-method answers.

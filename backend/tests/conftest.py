@@ -2,7 +2,9 @@
 ``PAO_TEST_DATABASE_URL`` is set (every ``app``/``client`` test runs once per database).
 
 The schema is built once per database per run; each test then starts from empty tables
-(a fresh copy of the SQLite file, ``TRUNCATE`` on PostgreSQL).
+(a fresh copy of the SQLite file, ``TRUNCATE`` on PostgreSQL). Under pytest-xdist (``make
+test`` runs ``-n 2``) each worker has its own PostgreSQL database, ``<name>_<worker>``, created
+on first use, so that one worker's ``TRUNCATE`` never empties another's tables.
 """
 
 from __future__ import annotations
@@ -32,7 +34,16 @@ from pao.kit.clock import clock
 from pao.ledger.ddl import statements_for
 from pao.main import create_app
 
-PG_URL = os.environ.get("PAO_TEST_DATABASE_URL")
+
+def _per_worker(url: str | None) -> str | None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if url is None or worker is None:
+        return url
+    parsed = make_url(url)
+    return parsed.set(database=f"{parsed.database}_{worker}").render_as_string(hide_password=False)
+
+
+PG_URL = _per_worker(os.environ.get("PAO_TEST_DATABASE_URL"))
 REDIS_URL = os.environ.get("PAO_TEST_REDIS_URL")
 DATABASES = ["sqlite", *(["postgres"] if PG_URL else [])]
 
@@ -69,12 +80,29 @@ def pg_url() -> str:
     import asyncio
 
     async def make() -> None:
+        await _create_database(PG_URL)
         engine = create_async_engine(PG_URL)
         await build_schema(engine)
         await engine.dispose()
 
     asyncio.run(make())
     return PG_URL
+
+
+async def _create_database(url: str) -> None:
+    """Create the database of ``url`` when it does not exist (a worker's own database)."""
+    target = make_url(url)
+    admin = create_async_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            exists = await conn.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": target.database},
+            )
+            if not exists:
+                await conn.execute(text(f'CREATE DATABASE "{target.database}"'))
+    finally:
+        await admin.dispose()
 
 
 def _truncate_sql() -> str:
