@@ -72,14 +72,14 @@ class SiteSettings(BaseModel):
     # Withdrawals up to this amount are approved and paid by the payout job without an
     # operator (pao.payments.payouts); 0 = every withdrawal waits for `pao ops withdrawals`.
     withdraw_auto_approve_max: Money = Field(default=0, alias="withdrawAutoApproveMax")
-    # A withdrawal requested within this many hours after the member's bank account (bank,
-    # number or holder name) changed, or while it changes, is never auto-approved: it waits
-    # for a cashier (pao.identity.changes). 0 = no hold.
     # Manual credits and debits by staff (pao.wallet.adjustments) above this amount wait for a
     # second staff member's approval (four eyes); at or below it they post at once.
     manual_adjustment_approval_above: Money = Field(
         default=5_000_00, alias="manualAdjustmentApprovalAbove"
     )
+    # A withdrawal requested within this many hours after the member's bank account (bank,
+    # number or holder name) changed, or while it changes, is never auto-approved: it waits
+    # for a cashier (pao.identity.changes). 0 = no hold.
     bank_change_hold_hours: int = Field(default=24, alias="bankChangeHoldHours", ge=0, le=24 * 90)
     # Site content (pao.site lookups). Texts are per locale; *Html fields are sanitised.
     site_name: str = Field(default="Pao", alias="siteName", min_length=1, max_length=80)
