@@ -15,8 +15,6 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
-from pao.kit.events import DepositCredited, publish
-from pao.kit.money import Currency
 from pao.ledger.service import check_books
 from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
 from pao.wallet.service import credit_manually
@@ -80,25 +78,12 @@ async def add_wheel(
 
 
 async def deposit(app: FastAPI, member: int, amount: int) -> None:
-    """A player's deposit of ``amount`` minor units: the wallet credited and DepositCredited
-    published, as a deposit channel does. (A manual credit alone no longer publishes it: a
-    staff correction is not a deposit, docs/adr/0010.)"""
+    """A player's deposit of ``amount`` minor units, as ``pao ops deposit`` records one: the
+    wallet credited and DepositCredited published (docs/adr/0010)."""
     async with app.state.sessionmaker() as session:
         row = await session.get(Member, member)
         assert row is not None
-        credit = await credit_manually(
-            session, member=row, amount=amount, note="test deposit", actor="test"
-        )
-        await publish(
-            session,
-            DepositCredited(
-                member_id=row.id,
-                amount=amount,
-                currency=Currency(row.currency),
-                channel="slip",
-                reference=f"test:{credit.entry.id}",
-            ),
-        )
+        await credit_manually(session, member=row, amount=amount, note="test deposit", actor="test")
         await session.commit()
 
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import httpx
-from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.wallet.service import credit_manually, find_member_by_phone
 from tests.helpers import auth, new_bank_account_no, register, register_and_login
-from tests.promotions_helpers import deposit
 
 
 async def test_wallet_needs_a_token(client: httpx.AsyncClient) -> None:
@@ -19,7 +17,7 @@ async def test_wallet_needs_a_token(client: httpx.AsyncClient) -> None:
     assert bad.status_code == 401
 
 
-async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession, app: FastAPI) -> None:
+async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession) -> None:
     account_no = new_bank_account_no()
     phone, token = await register_and_login(
         client,
@@ -30,9 +28,8 @@ async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession, ap
     )
     member = await find_member_by_phone(session, phone=phone)
     member_id = member.id
+    await credit_manually(session, member=member, amount=1_234_50, note="test", actor="test")
     await session.commit()
-    # A player's deposit (a staff credit alone earns no coins: ADR 0010).
-    await deposit(app, member_id, 1_234_50)
     # Two members invited by this one, and one invited by somebody else.
     await register(client, invite_code=f"PR{member_id}")
     other_phone = await register(client, invite_code=f"PR{member_id}")

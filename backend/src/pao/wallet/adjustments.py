@@ -34,6 +34,7 @@ from pao.core.errors import BadRequest
 from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.events import DepositCredited, publish
 from pao.kit.money import Currency
 from pao.kit.states import IllegalTransition, transition
 from pao.ledger.models import AccountKind, JournalEntry
@@ -379,9 +380,12 @@ class ManualCredit:
 async def credit_manually(
     session: AsyncSession, *, member: Member, amount: int, note: str, actor: str
 ) -> ManualCredit:
-    """Credit ``amount`` (minor units) to the member's wallet as a POSTED adjustment by an
-    operator at the shell (``actor``: ``ops:<os user>``): :func:`request_adjustment` with no
-    four eyes. The member sees a SUCCESS deposit line."""
+    """Record money the operator received by hand for the member (``pao ops deposit``: cash at
+    the counter, a transfer checked by hand): a POSTED adjustment by an operator at the shell
+    (``actor``: ``ops:<os user>``, :func:`request_adjustment` with no four eyes), and, unlike a
+    back-office correction, the member's deposit: ``DepositCredited`` (channel ``manual``)
+    feeds the promotions as any deposit does (ADR 0010). The member sees a SUCCESS deposit
+    line."""
     if not note.strip():
         raise BadRequest("KEY_MISSING", field="note")
     adjustment, posted = await _request(
@@ -393,6 +397,16 @@ async def credit_manually(
         by=AdjustmentActor(label=actor),
     )
     assert posted is not None  # an operator's adjustment always posts at once
+    await publish(
+        session,
+        DepositCredited(
+            member_id=member.id,
+            amount=amount,
+            currency=Currency(member.currency),
+            channel="manual",
+            reference=f"manual:{adjustment.id}",
+        ),
+    )
     return ManualCredit(adjustment=adjustment, entry=posted.entry, statement=posted.statement)
 
 
