@@ -9,6 +9,7 @@ from pydantic import Field, StringConstraints, field_validator
 from pydantic_core import PydanticCustomError
 
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.identity.changes import mask_account_no
 from pao.identity.models import Member
 from pao.kit.money import Currency, MajorAmount, WireAmount
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
@@ -22,10 +23,9 @@ Note = Annotated[str, StringConstraints(max_length=500)]
 
 
 def mask(account_no: str | None) -> str | None:
-    """A member's bank account number as the lists show it: the last four digits."""
-    if not account_no:
-        return account_no
-    return "•" * max(len(account_no) - 4, 0) + account_no[-4:]
+    """A sender's account number as the lists show it: the last four digits, masked the way
+    every back-office list masks an account (:func:`pao.identity.changes.mask_account_no`)."""
+    return mask_account_no(account_no) if account_no else account_no
 
 
 # ----- slips -------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ which resolves exactly once, is the second guard.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -283,6 +283,7 @@ async def list_withdrawals(
     status: WithdrawalStatus | None = None,
     member_id: int | None = None,
     limit: int = 100,
+    offset: int = 0,
     newest_first: bool = False,
 ) -> list[Withdrawal]:
     """Oldest first by default: the order an operator works the queue in."""
@@ -291,9 +292,23 @@ async def list_withdrawals(
         if newest_first
         else (Withdrawal.created_at, Withdrawal.id)
     )
-    query = select(Withdrawal).order_by(*order).limit(limit)
+    query = select(Withdrawal).order_by(*order).offset(offset).limit(limit)
     if status is not None:
         query = query.where(Withdrawal.status == status)
     if member_id is not None:
         query = query.where(Withdrawal.member_id == member_id)
     return list((await session.execute(query)).scalars().all())
+
+
+async def member_withdrawal_page(
+    session: AsyncSession, *, member_id: int, offset: int, limit: int
+) -> tuple[int, list[Withdrawal]]:
+    """One page of a member's withdrawals, newest first, and how many there are in all (the
+    operator's member page)."""
+    total = await session.scalar(
+        select(func.count()).select_from(Withdrawal).where(Withdrawal.member_id == member_id)
+    )
+    rows = await list_withdrawals(
+        session, member_id=member_id, offset=offset, limit=limit, newest_first=True
+    )
+    return int(total or 0), rows

@@ -43,9 +43,9 @@ from pao.identity.changes import mask_account_no
 from pao.kit.clock import utcnow
 from pao.kit.pagination import PageRequest
 from pao.payments.slips.service import list_slips
-from pao.wallet.history import member_withdrawals
 from pao.wallet.member_search import search_members
 from pao.wallet.statements import list_statements
+from pao.wallet.withdrawals import member_withdrawal_page
 
 router = backoffice_router()
 
@@ -184,7 +184,7 @@ async def withdrawals(
     member_id: DbId, page: Page, session: SessionDep, staff: Reader
 ) -> MemberWithdrawalPageOut:
     await get_member(session, member_id)
-    total, rows = await member_withdrawals(
+    total, rows = await member_withdrawal_page(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
     return MemberWithdrawalPageOut(
