@@ -98,6 +98,11 @@ async def test_a_route_may_cache_itself_but_never_an_error(settings: Settings) -
         assert own.headers["content-security-policy"] == API_POLICY
         refused = await client.get("/api/test-cached-error")
         assert refused.headers["cache-control"] == "no-store"
+        # Asked with a token, the same answer may carry what only this member may see: a
+        # browser or proxy must not keep it (nor hand it to the next user of the device).
+        authed = await client.get("/api/test-public-lookup", headers={"Authorization": "Bearer x"})
+        assert authed.status_code == 200
+        assert authed.headers["cache-control"] == "no-store"
 
 
 def test_the_document_policy_hashes_each_inline_script_and_nothing_else() -> None:

@@ -33,8 +33,11 @@ nothing else inline runs. What the app loads, and so what the policy allows:
   * no plugins (``object-src 'none'``), no ``<base>``, forms post only to the app.
 
 API answers get ``default-src 'none'`` (a JSON answer or an uploaded file opened as a page
-runs nothing) and ``Cache-Control: no-store`` unless the route chose its own caching; every
-error answer is ``no-store`` (a cached 410 kept a reopened site closed). TLS, HSTS and
+runs nothing) and ``Cache-Control: no-store`` unless the route chose its own caching. One rule
+overrides a route's own caching: no error answer and no answer to a request that carries a token
+(member or staff data) is ever cacheable: a cached 410 kept a reopened site closed (issue 17), and
+a cached member answer would outlive a logout on a shared phone. Only a public 2xx (a lookup asked
+without a token) may keep a short ``max-age`` its route chose. TLS, HSTS and
 ``upgrade-insecure-requests`` belong to the deployment's proxy (``docs/security.md``).
 
 ``/api/docs`` (Swagger UI, loaded from a CDN) is served in development only
@@ -133,7 +136,8 @@ def _is_api(path: str) -> bool:
 
 class SecurityHeadersMiddleware:
     """Adds the headers above to every HTTP answer; a header the answer already has (the SPA
-    document's policy, a route's own caching) is kept, except that errors are never cached."""
+    document's policy, a route's own caching) is kept, except that errors and answers to a
+    request with a token are never cached."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -146,6 +150,8 @@ class SecurityHeadersMiddleware:
         docs = path.startswith(DOCS_PATHS)
         api = _is_api(path) and not docs
         sandbox = path.startswith("/sandbox/")
+        # Member- or staff-specific: asked with a token (``Authorization: Bearer …``).
+        authed = api and any(name == b"authorization" for name, _ in scope["headers"])
         if sandbox:
             framing, policy = "SAMEORIGIN", SANDBOX_POLICY
         else:
@@ -159,7 +165,9 @@ class SecurityHeadersMiddleware:
                 headers["X-Frame-Options"] = framing
                 if "content-security-policy" not in headers:
                     headers["Content-Security-Policy"] = policy
-                if api and (message["status"] >= 400 or "cache-control" not in headers):
+                if api and (
+                    message["status"] >= 400 or authed or "cache-control" not in headers
+                ):
                     headers["Cache-Control"] = "no-store"
             await send(message)
 
