@@ -253,6 +253,43 @@ async def test_notify_credits_once_even_when_replayed_concurrently(
     assert await books_balanced(client)
 
 
+async def test_an_open_qr_learns_it_was_paid_and_cannot_be_cancelled(
+    client: httpx.AsyncClient,
+) -> None:
+    # Issue 17: the app polls the status of the QR it shows; a paid QR is a success, and
+    # cancelling it answers 409 QR_FAIL (the app says it was paid, not "creation failed").
+    await seed(client)
+    token, other = await member(client), await member(client)
+    state = (await create(client, token, "KBANK", 100)).json()
+    path = f"/api/qrcode/status/{state['qrcodeId']}"
+    pending = await client.get(path, headers=auth(token))
+    assert pending.status_code == 200, pending.text
+    assert pending.json() == {"qrcodeId": state["qrcodeId"], "status": "PENDING", "paid": False}
+    # Another member's QR, or no QR at all: not found.
+    elsewhere = ((other, path), (token, "/api/qrcode/status/999999"), (token, "/api/qrcode/status/x"))
+    for who, where in elsewhere:
+        missing = await client.get(where, headers=auth(who))
+        assert (missing.status_code, missing.json()["message"]) == (404, "NO_DATA")
+    assert (await client.get(path)).status_code == 401
+
+    assert (await notify(client, amount=100, transfer_id="TX-PAID", payload=None)).status_code == 200
+    paid = (await client.get(path, headers=auth(token))).json()
+    assert (paid["status"], paid["paid"]) == ("PAID", True)
+    refused = await client.delete(f"/api/qrcode/{state['qrcodeId']}", headers=auth(token))
+    assert (refused.status_code, refused.json()["message"]) == (409, "QR_FAIL")
+    assert (await qr_row(client, state["qrcodeId"])).status == QrStatus.PAID
+
+
+async def test_a_qr_past_its_expiry_reads_expired(client: httpx.AsyncClient) -> None:
+    await seed(client)
+    token = await member(client)
+    state = (await create(client, token, "KBANK", 100)).json()
+    clock.advance(timedelta(minutes=31))  # past any expiry; not yet swept by the job
+    path = f"/api/qrcode/status/{state['qrcodeId']}"
+    status = (await client.get(path, headers=auth(token))).json()
+    assert (status["status"], status["paid"]) == ("EXPIRED", False)
+
+
 async def test_notify_matches_by_unique_amount_and_payload(client: httpx.AsyncClient) -> None:
     await seed(client)
     first, second = await member(client), await member(client)

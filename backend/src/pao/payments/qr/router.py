@@ -25,9 +25,9 @@ from pao.payments.gateways.base import GatewayError, InvalidSignature
 from pao.payments.gateways.registry import adapter_for
 from pao.payments.qr import service
 from pao.payments.qr.exceptions import BadSignature, QrFail, QrNotFound
-from pao.payments.qr.models import QrDeposit
+from pao.payments.qr.models import QrDeposit, QrStatus
 from pao.payments.qr.render import qr_svg
-from pao.payments.qr.schemas import BankNotifyIn, PaymentAck, QrCreate, QrState
+from pao.payments.qr.schemas import BankNotifyIn, PaymentAck, QrCreate, QrProgress, QrState
 from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -154,6 +154,30 @@ async def create_qrcode(
     )  # fmt: skip
     # Already JSON (major units): returned as is, not re-validated by the response model.
     return JSONResponse(answer)
+
+
+@router.get(
+    "/api/qrcode/status/{qrcodeId}",
+    operation_id="getQrcodeStatus",
+    tags=TAGS,
+    response_model=QrProgress,
+    responses={**AUTH_ERRORS, **errors(_404="NO_DATA")},
+    summary="Where one of the member's QRs stands (asked every few seconds while it is shown)",
+    description="The app polls this while a QR is on screen, so that a paid QR turns into a "
+    "success (and is not offered for cancelling: that answers 409 QR_FAIL).",
+)
+async def get_qrcode_status(qrcodeId: str, session: SessionDep, member: CurrentMember) -> QrProgress:
+    if not qrcodeId.isdigit() or len(qrcodeId) > 18:
+        raise QrNotFound()
+    qr = await service.member_qr(session, member=member, qr_id=int(qrcodeId))
+    status = QrStatus(qr.status)
+    if status == QrStatus.PENDING and qr.expires_at <= utcnow():
+        status = QrStatus.EXPIRED  # not yet swept, but no longer payable as offered
+    return QrProgress(
+        qrcode_id=str(qr.id),
+        status=status.value,
+        paid=status in (QrStatus.PAID, QrStatus.PAID_LATE),
+    )
 
 
 @router.delete(

@@ -3,6 +3,8 @@ notification."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from pao.core.params import RequestModel
@@ -32,6 +34,17 @@ class QrState(BaseModel):
     expire_in: int | None = Field(
         default=None, alias="expireIn", description="Expiry as epoch milliseconds."
     )
+
+
+class QrProgress(BaseModel):
+    """Where one of the member's QRs stands, asked while it is on screen: ``paid`` once its
+    money was credited (then it can no longer be cancelled)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    qrcode_id: str = Field(alias="qrcodeId")
+    status: Literal["PENDING", "PAID", "EXPIRED", "CANCELLED", "PAID_LATE"]
+    paid: bool = Field(description="True for PAID and PAID_LATE: the money is in the wallet.")
 
 
 class BankNotifyIn(RequestModel):

@@ -275,11 +275,17 @@ async def _lock_qr(session: AsyncSession, qr_id: int) -> QrDeposit:
     return (await session.execute(query)).scalar_one()
 
 
-async def cancel_qr(session: AsyncSession, *, member: Member, qr_id: int) -> QrDeposit:
-    """PENDING → CANCELLED (owner only; cancelling a cancelled/expired QR is a no-op)."""
+async def member_qr(session: AsyncSession, *, member: Member, qr_id: int) -> QrDeposit:
+    """One of the member's QRs, whatever its status (another member's is not found)."""
     qr = await session.get(QrDeposit, qr_id)
     if qr is None or qr.member_id != member.id:
         raise QrNotFound()
+    return qr
+
+
+async def cancel_qr(session: AsyncSession, *, member: Member, qr_id: int) -> QrDeposit:
+    """PENDING → CANCELLED (owner only; cancelling a cancelled/expired QR is a no-op)."""
+    await member_qr(session, member=member, qr_id=qr_id)
     qr = await _lock_qr(session, qr_id)
     if qr.status in (QrStatus.PAID, QrStatus.PAID_LATE):
         raise QrAlreadyPaid()
