@@ -2111,6 +2111,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/qrcode/status/{qrcodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where one of the member's QRs stands (asked every few seconds while it is shown)
+         * @description The app polls this while a QR is on screen, so that a paid QR turns into a success (and is not offered for cancelling: that answers 409 QR_FAIL).
+         */
+        get: operations["getQrcodeStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qrcode/{bankCode}": {
         parameters: {
             query?: never;
@@ -4449,6 +4469,25 @@ export interface components {
              * @description Major units (baht or kip), at most 2 decimals.
              */
             amount: number;
+        };
+        /**
+         * QrProgress
+         * @description Where one of the member's QRs stands, asked while it is on screen: ``paid`` once its
+         *     money was credited (then it can no longer be cancelled).
+         */
+        QrProgress: {
+            /**
+             * Paid
+             * @description True for PAID and PAID_LATE: the money is in the wallet.
+             */
+            paid: boolean;
+            /** Qrcodeid */
+            qrcodeId: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED" | "PAID_LATE";
         };
         /**
          * QrState
@@ -15717,6 +15756,82 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getQrcodeStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                qrcodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrProgress"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,17 +1,24 @@
 /** Text for an API or client error in the current language (spec §8). */
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ErrorAction } from '@/lib/error-actions';
 import { errorText } from '@/lib/errors';
 
-export function useErrorText(): (error: unknown) => string {
+/**
+ * ``action``: what the screen asked the server to do, so that a code raised by several actions
+ * reads right for this one (lib/error-actions.ts); a screen doing two things passes the second
+ * one per call.
+ */
+export function useErrorText(action?: ErrorAction): (error: unknown, forAction?: ErrorAction) => string {
   const { t, i18n } = useTranslation();
   return useCallback(
-    (error: unknown) =>
+    (error: unknown, forAction?: ErrorAction) =>
       errorText(
         error,
-        (key) => t(key as never),
+        (key, values) => String(t(key as never, values as never)),
         (key) => i18n.exists(key),
+        forAction ?? action,
       ),
-    [t, i18n],
+    [t, i18n, action],
   );
 }

@@ -68,7 +68,9 @@ export function toApiError(status: number, body: unknown): ApiError {
           ? 'INTERNAL_SERVER_ERROR'
           : `HTTP_${status}`;
   const field = typeof record.field === 'string' ? record.field : undefined;
-  const error = new ApiError(status, message, field);
+  // A refused amount names the minimum it missed (QR, TrueMoney): the text shows it.
+  const details = typeof record.minimum === 'number' ? { minimum: record.minimum } : undefined;
+  const error = new ApiError(status, message, field, details);
   const route = errorRoute(message);
   if (route && routeListener) {
     error.redirected = true;

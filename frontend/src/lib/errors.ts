@@ -1,6 +1,8 @@
 /**
  * API errors and the error catalogue of spec §8: which codes leave the page, and the text shown.
  */
+import type { ErrorAction } from './error-actions';
+
 export const NETWORK_ERROR = 'NETWORK_ERROR';
 export const TIMEOUT = 'TIMEOUT';
 export const GONE = 'gone';
@@ -14,6 +16,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly field?: string,
+    /** Values the answer carried beside the code (a refused amount's ``minimum``), for the text. */
+    readonly details: Readonly<Record<string, string | number>> = {},
   ) {
     super(code);
     this.name = 'ApiError';
@@ -39,16 +43,27 @@ export function errorRoute(code: string): ErrorRoute {
   return null;
 }
 
-type Translate = (key: string) => string;
+type Translate = (key: string, values?: Record<string, string | number>) => string;
 type Exists = (key: string) => boolean;
 
 /**
- * Text for an error: the catalogue translation of its code when one exists, else the code raw.
- * Anything that is not an ApiError is a client-side failure and shows the generic text.
+ * Text for an error: the text of its code for this action when the action has its own
+ * (``errorAction.<action>.<CODE>``: one code raised by several actions, e.g. ``QR_FAIL`` when
+ * creating a QR and when cancelling a paid one), else the catalogue text of the code, else the
+ * code raw. Anything that is not an ApiError is a client-side failure and shows the generic text.
  */
-export function errorText(error: unknown, t: Translate, exists: Exists): string {
+export function errorText(error: unknown, t: Translate, exists: Exists, action?: ErrorAction): string {
   const code =
     error instanceof ApiError ? error.code : error instanceof Error ? NETWORK_ERROR : String(error);
+  const key = errorTextKey(code, exists, action);
+  if (key === null) return code;
+  return error instanceof ApiError ? t(key, { ...error.details }) : t(key);
+}
+
+/** The translation key :func:`errorText` shows for ``code`` raised by ``action``, or null. */
+export function errorTextKey(code: string, exists: Exists, action?: ErrorAction): string | null {
+  const own = action ? `errorAction.${action}.${code}` : null;
+  if (own && exists(own)) return own;
   const key = `errorMsg.${code}`;
-  return exists(key) ? t(key) : code;
+  return exists(key) ? key : null;
 }

@@ -11,7 +11,7 @@ import { rememberAgreement, useAgreementPrompt } from '../hooks/use-agreement-pr
 export function AgreementPrompt() {
   const { t, i18n } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('agreement');
   const [open, setOpen] = useAgreementPrompt();
   const texts = useQuery({ ...agreementTextsQuery(i18n.language), enabled: open });
   const accept = useAcceptAgreement();

@@ -12,7 +12,7 @@ export function LoginForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('login');
   const login = useLogin();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

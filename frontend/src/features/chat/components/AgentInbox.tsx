@@ -36,7 +36,7 @@ type Challenge = { ticket: string; enrolment: Enrolment | null };
 
 function AgentLogin({ onDone }: { onDone: (token: string) => void }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('chat');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -203,7 +203,7 @@ function Conversation({
   onUnauthorized: () => void;
 }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('chat');
   const queryClient = useQueryClient();
   const [alert, showAlert] = useAlert();
   const [kind, setKind] = useState<ReplyKind>('text');

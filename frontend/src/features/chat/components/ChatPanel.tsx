@@ -28,7 +28,7 @@ import type { ChatAction } from '@/components/chat/MessageView';
 
 export default function ChatPanel({ prefix }: { prefix: string }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('chat');
   const [identity, setIdentity] = useState<Identity | null>(null);
   const [alert, showAlert] = useAlert();
 

@@ -25,6 +25,17 @@ export const qrStateQuery = (bankCode: string) =>
     queryFn: () => api.get('/api/qrcode/{bankCode}', { params: { bankCode } }),
   });
 
+/** How often a shown QR asks whether it was paid (no push reaches a member's browser). */
+export const QR_POLL_MS = 3_000;
+
+/** Where the shown QR stands: polled while it is open, until it is paid. */
+export const qrProgressQuery = (qrcodeId: string) =>
+  queryOptions({
+    queryKey: ['qrcode', 'status', qrcodeId],
+    queryFn: () => api.get('/api/qrcode/status/{qrcodeId}', { params: { qrcodeId } }),
+    refetchInterval: (query) => (query.state.data?.paid ? false : QR_POLL_MS),
+  });
+
 export type CreateQrInput = { bankCode: string; amount: number; idempotencyKey: string };
 
 export function useCreateQr() {

@@ -2,9 +2,11 @@
  * QR tab of KBANK (AUTO) or a gateway (spec §2, §4, §5, §9): quick amounts and an amount, then
  * the single-use QR with the exact amount to pay, its text (to copy into a banking app), an
  * mm:ss countdown that hides the QR at 00:00, cancel, and "transfer done" (toast and close).
+ * While the QR is shown it asks every few seconds whether it was paid; once paid it gives way to
+ * the success (a paid QR cannot be cancelled: the server answers 409 QR_FAIL, said as such).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { TextField } from '@/components/ui/Field';
@@ -13,7 +15,7 @@ import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatMoney, parseAmount, type Currency } from '@/lib/money';
-import { qrStateQuery, useCancelQr, useCreateQr, type DepositBank } from '../api/deposit';
+import { qrProgressQuery, qrStateQuery, useCancelQr, useCreateQr, type DepositBank } from '../api/deposit';
 import { canCreate, qrMinimum, quickAmounts } from '../hooks/qr-rules';
 import { formatMmSs, useCountdown } from '../hooks/use-countdown';
 import { QrImage } from './QrImage';
@@ -23,7 +25,7 @@ type Props = { bank: DepositBank; onDone: () => void };
 export function QrPanel({ bank, onDone }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('qrCreate');
   const queryClient = useQueryClient();
   const code = bank.bankCode;
   const currency = bank.currency as Currency;
@@ -36,6 +38,10 @@ export function QrPanel({ bank, onDone }: Props) {
   const [expired, setExpired] = useState(false);
   const qr = state.data?.hasQrcode ? state.data : null;
   const left = useCountdown(qr?.expireIn);
+  const progress = useQuery({ ...qrProgressQuery(qr?.qrcodeId ?? ''), enabled: Boolean(qr?.qrcodeId) && left > 0 });
+  // The paid QR's amount, kept once the state no longer offers the QR.
+  const [paid, setPaid] = useState<number | null>(null);
+  const paidRef = useRef<HTMLDivElement>(null);
   const minimum = qrMinimum(code, bank.bankType, bank.qrMinimum);
   const value = parseAmount(amount);
 
@@ -47,6 +53,29 @@ export function QrPanel({ bank, onDone }: Props) {
         .then(() => setExpired(true));
     }
   }, [qr, left, code, queryClient]);
+
+  useEffect(() => {
+    if (!progress.data?.paid || !qr) return;
+    setPaid(qr.amount ?? 0);
+    void queryClient.invalidateQueries({ queryKey: qrStateQuery(code).queryKey });
+    void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+  }, [progress.data?.paid, qr, code, queryClient]);
+
+  useEffect(() => {
+    if (paid !== null) paidRef.current?.focus();
+  }, [paid]);
+
+  const onCancel = (qrcodeId: string) =>
+    cancel.mutate(
+      { bankCode: code, qrcodeId },
+      {
+        onError: (error) => {
+          toast(errorText(error, 'qrCancel'), 'danger');
+          // 409: it was paid meanwhile; the status says so at once.
+          void queryClient.invalidateQueries({ queryKey: qrProgressQuery(qrcodeId).queryKey });
+        },
+      },
+    );
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -71,6 +100,24 @@ export function QrPanel({ bank, onDone }: Props) {
   };
 
   if (state.isLoading) return <Spinner />;
+
+  if (paid !== null) {
+    return (
+      <div className="stack deposit-qr" role="status" aria-live="polite">
+        <div className="notice notice-success" tabIndex={-1} ref={paidRef}>
+          <strong>{t('deposit.qr.paidTitle')}</strong>
+          <p>
+            {t('deposit.qr.paidText', {
+              amount: `${formatMoney(paid, currency)} ${t(`common.currency.${currency}`)}`,
+            })}
+          </p>
+        </div>
+        <button type="button" className="btn btn-primary btn-block" onClick={onDone}>
+          {t('deposit.qr.done')}
+        </button>
+      </div>
+    );
+  }
 
   if (qr && left > 0) {
     const label = t('deposit.qr.imageLabel', { amount: formatMoney(qr.amount ?? 0, currency) });
@@ -104,12 +151,7 @@ export function QrPanel({ bank, onDone }: Props) {
             type="button"
             className="btn btn-secondary"
             disabled={cancel.isPending}
-            onClick={() =>
-              cancel.mutate(
-                { bankCode: code, qrcodeId: qr.qrcodeId ?? '' },
-                { onError: (error) => toast(errorText(error), 'danger') },
-              )
-            }
+            onClick={() => onCancel(qr.qrcodeId ?? '')}
           >
             {t('deposit.qr.cancel')}
           </button>

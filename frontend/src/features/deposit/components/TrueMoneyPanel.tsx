@@ -16,7 +16,7 @@ type Props = { wallet: DepositWallet; onCredited: () => void };
 export function TrueMoneyPanel({ wallet, onCredited }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('truemoney');
   const send = useSendTrueLink();
   const [link, setLink] = useState('');
 

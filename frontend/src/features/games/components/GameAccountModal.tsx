@@ -40,7 +40,7 @@ type Outcome = { tone: 'success' | 'error'; title: string; message: string } | n
 
 export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('gameAccount');
   const queryClient = useQueryClient();
   const [active, setActive] = useState(slot.isActive);
   const credentials = useCredentials(slot.code, active);

@@ -41,7 +41,7 @@ export function TransferModal({
   initialTo = '',
 }: Props) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('gameTransfer');
   const transfer = useTransfer();
   const intent = useIntentKey();
   const [from, setFrom] = useState(initialFrom);

@@ -20,7 +20,7 @@ type Props = { open: boolean; onClose: () => void; bankCode: string };
 export function BankNameModal({ open, onClose, bankCode }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('profile');
   const queryClient = useQueryClient();
   const update = useUpdateBankName();
   const [name, setName] = useState('');

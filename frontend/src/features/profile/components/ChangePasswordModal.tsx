@@ -20,7 +20,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const errorText = useErrorText();
+  const errorText = useErrorText('changePassword');
   const change = useChangePassword();
   const [oldPassword, setOld] = useState('');
   const [newPassword, setNew] = useState('');

@@ -20,7 +20,7 @@ type Props = {
 
 export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
   const { t, i18n } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('bonusActivate');
   const notice = useQuery(bonusQueries.notice(i18n.language));
   const activate = useActivateBonus();
 

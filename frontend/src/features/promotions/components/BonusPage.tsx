@@ -31,7 +31,7 @@ export function cardState(bonus: BonusItem): CardState {
 
 export function BonusPage() {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('bonusClear');
   const bonuses = useBonuses();
   const active = useActiveBonus();
   const clear = useClearBonus();

@@ -12,7 +12,7 @@ import { useCollectInvite } from '../api/invite';
 export function InviteBonusBar({ amount, pending = false }: { amount?: number; pending?: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('invite');
   const collect = useCollectInvite();
   if (amount === undefined && !pending) return null;
   if (amount === undefined) {

@@ -26,7 +26,7 @@ type Props = { open: boolean; onClose: () => void; memberId?: string; amount?: n
 export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('invite');
   const [page, setPage] = useState(1);
   const invites = useInvites(page, open);
   const banners = useInviteBanners(open);

@@ -13,7 +13,7 @@ type Props = { code: string; onClose: () => void; onDone: (outcome: Outcome) => 
 
 export function PromotionModal({ code, onClose, onDone }: Props) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('promotionActivate');
   const found = useQuery(bonusQueries.promotion(code));
   const activate = useActivatePromotion();
   const promotion = found.data?.code ? found.data : null;

@@ -29,7 +29,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 export function RefundModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('refund');
   const [page, setPage] = useState(1);
   const [confirm, setConfirm] = useState(false);
   const check = useRefundCheck(open);

@@ -30,7 +30,7 @@ function percent(probability: number): string {
 
 export function SpinPage() {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('spin');
   const queryClient = useQueryClient();
   const setup = useWheelSetup();
   const coupons = useCoupons();
@@ -109,7 +109,7 @@ export function SpinPage() {
           onError: (err) => {
             if (isDefiniteAnswer(err)) claimIntent.renew();
             setSelected(null);
-            setError(errorText(err));
+            setError(errorText(err, 'couponClaim'));
           },
         },
       );

@@ -44,7 +44,7 @@ export function RegisterWizard() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const errorText = useErrorText();
+  const errorText = useErrorText('register');
   const invite = useInviteCode();
 
   const [step, setStep] = useState<Step>(1);

@@ -128,7 +128,7 @@ function SlipRow({ slip, onView }: { slip: Slip; onView: () => void }) {
 
 function SlipImageModal({ slip, onClose }: { slip: Slip; onClose: () => void }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('slipView');
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState('');
 

@@ -29,7 +29,7 @@ type Outcome = { tone: 'success' | 'warning' | 'danger'; text: string } | null;
 
 export function SlipUpload({ onCredited }: Props) {
   const { t, i18n } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('slipUpload');
   const queryClient = useQueryClient();
   const rules = useQuery(slipRulesQuery());
   const intent = useIntentKey();

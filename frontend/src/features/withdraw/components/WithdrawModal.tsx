@@ -28,7 +28,7 @@ type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
 export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useErrorText('withdraw');
   const limits = useQuery({ ...withdrawLimitsQuery(), enabled: open });
   const withdraw = useWithdraw();
   const intent = useIntentKey();
