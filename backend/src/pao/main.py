@@ -47,6 +47,7 @@ from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
+from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
 from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
@@ -136,6 +137,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # tenth of its CPU: docs/benchmarks.md). No two routers share a path, so order is free.
     for router in (wallet_router, identity_router, site_router, promotions_router):
         app.include_router(router)
+    # The contact page's LINE QR image (before the SPA's catch-all, which would answer it).
+    app.include_router(line_qr_router)
     install_qr_payments(app)
     install_slips_and_payouts(app)
     # Game accounts, transfers (saga + reconciler job) and auto-login.

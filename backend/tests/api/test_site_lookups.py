@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
+import zxingcpp
+from PIL import Image
 from asgi_lifespan import LifespanManager
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,6 +18,7 @@ from pao.core.settings import Settings
 from pao.main import create_app
 from pao.site.banks import BANKS
 from pao.site.demo_content import DEMO_SETTINGS, seed_site_content
+from pao.site.line_qr import LINE_QR_PATH
 from pao.site.service import set_setting
 from pao.site.settings import set_value
 
@@ -43,6 +47,28 @@ async def test_banks_thai_first_with_both_names(client: httpx.AsyncClient) -> No
     codes = [b["code"] for b in banks]
     assert {"KTB", "TMB", "BBL", "BCEL"} <= set(codes)
     assert codes.index("BCEL") > codes.index("SCB")  # Thai banks first outside Lao mode
+
+
+async def test_the_line_qr_is_rendered_from_the_line_link(
+    client: httpx.AsyncClient, seeded: AsyncSession
+) -> None:
+    # Issue 17, finding 2: the contact QR pointed at a file nobody made. It is the QR of the
+    # operator's LINE link, so scanning it opens the link shown beside it.
+    contact = await get(client, "contact")
+    image = await client.get(contact["lineQR"])
+    assert image.status_code == 200
+    assert image.headers["content-type"] == "image/png"
+    decoded = zxingcpp.read_barcodes(Image.open(io.BytesIO(image.content)))
+    assert [code.text for code in decoded] == [contact["lineLink"]]
+
+    await set_setting(seeded, key="lineLink", raw_value="https://line.me/R/ti/p/@other", actor="t")
+    await seeded.commit()
+    changed = zxingcpp.read_barcodes(Image.open(io.BytesIO((await client.get(LINE_QR_PATH)).content)))
+    assert [code.text for code in changed] == ["https://line.me/R/ti/p/@other"]
+    await set_setting(seeded, key="lineLink", raw_value="", actor="t")
+    await seeded.commit()
+    missing = await client.get(LINE_QR_PATH)
+    assert (missing.status_code, missing.json()) == (404, {"message": "NO_DATA"})
 
 
 async def test_seeded_lookups_in_thai(client: httpx.AsyncClient, seeded: AsyncSession) -> None:
@@ -83,7 +109,7 @@ async def test_seeded_lookups_in_thai(client: httpx.AsyncClient, seeded: AsyncSe
     assert await get(client, "registerOTP") == {"registerOTP": True}
     assert await get(client, "enableChatWidget") == {"enableChatWidget": False}
     assert await get(client, "howto") == [
-        {"key": key, "url": f"/media/howto/{key}.mp4"}
+        {"key": key, "url": f"/media/howto/{key}.webm"}
         for key in ("wallet", "enter_game", "check_balance", "receive_bonus", "end_bonus")
     ]
 

@@ -135,7 +135,7 @@ async def test_a_missing_file_is_a_404_not_the_app(settings: Settings, tmp_path:
     app = create_app(settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist")}))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-        for path in ("/media/howto/wallet.mp4", "/media/contact/line-qr.png", "/nothing.js"):
+        for path in ("/media/howto/wallet.webm", "/media/contact/other.png", "/nothing.js"):
             answer = await client.get(path)
             assert answer.status_code == 404, path
             assert answer.json() == {"message": "NO_DATA"}, path

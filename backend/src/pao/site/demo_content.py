@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.site.line_qr import LINE_QR_PATH
 from pao.site.models import SiteSetting
 from pao.site.service import store_setting
 
@@ -54,7 +55,8 @@ DEMO_SETTINGS: dict[str, Any] = {
     ),
     "lineLink": LINE_LINK,
     "lineName": LINE_ID,
-    "lineQR": "/media/contact/line-qr.png",
+    # Rendered from lineLink by the app (pao.site.line_qr).
+    "lineQR": LINE_QR_PATH,
     "conditions": [
         _t(
             "<p><strong>โบนัส</strong> ต้องทำยอดเทิร์นโอเวอร์ตามเงื่อนไขของแต่ละโปรโมชั่น"
@@ -119,11 +121,13 @@ DEMO_SETTINGS: dict[str, Any] = {
         "<strong>%percentFail%%</strong> of the bonus amount. Until the turnover is met, "
         "withdrawals are not possible.</p>",
     ),
-    "howtoWallet": "/media/howto/wallet.mp4",
-    "howtoEnterGame": "/media/howto/enter_game.mp4",
-    "howtoCheckBalance": "/media/howto/check_balance.mp4",
-    "howtoReceiveBonus": "/media/howto/receive_bonus.mp4",
-    "howtoEndBonus": "/media/howto/end_bonus.mp4",
+    # Screencasts of Pao's own flows, recorded by frontend/scripts/record-howto.sh into
+    # frontend/public/media/howto/ (served with the built app).
+    "howtoWallet": "/media/howto/wallet.webm",
+    "howtoEnterGame": "/media/howto/enter_game.webm",
+    "howtoCheckBalance": "/media/howto/check_balance.webm",
+    "howtoReceiveBonus": "/media/howto/receive_bonus.webm",
+    "howtoEndBonus": "/media/howto/end_bonus.webm",
 }
 
 
