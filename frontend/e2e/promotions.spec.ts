@@ -103,7 +103,7 @@ test.describe('promotions', () => {
     // Ending it before playing is refused.
     await page.getByRole('button', { name: t('promotions.bonus.cancel') }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: t('promotions.bonus.cancelConfirm') }).click();
-    await expect(page.getByText(t('errorMsg.BONUS_CONDITION'))).toBeVisible();
+    await expect(page.getByText(t('errorAction.bonusClear.BONUS_CONDITION'))).toBeVisible();
     await closeDialog(page, t);
 
     // Play the turnover (3 × 110 THB), or lose the balance trying: either ends the bonus.

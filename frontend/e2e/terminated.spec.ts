@@ -19,3 +19,20 @@ test('a terminated site shows /terminated', async ({ page, t }) => {
   await page.goto('/user/home');
   await expect(page).toHaveURL(/\/terminated$/);
 });
+
+test('a browser that saw the site closed finds it open again once reopened', async ({ page, t }) => {
+  // Issue 17: the closed site's answers (410 of /api/lookup/info and the rest) were cached by
+  // the browser, so after `pao ops site reopen` it landed on /terminated, reload after reload.
+  paoOps('site', 'terminate');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/terminated$/);
+  paoOps('site', 'reopen');
+  // Left on /terminated, a reload finds the site open and goes back to /login.
+  await page.reload();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: t('login.submit'), exact: true })).toBeVisible();
+  // And /login itself stays: no cached refusal sends it back to /terminated.
+  await page.reload();
+  await page.waitForLoadState('networkidle');
+  await expect(page).toHaveURL(/\/login$/);
+});

@@ -54,16 +54,16 @@ export function QrPanel({ bank, onDone }: Props) {
     }
   }, [qr, left, code, queryClient]);
 
-  useEffect(() => {
-    if (!progress.data?.paid || !qr) return;
-    setPaid(qr.amount ?? 0);
-    void queryClient.invalidateQueries({ queryKey: qrStateQuery(code).queryKey });
-    void queryClient.invalidateQueries({ queryKey: ['wallet'] });
-  }, [progress.data?.paid, qr, code, queryClient]);
+  // Paid: remember its amount now (during render, React's pattern for state derived from a
+  // change), before the refetched state stops offering the QR.
+  if (progress.data?.paid && qr && paid === null) setPaid(qr.amount ?? 0);
 
   useEffect(() => {
-    if (paid !== null) paidRef.current?.focus();
-  }, [paid]);
+    if (paid === null) return;
+    paidRef.current?.focus();
+    void queryClient.invalidateQueries({ queryKey: qrStateQuery(code).queryKey });
+    void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+  }, [paid, code, queryClient]);
 
   const onCancel = (qrcodeId: string) =>
     cancel.mutate(

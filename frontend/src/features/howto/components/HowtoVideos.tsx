@@ -21,6 +21,8 @@ export function HowtoVideos() {
   const { t } = useTranslation();
   const videos = useQuery(howtoQuery());
   const [playing, setPlaying] = useState<HowtoKey | null>(null);
+  // The video that failed to load (a missing file answers 404): said, not a silent 0:00 player.
+  const [failed, setFailed] = useState<HowtoKey | null>(null);
   if (videos.isPending) return <DelayedSpinner />;
   const urls = new Map((videos.data ?? []).map((video) => [video.key, video.url]));
   const url = playing ? safeUrl(urls.get(playing), SITE_OR_WEB) : null;
@@ -47,6 +49,10 @@ export function HowtoVideos() {
       <Modal open={playing !== null} onClose={() => setPlaying(null)} title={title} wide>
         {!url ? (
           <p className="muted">{t('howto.unavailable')}</p>
+        ) : failed === playing ? (
+          <p className="notice notice-warning" role="alert">
+            {t('howto.failed')}
+          </p>
         ) : embed ? (
           <div className="video-frame">
             <iframe src={embed} title={title} allow="autoplay; encrypted-media; picture-in-picture" allowFullScreen />
@@ -54,7 +60,7 @@ export function HowtoVideos() {
         ) : (
           <div className="video-frame">
             {/* eslint-disable-next-line jsx-a11y/media-has-caption -- the operator's videos come without caption files */}
-            <video src={url} controls autoPlay playsInline aria-label={title} />
+            <video src={url} controls autoPlay playsInline aria-label={title} onError={() => setFailed(playing)} />
           </div>
         )}
       </Modal>

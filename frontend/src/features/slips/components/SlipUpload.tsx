@@ -2,9 +2,13 @@
  * Slip upload for the deposit modal's bank-transfer tab (spec §2, §7, §8): pick a PNG/JPEG,
  * upload with progress (XHR, 300 s), then the outcome with its translated reason. The rules
  * shown come from GET /api/lookup/slip.
+ *
+ * The outcome sits at the top of the form and is scrolled into view and focused when it comes:
+ * on a phone the upload button is below the bank details, and an outcome under it was off screen
+ * (the only visible change was the file field resetting: issue 17, finding 5).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { Spinner } from '@/components/ui/Spinner';
@@ -40,6 +44,14 @@ export function SlipUpload({ onCredited }: Props) {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [pickError, setPickError] = useState('');
   const busy = progress !== null;
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    const shown = outcomeRef.current;
+    if (!outcome || !shown) return;
+    shown.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    shown.focus({ preventScroll: true });
+  }, [outcome]);
 
   const reasonText = (reason: string | null | undefined) =>
     reason && i18n.exists(`slipReason.${reason}`) ? t(`slipReason.${reason}` as never) : (reason ?? '');
@@ -88,6 +100,18 @@ export function SlipUpload({ onCredited }: Props) {
   const data = rules.data;
   return (
     <form className="slip-upload stack" onSubmit={onSubmit} noValidate>
+      <div role="status" aria-live="polite" className="slip-outcome">
+        {outcome && (
+          <p
+            ref={outcomeRef}
+            tabIndex={-1}
+            className={`notice notice-${outcome.tone === 'danger' ? 'warning' : outcome.tone}`}
+          >
+            <Icon name={outcome.tone === 'success' ? 'check' : 'alert'} size={18} />
+            {outcome.text}
+          </p>
+        )}
+      </div>
       <ul className="slip-rules muted">
         <li>{t('slips.rules.credit')}</li>
         <li>
@@ -141,14 +165,6 @@ export function SlipUpload({ onCredited }: Props) {
       <button type="submit" className="btn btn-primary btn-block" disabled={!file || busy}>
         {busy ? <Spinner /> : t('slips.upload')}
       </button>
-      <div role="status" aria-live="polite">
-        {outcome && (
-          <p className={`notice notice-${outcome.tone === 'danger' ? 'warning' : outcome.tone}`}>
-            <Icon name={outcome.tone === 'success' ? 'check' : 'alert'} size={18} />
-            {outcome.text}
-          </p>
-        )}
-      </div>
     </form>
   );
 }
