@@ -88,7 +88,7 @@ test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @m
 
   // The open QR learns it was paid (it polls its status) and turns into the success.
   await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();
-  await deposit.getByRole('button', { name: t('deposit.qr.done') }).click();
+  await deposit.getByRole('button', { name: t('common.ok'), exact: true }).click();
   await expect(deposit).toBeHidden();
   await expect(page.locator('.balance-amount')).toContainText(exact);
   expect(await walletAmount(request, member)).toBe(Number(exact));
@@ -113,7 +113,8 @@ test('WW gateway QR: the sandbox gateway calls Pao back, wallet credited', async
   await bank.close();
 
   await expect.poll(() => walletAmount(request, member)).toBe(200);
-  await deposit.getByRole('button', { name: t('deposit.qr.done') }).click();
+  await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();
+  await deposit.getByRole('button', { name: t('common.ok'), exact: true }).click();
   await expect(page.locator('.balance-amount')).toContainText('200.00');
 });
 

@@ -82,12 +82,12 @@ test('an unmet promotion and a 1-baht gift say what went wrong', async ({ page, 
   await shot(page, 'truemoney-minimum');
 });
 
-test('a shown QR learns it was paid; cancelling it then says it was paid', async ({ page, request, t }) => {
+test('a shown QR learns it was paid; cancelling it then says it was paid', async ({ page, request, t, appLocale }) => {
   const player = await createMember(request);
   await openHome(page, t, player);
   await page.getByRole('button', { name: t('home.deposit') }).click();
   const deposit = page.getByRole('dialog', { name: t('deposit.title') });
-  await deposit.getByRole('tab', { name: t('deposit.qrTab', { name: 'ธนาคารกสิกรไทย' }), exact: true }).click();
+  await deposit.getByRole('tab', { name: t('deposit.qrTab', { name: appLocale === 'en' ? 'Kasikornbank' : 'ธนาคารกสิกรไทย' }), exact: true }).click();
   await deposit.getByRole('button', { name: '100.00', exact: true }).click();
   await deposit.getByRole('button', { name: t('deposit.qr.create') }).click();
   const payload = ((await deposit.getByRole('status', { name: t('deposit.qr.text') }).textContent()) ?? '').trim();
@@ -112,7 +112,7 @@ test('a shown QR learns it was paid; cancelling it then says it was paid', async
   expect((wallet.wallet as { amount: number }).amount).toBeGreaterThanOrEqual(100);
 });
 
-test('a slip upload shows its outcome on screen at 360×740', async ({ page, request, t }) => {
+test('a slip upload shows its outcome on screen at 360×740', async ({ page, request, t, appLocale }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   const player = await createMember(request);
   const token = await tokenOf(request, player);
@@ -120,7 +120,7 @@ test('a slip upload shows its outcome on screen at 360×740', async ({ page, req
     bankAccount: { bankCode: string; bankAccountNo: string };
   };
   const lookup = (await member(request, '/api/lookup/deposit', token)) as {
-    banks: { bankCode: string; bankType: string; mode: string; bankAccountNo: string; bank: { nameTH: string } }[];
+    banks: { bankCode: string; bankType: string; mode: string; bankAccountNo: string; bank: { nameTH: string; nameEN: string } }[];
   };
   const operator = lookup.banks.find((b) => b.bankType !== 'PAYMENT' && b.mode !== 'AUTO' && b.bankAccountNo)!;
   const transfer = await request.post('/sandbox/bank/api/transfers', {
@@ -138,7 +138,7 @@ test('a slip upload shows its outcome on screen at 360×740', async ({ page, req
   await openHome(page, t, player);
   await page.getByRole('button', { name: t('home.deposit') }).click();
   const deposit = page.getByRole('dialog', { name: t('deposit.title') });
-  await deposit.getByRole('tab', { name: operator.bank.nameTH, exact: true }).click();
+  await deposit.getByRole('tab', { name: appLocale === 'en' ? operator.bank.nameEN : operator.bank.nameTH, exact: true }).click();
   await deposit.getByLabel(t('slips.pick')).setInputFiles({ name: 'slip.png', mimeType: 'image/png', buffer: image });
   const upload = deposit.getByRole('button', { name: t('slips.upload'), exact: true });
   await upload.scrollIntoViewIfNeeded();

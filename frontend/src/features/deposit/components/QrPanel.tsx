@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/ui/CopyButton';
+import { Icon } from '@/components/ui/Icon';
 import { TextField } from '@/components/ui/Field';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
@@ -41,7 +42,7 @@ export function QrPanel({ bank, onDone }: Props) {
   const progress = useQuery({ ...qrProgressQuery(qr?.qrcodeId ?? ''), enabled: Boolean(qr?.qrcodeId) && left > 0 });
   // The paid QR's amount, kept once the state no longer offers the QR.
   const [paid, setPaid] = useState<number | null>(null);
-  const paidRef = useRef<HTMLDivElement>(null);
+  const paidRef = useRef<HTMLParagraphElement>(null);
   const minimum = qrMinimum(code, bank.bankType, bank.qrMinimum);
   const value = parseAmount(amount);
 
@@ -104,16 +105,17 @@ export function QrPanel({ bank, onDone }: Props) {
   if (paid !== null) {
     return (
       <div className="stack deposit-qr" role="status" aria-live="polite">
-        <div className="notice notice-success" tabIndex={-1} ref={paidRef}>
-          <strong>{t('deposit.qr.paidTitle')}</strong>
-          <p>
+        <p className="notice notice-success" tabIndex={-1} ref={paidRef}>
+          <Icon name="check" size={18} />
+          <span>
+            <strong>{t('deposit.qr.paidTitle')}</strong>{' '}
             {t('deposit.qr.paidText', {
               amount: `${formatMoney(paid, currency)} ${t(`common.currency.${currency}`)}`,
             })}
-          </p>
-        </div>
+          </span>
+        </p>
         <button type="button" className="btn btn-primary btn-block" onClick={onDone}>
-          {t('deposit.qr.done')}
+          {t('common.ok')}
         </button>
       </div>
     );

@@ -58,7 +58,7 @@ export function HowtoVideos() {
             <iframe src={embed} title={title} allow="autoplay; encrypted-media; picture-in-picture" allowFullScreen />
           </div>
         ) : (
-          <div className="video-frame">
+          <div className="video-frame video-file">
             {/* eslint-disable-next-line jsx-a11y/media-has-caption -- the operator's videos come without caption files */}
             <video src={url} controls autoPlay playsInline aria-label={title} onError={() => setFailed(playing)} />
           </div>
