@@ -266,13 +266,19 @@ async def test_an_open_qr_learns_it_was_paid_and_cannot_be_cancelled(
     assert pending.status_code == 200, pending.text
     assert pending.json() == {"qrcodeId": state["qrcodeId"], "status": "PENDING", "paid": False}
     # Another member's QR, or no QR at all: not found.
-    elsewhere = ((other, path), (token, "/api/qrcode/status/999999"), (token, "/api/qrcode/status/x"))
+    elsewhere = (
+        (other, path),
+        (token, "/api/qrcode/status/999999"),
+        (token, "/api/qrcode/status/x"),
+    )
     for who, where in elsewhere:
         missing = await client.get(where, headers=auth(who))
         assert (missing.status_code, missing.json()["message"]) == (404, "NO_DATA")
     assert (await client.get(path)).status_code == 401
 
-    assert (await notify(client, amount=100, transfer_id="TX-PAID", payload=None)).status_code == 200
+    assert (
+        await notify(client, amount=100, transfer_id="TX-PAID", payload=None)
+    ).status_code == 200
     paid = (await client.get(path, headers=auth(token))).json()
     assert (paid["status"], paid["paid"]) == ("PAID", True)
     refused = await client.delete(f"/api/qrcode/{state['qrcodeId']}", headers=auth(token))

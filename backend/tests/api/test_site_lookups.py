@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 import zxingcpp
-from PIL import Image
 from asgi_lifespan import LifespanManager
+from PIL import Image
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.settings import Settings
@@ -63,7 +63,9 @@ async def test_the_line_qr_is_rendered_from_the_line_link(
 
     await set_setting(seeded, key="lineLink", raw_value="https://line.me/R/ti/p/@other", actor="t")
     await seeded.commit()
-    changed = zxingcpp.read_barcodes(Image.open(io.BytesIO((await client.get(LINE_QR_PATH)).content)))
+    changed = zxingcpp.read_barcodes(
+        Image.open(io.BytesIO((await client.get(LINE_QR_PATH)).content))
+    )
     assert [code.text for code in changed] == ["https://line.me/R/ti/p/@other"]
     await set_setting(seeded, key="lineLink", raw_value="", actor="t")
     await seeded.commit()

@@ -165,9 +165,7 @@ class SecurityHeadersMiddleware:
                 headers["X-Frame-Options"] = framing
                 if "content-security-policy" not in headers:
                     headers["Content-Security-Policy"] = policy
-                if api and (
-                    message["status"] >= 400 or authed or "cache-control" not in headers
-                ):
+                if api and (message["status"] >= 400 or authed or "cache-control" not in headers):
                     headers["Cache-Control"] = "no-store"
             await send(message)
 

@@ -39,4 +39,6 @@ async def line_qr(session: SessionDep) -> Response:
     if not link:
         return JSONResponse({"message": "NO_DATA"}, status_code=status.HTTP_404_NOT_FOUND)
     # no-cache: revalidated on each load, so a changed link shows its new QR at once.
-    return Response(line_qr_png(link), media_type="image/png", headers={"Cache-Control": "no-cache"})
+    return Response(
+        line_qr_png(link), media_type="image/png", headers={"Cache-Control": "no-cache"}
+    )

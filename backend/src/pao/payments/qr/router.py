@@ -166,7 +166,9 @@ async def create_qrcode(
     description="The app polls this while a QR is on screen, so that a paid QR turns into a "
     "success (and is not offered for cancelling: that answers 409 QR_FAIL).",
 )
-async def get_qrcode_status(qrcodeId: str, session: SessionDep, member: CurrentMember) -> QrProgress:
+async def get_qrcode_status(
+    qrcodeId: str, session: SessionDep, member: CurrentMember
+) -> QrProgress:
     if not qrcodeId.isdigit() or len(qrcodeId) > 18:
         raise QrNotFound()
     qr = await service.member_qr(session, member=member, qr_id=int(qrcodeId))
