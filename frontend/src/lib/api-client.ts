@@ -68,7 +68,8 @@ export function toApiError(status: number, body: unknown): ApiError {
           ? 'INTERNAL_SERVER_ERROR'
           : `HTTP_${status}`;
   const field = typeof record.field === 'string' ? record.field : undefined;
-  const error = new ApiError(status, message, field);
+  const retryAfter = typeof record.retryAfter === 'number' ? record.retryAfter : undefined;
+  const error = new ApiError(status, message, field, retryAfter);
   const route = errorRoute(message);
   if (route && routeListener) {
     error.redirected = true;

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly field?: string,
+    /** Seconds until the server takes the same call again (429 REQUEST_LIMIT_1MIN). */
+    readonly retryAfter?: number,
   ) {
     super(code);
     this.name = 'ApiError';

@@ -13,7 +13,9 @@ export function BannerCarousel({ banners, label }: { banners: readonly Banner[];
   if (banners.length === 0) return null;
   return (
     <section className="promo-carousel" aria-label={label}>
-      <ul>
+      {/* It scrolls sideways and holds nothing focusable: focusable itself, so that keyboard
+          users can scroll it too (axe scrollable-region-focusable). */}
+      <ul tabIndex={0} aria-label={label}>
         {banners.map((banner, index) => (
           <li key={`${banner.image}-${index}`} className="promo-banner">
             <img
