@@ -237,7 +237,7 @@ async function pixelUnderPointer(page: Page): Promise<number[]> {
     const ratio = canvas.width / canvas.getBoundingClientRect().width;
     const ctx = canvas.getContext('2d')!;
     const data = ctx.getImageData(Math.round((canvas.width / ratio / 2 + 24) * ratio), Math.round(48 * ratio), 1, 1).data;
-    return [data[0], data[1], data[2]];
+    return [data[0] ?? 0, data[1] ?? 0, data[2] ?? 0];
   });
 }
 
