@@ -52,7 +52,8 @@ async def test_launch_lands_logged_in(app: FastAPI, client: httpx.AsyncClient, c
         login = await client.get(web)
         assert login.status_code == 200
         # The page reads the hand-off from the fragment and sends the form itself.
-        assert "location.hash" in login.text and "requestSubmit" in login.text
+        assert "location.hash" in login.text
+        assert "requestSubmit" in login.text
         wrong = await client.post(web, data={**creds, "password": "not-the-one"})
         assert wrong.headers["location"].endswith("?error=1")
         sent = await client.post(web, data=creds)

@@ -59,7 +59,7 @@ def _slots(h: int) -> str:
     return (
         f'<rect x="150" y="26" width="136" height="112" rx="16" fill="{_hsl(h, 70, 22)}" '
         f'stroke="{GOLD}" stroke-width="4"/>{bulbs}'
-        f'{_reel(160, "7")}{_reel(200, "cherry")}{_reel(240, "bar")}'
+        f"{_reel(160, '7')}{_reel(200, 'cherry')}{_reel(240, 'bar')}"
         f'<rect x="156" y="84" width="124" height="4" fill="#e53935" opacity=".75"/>'
         f'<path d="M286 98h8V52" stroke="{GOLD_DARK}" stroke-width="4" fill="none"/>'
         f'<circle cx="294" cy="48" r="7" fill="#e53935"/>'
