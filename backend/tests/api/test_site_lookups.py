@@ -21,6 +21,7 @@ from pao.site.demo_content import DEMO_SETTINGS, seed_site_content
 from pao.site.line_qr import LINE_QR_PATH
 from pao.site.service import set_setting
 from pao.site.settings import set_value
+from tests.helpers import registration_payload
 
 LAO = re.compile(r"[\u0e80-\u0eff]")
 THAI = re.compile(r"[\u0e00-\u0e7f]")
@@ -39,14 +40,26 @@ async def get(client: httpx.AsyncClient, path: str, **params: str) -> Any:
     return response.json()
 
 
-async def test_banks_thai_first_with_both_names(client: httpx.AsyncClient) -> None:
+async def test_banks_thai_only_with_both_names(client: httpx.AsyncClient) -> None:
     banks = await get(client, "banks")
     assert isinstance(banks, list)
-    assert len(banks) == len(BANKS)
-    assert banks[0] == {"code": "KBANK", "nameTH": "ธนาคารกสิกรไทย", "nameEN": "Kasikornbank"}
+    assert len(banks) == len([bank for bank in BANKS if bank.country == "TH"])
+    assert banks[0] == {
+        "code": "KBANK",
+        "nameTH": "ธนาคารกสิกรไทย",
+        "nameEN": "Kasikornbank",
+        "country": "TH",
+    }
     codes = [b["code"] for b in banks]
-    assert {"KTB", "TMB", "BBL", "BCEL"} <= set(codes)
-    assert codes.index("BCEL") > codes.index("SCB")  # Thai banks first outside Lao mode
+    assert {"KTB", "TMB", "BBL"} <= set(codes)
+    # The Thai site lists no Lao bank (issue 17), and does not take one either.
+    assert {b["country"] for b in banks} == {"TH"}
+    assert "BCEL" not in codes
+    lao_bank = registration_payload(
+        phone="0812345678", bank_code="BCEL", bank_account_no="010120000123456001"
+    )
+    refused = await client.post("/api/account", json=lao_bank)
+    assert (refused.status_code, refused.json()) == (400, {"message": "INVALID_BANK"})
 
 
 async def test_the_line_qr_is_rendered_from_the_line_link(
@@ -247,6 +260,8 @@ async def test_lao_mode_defaults_to_lao_and_lists_lao_banks_first(
 ) -> None:
     banks = await get(lao_client, "banks")
     assert banks[0]["code"] == "BCEL"
+    assert banks[0]["country"] == "LA"
+    assert {b["country"] for b in banks} == {"LA", "TH"}
     assert LAO.search(banks[0]["nameTH"])
     sources = await get(lao_client, "sources")
     assert sources[0]["description"] == "ເຟສບຸກ"

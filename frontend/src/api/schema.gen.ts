@@ -3502,6 +3502,11 @@ export interface components {
              * @description A code of the error catalogue (spec §8).
              */
             message: string;
+            /**
+             * Retryafter
+             * @description Seconds until the same call is taken again (REQUEST_LIMIT_1MIN).
+             */
+            retryAfter?: number | null;
         };
         /**
          * GameTransferStatus
@@ -4284,6 +4289,12 @@ export interface components {
              * @description Null when the phone is already verified.
              */
             otpToken: string | null;
+            /**
+             * Resendin
+             * @description Seconds until another code can be asked for this phone (0: now).
+             * @default 0
+             */
+            resendIn: number;
         };
         /** OtpVerifyRequest */
         OtpVerifyRequest: {
@@ -5649,6 +5660,12 @@ export interface components {
              * @description Bank code, e.g. KBANK, SCB, BCEL.
              */
             code: string;
+            /**
+             * Country
+             * @description Where the bank is: the Lao app lists a currency's banks (LAK: Lao ones).
+             * @enum {string}
+             */
+            country: "TH" | "LA";
             /**
              * Nameen
              * @description Name in English.

@@ -70,7 +70,8 @@ export function toApiError(status: number, body: unknown): ApiError {
   const field = typeof record.field === 'string' ? record.field : undefined;
   // A refused amount names the minimum it missed (QR, TrueMoney): the text shows it.
   const details = typeof record.minimum === 'number' ? { minimum: record.minimum } : undefined;
-  const error = new ApiError(status, message, field, details);
+  const retryAfter = typeof record.retryAfter === 'number' ? record.retryAfter : undefined;
+  const error = new ApiError(status, message, field, details, retryAfter);
   const route = errorRoute(message);
   if (route && routeListener) {
     error.redirected = true;

@@ -18,6 +18,8 @@ export class ApiError extends Error {
     readonly field?: string,
     /** Values the answer carried beside the code (a refused amount's ``minimum``), for the text. */
     readonly details: Readonly<Record<string, string | number>> = {},
+    /** Seconds until the server takes the same call again (429 REQUEST_LIMIT_1MIN). */
+    readonly retryAfter?: number,
   ) {
     super(code);
     this.name = 'ApiError';

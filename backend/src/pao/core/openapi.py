@@ -17,6 +17,11 @@ from pydantic import BaseModel, Field
 class ErrorBody(BaseModel):
     message: str = Field(description="A code of the error catalogue (spec §8).")
     field: str | None = Field(default=None, description="The offending field, on 422.")
+    retry_after: int | None = Field(
+        default=None,
+        alias="retryAfter",
+        description="Seconds until the same call is taken again (REQUEST_LIMIT_1MIN).",
+    )
 
 
 def errors(**by_status: str) -> dict[int | str, dict[str, Any]]:

@@ -3,7 +3,9 @@
 The path carries the game account's username (and for some games its password), as the
 original client sends them; Pao only ever launches the *caller's own* account: a username or
 password that is not the caller's answers the game's not-found code (never a link), so a
-member cannot obtain a session on someone else's game account.
+member cannot obtain a session on someone else's game account. The launch codes without an
+auto-login route hand their credentials to the provider's login page instead
+(:data:`CREDENTIAL_FORM_CODES`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ AUTOLOGIN_PATHS: dict[str, tuple[str, bool]] = {
     "joker2": ("JOKER2", False),
     "huayhd": ("HUAYHD", False),
 }
+
+# The other launch codes of spec §9 whose provider takes the player's credentials on its own
+# login page: the client hands the game account's username and password to the game's web link
+# in its fragment (``#username=…&password=…``), which the provider's page fills in and sends
+# (the sandbox does, pao.sandbox.games.pages). Every demo launch code is in exactly one of the
+# two tables; any other code opens its plain link.
+CREDENTIAL_FORM_CODES: frozenset[str] = frozenset(
+    {"JOKER", "SEXYGAME", "UFABET", "SUPERSLOT", "SLOTXO"}
+)
 
 
 async def launch_own(

@@ -19,26 +19,28 @@ class DemoGame:
     category: GameCategory
     ft_wallet_slot: float
     hue: int  # the artwork's base hue
+    # What the artwork draws, so that a card reads as its kind of game (pao.games.art.THEMES).
+    theme: str = "slots"
 
 
 S, SP, L = GameCategory.SLOT, GameCategory.SPORT, GameCategory.LOTTO
 DEMO_GAMES = (
-    DemoGame("JOKER", "Joker", S, 1.0, 280),
-    DemoGame("SUPERSLOT", "Super Slot", S, 1.0, 20),
-    DemoGame("PG", "PG", S, 1.0, 200),
-    DemoGame("SLOTXO", "Slot XO", S, 1.0, 330),
-    DemoGame("AREASLOT", "Area Slot", S, 10.0, 150),
-    DemoGame("SLOTRACHA", "Slot Racha", S, 1.0, 45),
-    DemoGame("PGSLOT", "PG Slot", S, 1.0, 180),
-    DemoGame("JOKER2", "Joker 2", S, 1.0, 260),
-    DemoGame("SEXYGAME", "Sexy Game", SP, 1.0, 345),
-    DemoGame("BETFLIX", "Betflix", SP, 1.0, 0),
-    DemoGame("ASKMEBET", "Askmebet", SP, 1.0, 120),
-    DemoGame("UFABET", "UFABET", SP, 1.0, 50),
-    DemoGame("IMI", "IMI", SP, 1.0, 220),
-    DemoGame("HUAYHD", "Huay HD", L, 1.0, 100),
-    DemoGame("USUN", "USUN", L, 1.0, 30),
-    DemoGame("CIRCUS", "Circus", L, 0.5, 300),
+    DemoGame("JOKER", "Joker", S, 1.0, 280, "slots"),
+    DemoGame("SUPERSLOT", "Super Slot", S, 1.0, 20, "slots"),
+    DemoGame("PG", "PG", S, 1.0, 200, "slots"),
+    DemoGame("SLOTXO", "Slot XO", S, 1.0, 330, "slots"),
+    DemoGame("AREASLOT", "Area Slot", S, 10.0, 150, "fishing"),
+    DemoGame("SLOTRACHA", "Slot Racha", S, 1.0, 45, "slots"),
+    DemoGame("PGSLOT", "PG Slot", S, 1.0, 180, "slots"),
+    DemoGame("JOKER2", "Joker 2", S, 1.0, 260, "fishing"),
+    DemoGame("SEXYGAME", "Sexy Game", SP, 1.0, 345, "casino"),
+    DemoGame("BETFLIX", "Betflix", SP, 1.0, 0, "roulette"),
+    DemoGame("ASKMEBET", "Askmebet", SP, 1.0, 120, "casino"),
+    DemoGame("UFABET", "UFABET", SP, 1.0, 50, "sport"),
+    DemoGame("IMI", "IMI", SP, 1.0, 220, "sport"),
+    DemoGame("HUAYHD", "Huay HD", L, 1.0, 100, "lottery"),
+    DemoGame("USUN", "USUN", L, 1.0, 30, "lottery"),
+    DemoGame("CIRCUS", "Circus", L, 0.5, 300, "lottery"),
 )
 
 

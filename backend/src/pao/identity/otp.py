@@ -24,6 +24,7 @@ check.
 from __future__ import annotations
 
 import hmac
+import math
 import re
 import secrets
 from dataclasses import dataclass
@@ -133,8 +134,15 @@ async def send_otp(
         raise OtpBlock()
     if await _count_since(session, OtpRequest.ip == ip, now - DAILY_WINDOW) >= daily_cap_per_ip:
         raise OtpBlock()
-    if await _count_since(session, OtpRequest.phone == phone, now - RESEND_INTERVAL) > 0:
-        raise RequestLimit1Min()
+    last_sent = (
+        await session.execute(
+            select(func.max(OtpRequest.created_at)).where(OtpRequest.phone == phone)
+        )
+    ).scalar_one_or_none()
+    if last_sent is not None and now - last_sent < RESEND_INTERVAL:
+        # The seconds left, so that the app counts down to the moment a resend is taken.
+        wait = RESEND_INTERVAL - (now - last_sent)
+        raise RequestLimit1Min(retryAfter=max(1, math.ceil(wait.total_seconds())))
     token, code, ref = new_token(), new_code(), new_ref()
     session.add(
         OtpRequest(

@@ -16,7 +16,7 @@ from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity import changes, service, sessions
 from pao.identity.deps import CurrentLogin, CurrentMember
 from pao.identity.models import Member, MemberChange
-from pao.identity.otp import verify_otp
+from pao.identity.otp import RESEND_INTERVAL, verify_otp
 from pao.identity.schemas import (
     AgreementResponse,
     BankAccountNameUpdateRequest,
@@ -160,7 +160,12 @@ async def send_otp(
         sms=sms,
         sender_name=settings.sms_sender,
     )
-    return OtpSendResponse(otp_ref=sent.ref, otp_token=sent.token, code=sent.code)
+    return OtpSendResponse(
+        otp_ref=sent.ref,
+        otp_token=sent.token,
+        code=sent.code,
+        resend_in=0 if sent.token is None else int(RESEND_INTERVAL.total_seconds()),
+    )
 
 
 @router.post(

@@ -62,6 +62,11 @@ class OtpSendResponse(BaseModel):
         alias="otpToken", description="Null when the phone is already verified."
     )
     code: Literal["OK", "OTP_VERIFIED"]
+    resend_in: int = Field(
+        default=0,
+        alias="resendIn",
+        description="Seconds until another code can be asked for this phone (0: now).",
+    )
 
 
 class OtpVerifyRequest(_In):

@@ -64,7 +64,7 @@ from pao.identity.sms import SmsSender
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger.service import player_wallet
-from pao.site.banks import Bank, find_bank
+from pao.site.banks import Bank, banks_for, find_bank
 from pao.site.settings import SiteSettings
 
 PASSWORD_MIN = 6
@@ -219,6 +219,8 @@ async def validate_registration(
         account_name=form.bank_account_name,
         account_no=form.bank_account_no,
     )
+    if account.bank.code not in {bank.code for bank in banks_for(lao_mode=lao_mode)}:
+        raise InvalidBank()  # a bank this variant does not list (a Lao bank on the Thai site)
     currency = LAO_CURRENCIES[form.currency or "LAK"] if lao_mode else Currency.THB
     inviter_id = await resolve_inviter(session, form.invite_code)
     await ensure_phone_free(session, phone=phone)

@@ -49,6 +49,9 @@ def find_bank(code: str) -> Bank | None:
 
 
 def banks_for(*, lao_mode: bool) -> list[Bank]:
-    """Lao mode lists Lao banks first, then Thai ones (members may hold either)."""
-    country = "LA" if lao_mode else "TH"
-    return sorted(BANKS, key=lambda b: b.country != country)
+    """The banks a member of this variant registers with: the Thai site lists Thai banks only;
+    Lao mode lists Lao banks first, then Thai ones (a Lao member may hold baht at either; the
+    app narrows the list by the chosen currency)."""
+    if not lao_mode:
+        return [bank for bank in BANKS if bank.country == "TH"]
+    return sorted(BANKS, key=lambda b: b.country != "LA")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +18,9 @@ class BankOut(_Out):
     code: str = Field(description="Bank code, e.g. KBANK, SCB, BCEL.")
     name_th: str = Field(alias="nameTH", description="Name in Thai (Lao banks: in Lao).")
     name_en: str = Field(alias="nameEN", description="Name in English.")
+    country: Literal["TH", "LA"] = Field(
+        description="Where the bank is: the Lao app lists a currency's banks (LAK: Lao ones)."
+    )
 
 
 class SourceOut(_Out):

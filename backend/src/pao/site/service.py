@@ -67,7 +67,7 @@ _wire_amount: TypeAdapter[int] = TypeAdapter(WireAmount)
 
 def lookup_banks(*, lao_mode: bool) -> list[BankOut]:
     return [
-        BankOut(code=bank.code, name_th=bank.name_th, name_en=bank.name_en)
+        BankOut(code=bank.code, name_th=bank.name_th, name_en=bank.name_en, country=bank.country)
         for bank in banks_for(lao_mode=lao_mode)
     ]
 

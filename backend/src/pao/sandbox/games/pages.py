@@ -1,4 +1,5 @@
-"""HTML of the sandbox provider's pages: a login form and a three-reel slot machine.
+"""HTML of the sandbox provider's pages: a login form (which also takes the credentials handed
+over in the link's fragment) and a three-reel slot machine.
 
 Plain HTML with a little inline script: the provider is a stand-in for a third party's site,
 not part of Pao's app. Every outcome is drawn on the server (``POST …/spin``).
@@ -45,6 +46,21 @@ def _page(title: str, body: str) -> str:
     )
 
 
+# The credential hand-off of the launch codes whose provider takes the player's credentials
+# on its own login page (pao.games.autologin.CREDENTIAL_FORM_CODES): the player app opens
+# ``…/login/{brand}#username=…&password=…``. A fragment never reaches a server, a log or a
+# Referer; the page drops it from the address bar, fills the form and sends it, so the player
+# lands in the game logged in. After a failed attempt (``?error=1``) it does not send again.
+_HANDOFF_SCRIPT = (
+    "(()=>{const h=new URLSearchParams(location.hash.slice(1));"
+    "const u=h.get('username'),p=h.get('password');if(!u||!p)return;"
+    "history.replaceState(null,'',location.pathname+location.search);"
+    "document.getElementById('u').value=u;document.getElementById('p').value=p;"
+    "if(!new URLSearchParams(location.search).has('error'))"
+    "document.querySelector('form').requestSubmit();})();"
+)
+
+
 def login_page(brand: str, *, error: bool) -> str:
     b = escape(brand)
     message = '<p class="error" role="alert">Wrong username or password</p>' if error else ""
@@ -56,7 +72,8 @@ def login_page(brand: str, *, error: bool) -> str:
         "required>"
         '<label for="p">Password</label><input id="p" name="password" type="password" '
         'autocomplete="current-password" required>'
-        '<button type="submit">Log in</button></form>',
+        '<button type="submit">Log in</button></form>'
+        f"<script>{_HANDOFF_SCRIPT}</script>",
     )
 
 

@@ -15,6 +15,7 @@ import { useSpinActive } from '@/features/promotions/api/spin';
 import { refreshSlots } from '@/features/games/api/games';
 import { GameSection } from '@/features/games/components/GameSection';
 import { InviteBonusBar } from '@/features/promotions/components/InviteBonusBar';
+import { PromoHero } from '@/features/promotions/components/PromoHero';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { usePainted } from '@/hooks/use-painted';
@@ -74,6 +75,7 @@ export default function HomeRoute() {
           refund: () => setRefundOpen(true),
         }}
       />
+      <PromoHero enabled={balancePainted} />
       {!wallet.isPending && (
         <GameSection
           painted={balancePainted}

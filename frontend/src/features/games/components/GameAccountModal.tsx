@@ -7,6 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
@@ -52,6 +53,8 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [frame, setFrame] = useState<string | null>(null);
   const [launching, setLaunching] = useState(false);
+  // Resetting makes the old password useless (a session open elsewhere, a saved login): ask first.
+  const [confirmReset, setConfirmReset] = useState(false);
   const fail = (err: unknown) =>
     setOutcome({ tone: 'error', title: t('common.error'), message: errorText(err) });
 
@@ -66,6 +69,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
 
   const onReset = () =>
     reset.mutate(slot.code, {
+      onSettled: () => setConfirmReset(false),
       onSuccess: (fresh) => {
         queryClient.setQueryData(credentialsQuery(slot.code).queryKey, fresh);
         setOutcome({ tone: 'success', title: t('common.success'), message: t('games.resetDone') });
@@ -128,6 +132,19 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
       />
     );
   }
+  if (confirmReset) {
+    return (
+      <ConfirmDialog
+        open
+        title={t('games.resetConfirmTitle')}
+        message={t('games.resetConfirmText', { name: slot.name })}
+        confirmLabel={t('games.resetConfirm')}
+        busy={reset.isPending}
+        onConfirm={onReset}
+        onCancel={() => setConfirmReset(false)}
+      />
+    );
+  }
   if (frame) {
     return (
       <Modal open wide onClose={() => setFrame(null)} title={slot.name}>
@@ -183,7 +200,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
               </div>
             )}
             <div className="game-actions">
-              <button type="button" className="btn" onClick={onReset} disabled={busy}>
+              <button type="button" className="btn" onClick={() => setConfirmReset(true)} disabled={busy}>
                 {reset.isPending ? <Spinner /> : t('games.resetPassword')}
               </button>
               <button

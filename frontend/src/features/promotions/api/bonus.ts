@@ -25,7 +25,7 @@ export const bonusQueries = {
     }),
 };
 
-export const useBonuses = () => useQuery(bonusQueries.list());
+export const useBonuses = (enabled = true) => useQuery({ ...bonusQueries.list(), enabled });
 export const useActiveBonus = () => useQuery(bonusQueries.active());
 
 /** After any bonus change: the list, the active check and the wallet are stale. */

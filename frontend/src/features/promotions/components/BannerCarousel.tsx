@@ -13,7 +13,10 @@ export function BannerCarousel({ banners, label }: { banners: readonly Banner[];
   if (banners.length === 0) return null;
   return (
     <section className="promo-carousel" aria-label={label}>
-      <ul>
+      {/* It scrolls sideways and holds nothing focusable: focusable itself, so that keyboard
+          users can scroll it too (axe scrollable-region-focusable). */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll region with nothing focusable in it must take the focus itself (WCAG 2.1.1) */}
+      <ul tabIndex={0} aria-label={label}>
         {banners.map((banner, index) => (
           <li key={`${banner.image}-${index}`} className="promo-banner">
             <img

@@ -68,7 +68,6 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
         </div>
         <h3 className="section-title">{t('promotions.invite.history')}</h3>
         {invites.isLoading && <Spinner />}
-        {invites.data?.invites.length === 0 && <p className="empty">{t('promotions.invite.empty')}</p>}
         <table className="promo-table">
           <caption className="visually-hidden">{t('promotions.invite.history')}</caption>
           <thead>
@@ -79,6 +78,13 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
             </tr>
           </thead>
           <tbody>
+            {invites.data?.invites.length === 0 && (
+              <tr>
+                <td colSpan={3} className="empty">
+                  {t('promotions.invite.empty')}
+                </td>
+              </tr>
+            )}
             {invites.data?.invites.map((row, index) => (
               <tr key={`${row.createdAt}-${index}`}>
                 <td>{row.from.name}</td>

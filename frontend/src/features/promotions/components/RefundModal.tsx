@@ -114,7 +114,6 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
           </>
         )}
         <h3 className="section-title">{t('promotions.refund.history')}</h3>
-        {logs.data?.refunds.length === 0 && <p className="empty">{t('promotions.refund.empty')}</p>}
         <table className="promo-table">
           <caption className="visually-hidden">{t('promotions.refund.history')}</caption>
           <thead>
@@ -124,6 +123,13 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
             </tr>
           </thead>
           <tbody>
+            {logs.data?.refunds.length === 0 && (
+              <tr>
+                <td colSpan={2} className="empty">
+                  {t('promotions.refund.empty')}
+                </td>
+              </tr>
+            )}
             {logs.data?.refunds.map((row, index) => (
               <tr key={`${row.createdAt}-${index}`}>
                 <td>{formatMoney(row.refundAmount)}</td>

@@ -5,7 +5,7 @@
  */
 import './promotions.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Pagination } from '@/components/ui/Pagination';
@@ -23,6 +23,8 @@ import { angleAt, planSpin } from './wheel-motion';
 
 export const COUPON_PAGE_SIZE = 3;
 export const CLAIM_DEBOUNCE_MS = 500;
+/** How long the won slice and the burst show before the prize dialog opens. */
+export const REVEAL_MS = 1600;
 
 function percent(probability: number): string {
   return `${(probability * 100).toFixed(probability > 0 && probability < 0.01 ? 2 : 1)}%`;
@@ -42,17 +44,21 @@ export function SpinPage() {
   const [angle, setAngle] = useState(0);
   const [spinning, setSpinning] = useState(false);
   const [prize, setPrize] = useState<SpinAnswer['result'] | null>(null);
+  // The prize the wheel has just stopped on: its slice is lit and it is announced, then the dialog.
+  const [reveal, setReveal] = useState<SpinAnswer['result'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Coupon | null>(null);
   const [claimed, setClaimed] = useState<string | null>(null);
   const frame = useRef<number>(0);
   const debounce = useRef<number | undefined>(undefined);
+  const revealTimer = useRef<number | undefined>(undefined);
 
   useEffect(
     () => () => {
       cancelAnimationFrame(frame.current);
       window.clearTimeout(debounce.current);
+      window.clearTimeout(revealTimer.current);
     },
     [],
   );
@@ -62,24 +68,31 @@ export function SpinPage() {
 
   const onSpin = () => {
     if (spinning || !data || coins <= 0) return;
+    setReveal(null);
     setSpinning(true);
     spin.mutate(spinIntent.current(), {
       onSuccess: (answer) => {
         spinIntent.renew();
-        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
         const motion = planSpin(angle, answer.result.index, data.slice.length);
-        const plan = reduced ? { ...motion, durationMs: 300 } : motion;
+        const land = () => {
+          setSpinning(false);
+          setReveal(answer.result);
+          void queryClient.invalidateQueries({ queryKey: ['spin'] });
+          // Reduced motion: no spin, no burst, the prize at once.
+          revealTimer.current = window.setTimeout(() => setPrize(answer.result), reduced ? 0 : REVEAL_MS);
+        };
+        if (reduced) {
+          setAngle(motion.to);
+          land();
+          return;
+        }
         const started = performance.now();
         const step = (now: number) => {
           const elapsed = now - started;
-          setAngle(angleAt(plan, elapsed));
-          if (elapsed < plan.durationMs) {
-            frame.current = requestAnimationFrame(step);
-          } else {
-            setSpinning(false);
-            setPrize(answer.result);
-            void queryClient.invalidateQueries({ queryKey: ['spin'] });
-          }
+          setAngle(angleAt(motion, elapsed));
+          if (elapsed < motion.durationMs) frame.current = requestAnimationFrame(step);
+          else land();
         };
         frame.current = requestAnimationFrame(step);
       },
@@ -90,6 +103,11 @@ export function SpinPage() {
         void queryClient.invalidateQueries({ queryKey: ['spin'] });
       },
     });
+  };
+
+  const closePrize = () => {
+    setPrize(null);
+    setReveal(null);
   };
 
   const onConfirmClaim = () => {
@@ -132,7 +150,21 @@ export function SpinPage() {
     <div className="stack-lg">
       <h1 className="page-title">{data.name}</h1>
       <div className="wheel-stage" style={{ width: size, height: size }}>
-        <WheelCanvas slices={data.slice} angle={angle} size={size} label={t('promotions.spin.wheelLabel', { name: data.name })} />
+        <WheelCanvas
+          slices={data.slice}
+          angle={angle}
+          size={size}
+          highlight={reveal?.index ?? null}
+          label={t('promotions.spin.wheelLabel', { name: data.name })}
+        />
+        {reveal && !prize && (
+          <div className="wheel-reveal" aria-hidden="true">
+            {Array.from({ length: 14 }, (_, i) => (
+              <span key={i} className="wheel-spark" style={{ '--turn': `${i * (360 / 14)}deg` } as CSSProperties} />
+            ))}
+            <span className="wheel-reveal-label">{reveal.label}</span>
+          </div>
+        )}
         <button
           type="button"
           className="wheel-button"
@@ -144,6 +176,9 @@ export function SpinPage() {
           <span className="small">{t('promotions.spin.coins', { n: coins })}</span>
         </button>
       </div>
+      <p className="visually-hidden" role="status">
+        {spinning ? t('promotions.spin.spinning') : reveal ? t('promotions.spin.landed', { prize: reveal.label }) : ''}
+      </p>
       <p className="small muted">{t('promotions.spin.coinRule')}</p>
 
       <section aria-labelledby="odds-title" className="stack">
@@ -222,10 +257,10 @@ export function SpinPage() {
       {prize && (
         <Modal
           open
-          onClose={() => setPrize(null)}
+          onClose={closePrize}
           title={t('promotions.spin.resultTitle')}
           footer={
-            <button type="button" className="btn btn-primary btn-block" onClick={() => setPrize(null)} autoFocus>
+            <button type="button" className="btn btn-primary btn-block" onClick={closePrize} autoFocus>
               {t('common.ok')}
             </button>
           }

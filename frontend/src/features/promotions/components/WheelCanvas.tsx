@@ -1,12 +1,20 @@
 /** The prize wheel drawn on a canvas: equal slices in their colours with their labels, rotated
- * by `angle` (radians, clockwise), with a pointer at the top. */
+ * by `angle` (radians, clockwise), with a pointer at the top; the won slice (`highlight`) is lit
+ * and ringed in gold once the wheel has stopped. */
 import { useEffect, useRef } from 'react';
 
 export type WheelSlice = { code: string; label: string; bgColor: string; textColor: string };
 
-type Props = { slices: readonly WheelSlice[]; angle: number; size: number; label: string };
+type Props = {
+  slices: readonly WheelSlice[];
+  angle: number;
+  size: number;
+  label: string;
+  /** The index of the slice to light up (the prize), or null. */
+  highlight?: number | null;
+};
 
-export function WheelCanvas({ slices, angle, size, label }: Props) {
+export function WheelCanvas({ slices, angle, size, label, highlight = null }: Props) {
   const ref = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
@@ -36,6 +44,13 @@ export function WheelCanvas({ slices, angle, size, label }: Props) {
       ctx.strokeStyle = '#ffffff';
       ctx.lineWidth = 2;
       ctx.stroke();
+      if (index === highlight) {
+        ctx.fillStyle = 'rgb(255 255 255 / 0.28)';
+        ctx.fill();
+        ctx.strokeStyle = '#ffd35c';
+        ctx.lineWidth = 6;
+        ctx.stroke();
+      }
       ctx.save();
       ctx.rotate(start + segment / 2);
       ctx.fillStyle = slice.textColor;
@@ -54,7 +69,7 @@ export function WheelCanvas({ slices, angle, size, label }: Props) {
     ctx.closePath();
     ctx.fillStyle = '#111827';
     ctx.fill();
-  }, [slices, angle, size]);
+  }, [slices, angle, size, highlight]);
 
   return (
     <canvas

@@ -11,6 +11,7 @@ import { SelectField, TextField } from '@/components/ui/Field';
 import { Icon } from '@/components/ui/Icon';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
+import { useCountdown } from '@/hooks/use-countdown';
 import { useErrorText } from '@/hooks/use-error-text';
 import { bankName, isEnglishName, joinAccountName, needsEnglishName } from '@/lib/bank';
 import { env } from '@/lib/env';
@@ -65,6 +66,10 @@ export function RegisterWizard() {
   const [currency, setCurrency] = useState<Currency>('LAK');
   const [nameError, setNameError] = useState(false);
   const [done, setDone] = useState(false);
+  // When the server takes another OTP request for this phone (epoch ms): the resend button
+  // counts down to it instead of asking early and meeting 429.
+  const [resendAt, setResendAt] = useState<number | null>(null);
+  const resendIn = useCountdown(resendAt);
 
   const sendOtp = useSendOtp();
   const verifyOtp = useVerifyOtp();
@@ -95,7 +100,14 @@ export function RegisterWizard() {
   });
 
   const requestOtp = async () => {
-    const answer = await sendOtp.mutateAsync(phone);
+    let answer;
+    try {
+      answer = await sendOtp.mutateAsync(phone);
+    } catch (error) {
+      if (error instanceof ApiError && error.retryAfter) setResendAt(Date.now() + error.retryAfter * 1000);
+      throw error;
+    }
+    setResendAt(answer.resendIn > 0 ? Date.now() + answer.resendIn * 1000 : null);
     if (answer.code === 'OTP_VERIFIED') {
       setOtp({ ref: answer.otpRef, token: answer.otpToken ?? '' });
       setStep(3);
@@ -149,6 +161,11 @@ export function RegisterWizard() {
     });
   };
 
+  // The server lists the variant's banks (the Thai site: Thai ones only); a Lao member opening a
+  // kip wallet picks among the Lao banks, one opening a baht wallet among all of them.
+  const listedBanks = (banks.data ?? []).filter(
+    (bank) => !env.lao || currency === 'BAHT' || bank.country === 'LA',
+  );
   const accountName = joinAccountName(firstName, lastName);
   const bankReady =
     bankCode !== '' && firstName.trim() !== '' && lastName.trim() !== '' && accountNo !== '';
@@ -229,10 +246,10 @@ export function RegisterWizard() {
             <button
               type="button"
               className="btn btn-ghost"
-              disabled={sendOtp.isPending}
+              disabled={sendOtp.isPending || resendIn > 0}
               onClick={() => void requestOtp().catch(fail)}
             >
-              {t('register.resend')}
+              {resendIn > 0 ? t('register.resendIn', { seconds: resendIn }) : t('register.resend')}
             </button>
           </div>
         </form>
@@ -314,7 +331,7 @@ export function RegisterWizard() {
             required
           >
             <option value="">{t('register.bankNone')}</option>
-            {banks.data?.map((bank) => (
+            {listedBanks.map((bank) => (
               <option key={bank.code} value={bank.code}>
                 {bankName(bank, i18n.language)}
               </option>
@@ -348,7 +365,14 @@ export function RegisterWizard() {
             <SelectField
               label={t('register.currency')}
               value={currency}
-              onChange={(e) => setCurrency(e.target.value as Currency)}
+              onChange={(e) => {
+                const next = e.target.value as Currency;
+                setCurrency(next);
+                // A bank the new currency does not list is no longer a choice.
+                if (next === 'LAK' && banks.data?.find((b) => b.code === bankCode)?.country !== 'LA') {
+                  setBankCode('');
+                }
+              }}
             >
               <option value="LAK">{t('register.currencies.LAK')}</option>
               <option value="BAHT">{t('register.currencies.BAHT')}</option>

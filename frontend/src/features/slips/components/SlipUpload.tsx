@@ -121,16 +121,23 @@ export function SlipUpload({ onCredited }: Props) {
         {data && <li>{t('slips.rules.minimum', { amount: formatMoney(data.minimumDeposit) })}</li>}
       </ul>
       <div className="file-pick">
-        <label htmlFor={inputId} className="field-label">
-          {t('slips.pick')}
+        {/* The browser's own file control cannot be styled: it stays in the page, focusable and
+            labelled, but out of sight; the label is the visible button, the chosen file's name
+            sits next to it. */}
+        <label htmlFor={inputId} className="file-pick-label">
+          <span className="field-label">{t('slips.pick')}</span>
+          <span className="btn btn-secondary file-pick-button" aria-hidden="true">
+            <Icon name="clip" size={18} /> {t('slips.choose')}
+          </span>
         </label>
         <input
           id={inputId}
           ref={inputRef}
           type="file"
+          className="file-pick-input visually-hidden"
           accept="image/png,image/jpeg"
           disabled={busy}
-          aria-describedby={pickError ? `${inputId}-error` : undefined}
+          aria-describedby={`${inputId}-name${pickError ? ` ${inputId}-error` : ''}`}
           onChange={(e) => {
             const picked = e.target.files?.[0] ?? null;
             setOutcome(null);
@@ -143,6 +150,9 @@ export function SlipUpload({ onCredited }: Props) {
             setFile(picked);
           }}
         />
+        <p id={`${inputId}-name`} className="file-pick-name small">
+          {file ? file.name : t('slips.noFile')}
+        </p>
         {pickError && (
           <p id={`${inputId}-error`} className="field-error" role="alert">
             {pickError}
