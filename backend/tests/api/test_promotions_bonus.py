@@ -52,7 +52,7 @@ async def test_bonus_list_shows_cards_with_sanitised_banners(
     assert item["type"] == "limit"
     assert item["maxReceived"] == 1
     assert item["percentFail"] == 10
-    assert item["banners"] == [{"image": "/b.svg", "html": "<p>hi</p>"}]
+    assert item["banners"] == [{"image": "/b.svg", "html": "<p>hi</p>", "title": ""}]
     assert item["userBonus"] is None
 
 

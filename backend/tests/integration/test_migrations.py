@@ -266,10 +266,12 @@ async def test_operator_texts_become_per_language_and_back(
                  "extra": {"bonus": {"description": "โบนัสต้อนรับ"}}},
             ],
         )  # fmt: skip
-        site = sa.table("site_settings", sa.column("key"), sa.column("value", sa.JSON()),
-                        sa.column("updated_at", UtcDateTime()), sa.column("updated_by"))  # fmt: skip
-        tree = {"start": "menu", "handoverText": "wait",
-                "nodes": {"menu": {"text": "สวัสดี", "replies": [{"title": "ok", "next": "menu"}]}}}  # fmt: skip
+        site = sa.table(
+            "site_settings", sa.column("key"), sa.column("value", sa.JSON()),
+            sa.column("updated_at", UtcDateTime()), sa.column("updated_by"),
+        )  # fmt: skip
+        menu = {"text": "สวัสดี", "replies": [{"title": "ok", "next": "menu"}]}
+        tree = {"start": "menu", "handoverText": "wait", "nodes": {"menu": menu}}
         await conn.execute(
             sa.insert(site),
             [
