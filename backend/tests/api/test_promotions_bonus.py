@@ -83,7 +83,11 @@ async def test_activation_pays_percent_of_the_deposit(
     lines = await statements(client, player)
     bonus_line = next(line for line in lines if line["statementType"] == "bonus")
     assert bonus_line["amount"] == 150.0
-    assert bonus_line["bonus"] == {"description": "Welcome"}
+    assert bonus_line["bonus"] == {
+        "description": "Welcome",
+        "code": "bonus.received",
+        "params": {"name": "Welcome"},
+    }
 
     listed = (await client.get("/api/bonus", headers=player.headers)).json()[0]
     assert listed["userBonus"]["isActive"] is True
