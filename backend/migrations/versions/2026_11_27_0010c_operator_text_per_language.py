@@ -85,7 +85,8 @@ def _swap(table: str, column: str, new_type: sa.types.TypeEngine[Any], convert: 
     temporary = f"{column}_new"
     default = "{}" if isinstance(new_type, sa.JSON) else ""
     op.add_column(
-        table, sa.Column(temporary, new_type, nullable=False, server_default=sa.text(f"'{default}'"))
+        table,
+        sa.Column(temporary, new_type, nullable=False, server_default=sa.text(f"'{default}'")),
     )
     source = sa.table(table, sa.column("id"), sa.column(column))
     target = sa.table(table, sa.column("id"), sa.column(temporary, new_type))
@@ -146,10 +147,7 @@ def _settings(*, up: bool) -> None:
     for key, value in bind.execute(
         sa.select(settings.c.key, settings.c.value).where(settings.c.key.in_(keys))
     ).all():
-        if key == "chatBotTree":
-            changed = _bot_tree(value, up=up)
-        else:
-            changed = _banners(value, up=up)
+        changed = _bot_tree(value, up=up) if key == "chatBotTree" else _banners(value, up=up)
         bind.execute(sa.update(settings).where(settings.c.key == key).values(value=changed))
 
 
