@@ -26,8 +26,8 @@ async def add_bonus(app: FastAPI, **overrides: Any) -> Bonus:
         "code": "WELCOME",
         "kind": BonusKind.BONUS,
         "type": BonusType.LIMIT,
-        "name": "Welcome",
-        "description": "Welcome bonus",
+        "name": {"en": "Welcome"},
+        "description": {"en": "Welcome bonus"},
         "max_received": 1,
         "percent": 100,
         "fixed_amount": 0,
@@ -35,7 +35,7 @@ async def add_bonus(app: FastAPI, **overrides: Any) -> Bonus:
         "min_deposit": 100_00,
         "turnover_multiplier": 5,
         "percent_fail": 10,
-        "banners": [{"image": "/b.svg", "html": "<p>hi</p><script>x</script>"}],
+        "banners": [{"image": "/b.svg", "html": {"en": "<p>hi</p><script>x</script>"}}],
     }
     values.update(overrides)
     async with app.state.sessionmaker() as session:
@@ -54,7 +54,7 @@ async def add_wheel(
         ("NONE", 0, PrizeType.NONE, 0),
     ]
     async with app.state.sessionmaker() as session:
-        wheel = Wheel(name="Test wheel", is_active=True)
+        wheel = Wheel(name={"en": "Test wheel"}, is_active=True)
         session.add(wheel)
         await session.flush()
         for position, (code, weight, kind, amount) in enumerate(slices):
@@ -63,13 +63,13 @@ async def add_wheel(
                     wheel_id=wheel.id,
                     position=position,
                     code=code,
-                    label=f"L-{code}",
+                    label={"en": f"L-{code}"},
                     bg_color="#000000",
                     text_color="#ffffff",
-                    html_description="<p>x</p>",
+                    html_description={"en": "<p>x</p>"},
                     weight=weight,
                     prize_type=kind,
-                    prize_name=f"Prize {code}",
+                    prize_name={"en": f"Prize {code}"},
                     prize_amount=amount,
                 )
             )

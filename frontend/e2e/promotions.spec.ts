@@ -6,10 +6,13 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, paoOps, randomDigits, setRegisterOtp, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, type Locale } from './support/fixtures';
 import { openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
+// The demo's texts are in each language (backend/src/pao/promotions/demo.py).
+const DAILY_BONUS: Record<Locale, string> = { th: 'โบนัสรายวัน 10%', la: 'ໂບນັດປະຈຳວັນ 10%', en: 'Daily 10%' };
+const WHEEL: Record<Locale, string> = { th: 'วงล้อนำโชค Pao', la: 'ວົງລໍ້ນຳໂຊກ Pao', en: 'Lucky Pao Wheel' };
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 
 function deposit(member: Member, baht: number): void {
@@ -88,8 +91,8 @@ test.describe('promotions', () => {
     await shot(page, 'bonus-page', appLocale);
 
     // DAILY10: 10 % of the 100 THB deposit.
-    await page.getByRole('button', { name: new RegExp(`Daily 10%`) }).click();
-    const modal = page.getByRole('dialog', { name: 'Daily 10%' });
+    await page.getByRole('button', { name: new RegExp(DAILY_BONUS[appLocale]) }).click();
+    const modal = page.getByRole('dialog', { name: DAILY_BONUS[appLocale] });
     await expect(modal.getByRole('region', { name: t('promotions.banners') })).toBeVisible();
     await expectAccessible(page, 'bonus modal');
     await shot(page, 'bonus-modal', appLocale);
@@ -201,7 +204,7 @@ test.describe('promotions', () => {
     await openHome(page, t, member);
     await page.getByRole('button', { name: t('home.spin'), exact: true }).click();
     await expect(page).toHaveURL(/\/user\/spin$/);
-    await expect(page.getByRole('img', { name: /Lucky Pao Wheel/ })).toBeVisible();
+    await expect(page.getByRole('img', { name: new RegExp(WHEEL[appLocale]) })).toBeVisible();
     await expect(page.getByRole('heading', { name: t('promotions.spin.odds') })).toBeVisible();
     await expect(page.getByRole('cell', { name: '30.0%' }).first()).toBeVisible();
     await expectAccessible(page, 'spin page');

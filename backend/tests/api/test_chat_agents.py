@@ -297,6 +297,36 @@ async def test_bot_answers_while_no_agent_is_online(
         assert conversation.wants_agent is True
 
 
+async def test_bot_answers_in_the_customers_language(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    await set_site_setting(client, "enableChatWidget", True)
+    await set_site_setting(client, "chatBotEnabled", True)
+    guest = {"X-Guest-Id": str(uuid.uuid4()), "Accept-Language": "lo-LA,lo;q=0.9"}
+
+    async def say(message: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+        r = await client.post("/api/chat/send-message", json={"message": message}, headers=headers)
+        assert r.status_code == 200, r.text
+        newest: dict[str, Any] = (
+            await client.post("/api/chat/history", json={"limit": 1}, headers=headers)
+        ).json()[0]
+        return newest
+
+    menu = await say(text("ສະບາຍດີ"), guest)
+    assert menu["message"]["payload"]["text"].startswith("ສະບາຍດີ")
+    titles = [q["title"] for q in menu["message"]["payload"]["quick_replies"]]
+    assert titles == ["ວິທີຝາກເງິນ", "ວິທີຖອນເງິນ", "ຕິດຕໍ່ພວກເຮົາ", "ລົມກັບແອັດມິນ"]
+    async with app.state.sessionmaker() as s:
+        conversation = (await s.execute(select(ChatConversation))).scalar_one()
+        assert conversation.locale == "la"
+    # The customer switches the app to English: the bot follows.
+    deposit = await say(
+        {"message_type": "postback", "payload": {"title": "x", "payload": "bot:deposit"}},
+        {**guest, "Accept-Language": "en"},
+    )
+    assert deposit["message"]["payload"]["text"].startswith("Deposit:")
+
+
 async def test_bot_is_quiet_when_an_agent_is_online(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:

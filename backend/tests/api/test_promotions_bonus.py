@@ -52,7 +52,7 @@ async def test_bonus_list_shows_cards_with_sanitised_banners(
     assert item["type"] == "limit"
     assert item["maxReceived"] == 1
     assert item["percentFail"] == 10
-    assert item["banners"] == [{"image": "/b.svg", "html": "<p>hi</p>"}]
+    assert item["banners"] == [{"image": "/b.svg", "html": "<p>hi</p>", "title": ""}]
     assert item["userBonus"] is None
 
 
@@ -83,7 +83,11 @@ async def test_activation_pays_percent_of_the_deposit(
     lines = await statements(client, player)
     bonus_line = next(line for line in lines if line["statementType"] == "bonus")
     assert bonus_line["amount"] == 150.0
-    assert bonus_line["bonus"] == {"description": "Welcome"}
+    assert bonus_line["bonus"] == {
+        "description": "Welcome",
+        "code": "bonus.received",
+        "params": {"name": "Welcome"},
+    }
 
     listed = (await client.get("/api/bonus", headers=player.headers)).json()[0]
     assert listed["userBonus"]["isActive"] is True

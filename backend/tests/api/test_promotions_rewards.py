@@ -213,7 +213,11 @@ async def test_coins_from_deposits_spin_and_claim(client: httpx.AsyncClient, app
     )
     line = statements.json()["statements"][0]
     assert line["statementType"] == "bonus"
-    assert line["luckydraw"] == {"description": "L-C10"}
+    assert line["luckydraw"] == {
+        "description": "Prize C10",
+        "code": "luckydraw.prize",
+        "params": {"prize": "Prize C10"},
+    }
     assert await books_balanced(app)
 
 

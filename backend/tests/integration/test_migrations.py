@@ -206,3 +206,128 @@ async def test_chat_agents_become_support_staff_and_back(
         assert "staff" not in await conn.run_sync(lambda c: sa.inspect(c).get_table_names())
     await engine.dispose()
     await upgrade(settings)  # and up again
+
+
+async def test_operator_texts_become_per_language_and_back(
+    empty_database: str, tmp_path: Path
+) -> None:
+    """0010c files each single-language text under the language it is written in (Thai, Lao
+    or English), gives banners, the bot tree and statement notes their per-language shape, and
+    its downgrade gives every text back."""
+    settings = Settings(database_url=empty_database, data_dir=tmp_path)
+    await upgrade(settings, "0009")
+    engine = create_async_engine(empty_database)
+    at = sa.bindparam("at", T0, type_=UtcDateTime())
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO promo_bonuses (id, code, kind, type, name, description, "
+                "max_received, percent, fixed_amount, max_amount, min_deposit, "
+                "turnover_multiplier, percent_fail, claimed_count, banners, is_active, "
+                "sort_order, created_at) VALUES (1, 'B1', 'bonus', 'limit', 'โบนัสต้อนรับ', "
+                "'Double it', 1, 100, 0, 50000, 0, 1, 10, 0, :banners, true, 0, :at)"
+            ).bindparams(
+                at, sa.bindparam("banners", [{"image": "/b.svg", "html": "<p>ໂບນັດ</p>"}], sa.JSON())
+            )
+        )
+        await conn.execute(
+            text("INSERT INTO promo_wheels (id, name, is_active, created_at) "
+                 "VALUES (1, 'Lucky', true, :at)").bindparams(at)
+        )  # fmt: skip
+        await conn.execute(
+            text(
+                "INSERT INTO promo_wheel_slices (id, wheel_id, position, code, label, bg_color, "
+                "text_color, html_description, weight, prize_type, prize_name, prize_amount) "
+                "VALUES (1, 1, 0, 'N', 'ລອງໃໝ່', '#000', '#fff', '', 1, 'none', '', 0)"
+            )
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO members (id, phone, name, password_hash, status, currency, "
+                "bank_code, bank_account_name, bank_account_no, coin, created_at) VALUES "
+                "(1, '0800000001', 'M', 'h', 'ACTIVE', 'THB', 'KBANK', 'M', '1234567890', 0, :at)"
+            ).bindparams(at)
+        )
+        statements = sa.table(
+            "statements", *(sa.column(c) for c in (
+                "id", "member_id", "statement_type", "status", "from_label", "to_label",
+                "amount", "currency", "ref_type", "ref_id")),
+            sa.column("extra", sa.JSON()), sa.column("created_at", UtcDateTime()),
+        )  # fmt: skip
+        line = {"member_id": 1, "statement_type": "bonus", "status": "SUCCESS", "amount": 100,
+                "currency": "THB", "from_label": "PROMOTION", "to_label": "WALLET",
+                "created_at": T0}  # fmt: skip
+        await conn.execute(
+            sa.insert(statements),
+            [
+                {**line, "id": 1, "ref_type": "refund", "ref_id": "1",
+                 "extra": {"refund": {"description": "refund"}}},
+                {**line, "id": 2, "ref_type": "bonus", "ref_id": "1",
+                 "extra": {"bonus": {"description": "โบนัสต้อนรับ"}}},
+            ],
+        )  # fmt: skip
+        site = sa.table(
+            "site_settings", sa.column("key"), sa.column("value", sa.JSON()),
+            sa.column("updated_at", UtcDateTime()), sa.column("updated_by"),
+        )  # fmt: skip
+        menu = {"text": "สวัสดี", "replies": [{"title": "ok", "next": "menu"}]}
+        tree = {"start": "menu", "handoverText": "wait", "nodes": {"menu": menu}}
+        await conn.execute(
+            sa.insert(site),
+            [
+                {"key": "chatBotTree", "value": tree, "updated_at": T0, "updated_by": "t"},
+                {"key": "refundBanners", "value": [{"image": "/r.svg", "html": "<p>back</p>"}],
+                 "updated_at": T0, "updated_by": "t"},
+            ],
+        )  # fmt: skip
+
+    await upgrade(settings)
+    bonus_row = sa.table(
+        "promo_bonuses", sa.column("name", sa.JSON()), sa.column("description", sa.JSON()),
+        sa.column("banners", sa.JSON()),
+    )  # fmt: skip
+    slice_row = sa.table(
+        "promo_wheel_slices", sa.column("label", sa.JSON()), sa.column("prize_name", sa.JSON())
+    )
+    wheel_row = sa.table("promo_wheels", sa.column("name", sa.JSON()))
+    async with engine.begin() as conn:
+        name, description, banners = (await conn.execute(sa.select(bonus_row))).one()
+        assert name == {"th": "โบนัสต้อนรับ"}
+        assert description == {"en": "Double it"}
+        assert banners == [{"image": "/b.svg", "html": {"la": "<p>ໂບນັດ</p>"}, "title": {}}]
+        assert tuple((await conn.execute(sa.select(slice_row))).one()) == ({"la": "ລອງໃໝ່"}, {})
+        assert (await conn.execute(sa.select(wheel_row))).scalar_one() == {"en": "Lucky"}
+        extras = [row[0] for row in await conn.execute(
+            sa.select(statements.c.extra).order_by(statements.c.id))]  # fmt: skip
+        assert extras == [
+            {"refund": {"code": "refund.received", "params": {}, "description": "refund"}},
+            {"bonus": {"code": "bonus.received", "params": {"name": {"th": "โบนัสต้อนรับ"}},
+                       "description": "โบนัสต้อนรับ"}},
+        ]  # fmt: skip
+        values = dict((await conn.execute(sa.select(site.c.key, site.c.value))).all())
+        assert values["chatBotTree"]["nodes"]["menu"]["text"] == {"th": "สวัสดี"}
+        assert values["chatBotTree"]["handoverText"] == {"en": "wait"}
+        assert values["refundBanners"][0]["html"] == {"en": "<p>back</p>"}
+        # A text per language written after the upgrade goes down as its Thai text.
+        await conn.execute(
+            text("INSERT INTO promo_wheels (id, name, is_active, created_at) "
+                 "VALUES (2, :name, true, :at)").bindparams(
+                at, sa.bindparam("name", {"th": "ก", "la": "ກ"}, sa.JSON()))
+        )  # fmt: skip
+
+    await _downgrade(settings, "0009")
+    async with engine.connect() as conn:
+        assert tuple(
+            (await conn.execute(text("SELECT name, description FROM promo_bonuses"))).one()
+        ) == ("โบนัสต้อนรับ", "Double it")
+        assert (
+            await conn.execute(text("SELECT label FROM promo_wheel_slices"))
+        ).scalar_one() == "ລອງໃໝ່"
+        names = [row[0] for row in await conn.execute(
+            text("SELECT name FROM promo_wheels ORDER BY id"))]  # fmt: skip
+        assert names == ["Lucky", "ก"]
+        extras = [row[0] for row in await conn.execute(
+            sa.select(statements.c.extra).order_by(statements.c.id))]  # fmt: skip
+        assert extras[0] == {"refund": {"description": "refund"}}
+    await engine.dispose()
+    await upgrade(settings)

@@ -1727,7 +1727,7 @@ export interface paths {
          * Agreement the member accepts
          * @description A list of plain-text blocks (render as text, not HTML).
          *
-         *     The text is answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID.
+         *     Texts are answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's, then Thai, English, any. An unknown `lang` answers 422 KEY_INVALID.
          */
         get: operations["lookupAgreements"];
         put?: never;
@@ -1769,7 +1769,7 @@ export interface paths {
          * Terms shown in the conditions popup
          * @description A list of sanitised HTML fragments.
          *
-         *     The text is answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID.
+         *     Texts are answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's, then Thai, English, any. An unknown `lang` answers 422 KEY_INVALID.
          */
         get: operations["lookupConditions"];
         put?: never;
@@ -1791,7 +1791,7 @@ export interface paths {
          * Contact page content
          * @description Contact text (sanitised HTML) and the LINE link, id and QR image.
          *
-         *     The text is answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID.
+         *     Texts are answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's, then Thai, English, any. An unknown `lang` answers 422 KEY_INVALID.
          */
         get: operations["lookupContact"];
         put?: never;
@@ -1887,7 +1887,7 @@ export interface paths {
          * Bonus notice template
          * @description Sanitised HTML; the client replaces '%percentFail%' with the bonus's percentFail.
          *
-         *     The text is answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID.
+         *     Texts are answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's, then Thai, English, any. An unknown `lang` answers 422 KEY_INVALID.
          */
         get: operations["lookupNotice"];
         put?: never;
@@ -1946,7 +1946,7 @@ export interface paths {
          * Marketing sources offered on registration
          * @description The operator's list of 'how did you hear of us' answers.
          *
-         *     The text is answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID.
+         *     Texts are answered in one locale: the `lang` query parameter (th, la or en) if given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else the default locale (th, or la in Lao mode). A text not translated into the chosen locale falls back to the default locale's, then Thai, English, any. An unknown `lang` answers 422 KEY_INVALID.
          */
         get: operations["lookupSources"];
         put?: never;
@@ -3028,11 +3028,17 @@ export interface components {
         BannerOut: {
             /**
              * Html
-             * @description Sanitised HTML.
+             * @description Sanitised HTML, in the requested locale.
              */
             html: string;
             /** Image */
             image: string;
+            /**
+             * Title
+             * @description Short text of the banner (the image's alternative text), in the requested locale; empty when the operator wrote none.
+             * @default
+             */
+            title: string;
         };
         /** Body_agentUploadImage */
         Body_agentUploadImage: {
@@ -5223,8 +5229,23 @@ export interface components {
         };
         /** StatementNote */
         StatementNote: {
-            /** Description */
+            /**
+             * Code
+             * @description What the note says, for the client to translate: bonus.received, bonus.finished, promotion.received, refund.received, invite.collected, luckydraw.prize. Absent on lines older than the codes.
+             */
+            code?: string | null;
+            /**
+             * Description
+             * @description The note in the requested locale.
+             */
             description: string;
+            /**
+             * Params
+             * @description The code's parameters in the requested locale (name: the bonus's name; prize: the wheel prize).
+             */
+            params?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * StatementStatus
@@ -13112,8 +13133,14 @@ export interface operations {
     };
     listBonuses: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13148,6 +13175,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13256,8 +13292,14 @@ export interface operations {
     };
     checkActiveBonus: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13292,6 +13334,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13782,10 +13833,15 @@ export interface operations {
     };
     chatSendMessage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
             header?: {
                 /** @description A guest's own id (a v4 UUID), when there is no member token. */
                 "X-Guest-Id"?: string | null;
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
             };
             path?: never;
             cookie?: never;
@@ -14258,8 +14314,14 @@ export interface operations {
     };
     inviteBanners: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14294,6 +14356,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15688,8 +15759,14 @@ export interface operations {
     };
     currentPromotion: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15731,6 +15808,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15744,8 +15830,14 @@ export interface operations {
     };
     findPromotion: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path: {
                 code: string;
             };
@@ -16304,8 +16396,14 @@ export interface operations {
     };
     refundBanners: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16340,6 +16438,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16549,8 +16656,14 @@ export interface operations {
     };
     listCoupons: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16592,6 +16705,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16605,10 +16727,15 @@ export interface operations {
     };
     claimCoupon: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
             header?: {
                 /** @description One per user intent; reuse it on retry. */
                 "Idempotency-Key"?: string | null;
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
             };
             path?: never;
             cookie?: never;
@@ -16704,8 +16831,14 @@ export interface operations {
     };
     spinWheelSetup: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16747,6 +16880,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16760,10 +16902,15 @@ export interface operations {
     };
     spinWheel: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
             header?: {
                 /** @description One per user intent; reuse it on retry. */
                 "Idempotency-Key"?: string | null;
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
             };
             path?: never;
             cookie?: never;
@@ -16837,8 +16984,14 @@ export interface operations {
     };
     listStatements: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };

@@ -1,11 +1,14 @@
 /**
  * The one HTTP client of the app, typed by the generated contract (src/api/schema.gen.ts):
- * relative /api base, bearer token and wallet marker headers, 60 s time-out (300 s for uploads),
- * errors turned into ApiError and routed per spec §8. Success bodies are the data itself.
+ * relative /api base, bearer token and wallet marker headers, the UI's language as
+ * Accept-Language (the server answers operator texts in it, ADR 0011), 60 s time-out (300 s for
+ * uploads), errors turned into ApiError and routed per spec §8. Success bodies are the data itself.
  */
 import type { paths } from '@/api/schema.gen';
 import { CLIENT_HEADER, CLIENT_MARKER, takeEarly } from './early-requests';
 import { ApiError, NETWORK_ERROR, TIMEOUT, errorRoute, type ErrorRoute } from './errors';
+import { currentLocale } from './i18n';
+import { languageTag } from './locales';
 import { getToken } from './storage';
 
 export { CLIENT_HEADER, CLIENT_MARKER };
@@ -127,6 +130,10 @@ export async function request<T>(
   const isUpload = body instanceof FormData;
   const headers = new Headers(options.headers);
   headers.set(CLIENT_HEADER, CLIENT_MARKER);
+  // The language the UI shows, not the browser's: bonus names, banners, the wheel, statement
+  // notes and the chat bot come back in it. (index.html's early requests carry the browser's,
+  // which is why only data without operator texts is fetched early.)
+  if (!headers.has('Accept-Language')) headers.set('Accept-Language', languageTag(currentLocale()));
   const token = options.token === undefined ? getToken() : options.token;
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
   if (body !== undefined && !isUpload) headers.set('Content-Type', 'application/json');

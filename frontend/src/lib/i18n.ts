@@ -93,8 +93,9 @@ export async function changeLocale(locale: Locale): Promise<void> {
   applyLocale(locale);
 }
 
+/** The UI's language; before i18next has started, the one it will start with. */
 export function currentLocale(): Locale {
-  return isLocale(i18n.language) ? i18n.language : defaultLocale();
+  return isLocale(i18n.language) ? i18n.language : initialLocale();
 }
 
 export { i18n };

@@ -63,6 +63,7 @@ from pao.promotions.models import (
 from pao.site.settings import SiteSettings, load_site_settings
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.service import wallet_balance
+from pao.wallet.statement_notes import NoteCode, note
 from pao.wallet.statements import WALLET_LABEL, record_statement
 
 
@@ -221,7 +222,12 @@ async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> Me
         kind="bonus",
         ref_type="bonus",
         ref_id=grant.id,
-        extra={"promotion" if is_promotion else "bonus": {"description": bonus.name}},
+        extra={
+            "promotion" if is_promotion else "bonus": note(
+                NoteCode.PROMOTION_RECEIVED if is_promotion else NoteCode.BONUS_RECEIVED,
+                name=bonus.name,
+            )
+        },
         memo=f"bonus {bonus.code}",
     )
     grant.entry_id = payout.entry.id
@@ -315,7 +321,7 @@ async def clear(app: Any, session: AsyncSession, *, member: Member) -> str:
         to_label=WALLET_LABEL,
         ref_type="bonus_finish",
         ref_id=grant.id,
-        extra={"bonus": {"description": state.bonus.name}},
+        extra={"bonus": note(NoteCode.BONUS_FINISHED, name=state.bonus.name)},
     )
     await session.flush()
     return message

@@ -26,6 +26,7 @@ from pao.promotions.common import lock_member, pay_reward
 from pao.promotions.exceptions import InviteInactive, NoInviteBonus
 from pao.promotions.models import InviteCollection, InviteIncome
 from pao.site.settings import load_site_settings
+from pao.wallet.statement_notes import NoteCode, note
 
 
 async def accrue(session: AsyncSession, event: DepositCredited) -> InviteIncome | None:
@@ -190,7 +191,7 @@ async def collect(session: AsyncSession, *, member: Member) -> InviteCollection:
         kind="invite_bonus",
         ref_type="invite_collection",
         ref_id=collection.id,
-        extra={"invite": {"description": "invite bonus"}},
+        extra={"invite": note(NoteCode.INVITE_COLLECTED)},
         memo="invite bonus",
     )
     collection.entry_id = payout.entry.id

@@ -38,6 +38,9 @@ from pao.core.db import Base, BigId, UtcDateTime
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 
+# {"th": …, "la": …, "en": …}: an operator text per locale, read with pao.kit.i18n.pick_text.
+LocalizedJson = dict[str, str]
+
 
 class BonusType(StrEnum):
     """How ``max_received`` counts receipts (spec §4): all time, today, this week."""
@@ -80,8 +83,9 @@ class Bonus(Base):
     code: Mapped[str] = mapped_column(String(40), unique=True)
     kind: Mapped[BonusKind] = mapped_column(String(10), default=BonusKind.BONUS)
     type: Mapped[BonusType] = mapped_column(String(10), default=BonusType.LIMIT)
-    name: Mapped[str] = mapped_column(String(120))
-    description: Mapped[str] = mapped_column(String(1000), default="")
+    # Operator texts, one per locale ({"th": …, "la": …, "en": …}; pao.kit.i18n, ADR 0011).
+    name: Mapped[LocalizedJson] = mapped_column(JSON)
+    description: Mapped[LocalizedJson] = mapped_column(JSON, default=dict)
     max_received: Mapped[int] = mapped_column(Integer, default=1)
     # Amount: ``percent`` % of the qualifying deposit, or ``fixed_amount`` when percent is 0;
     # never more than ``max_amount`` (minor units).
@@ -96,7 +100,8 @@ class Bonus(Base):
     # Promotion codes: how many grants in total (None: unlimited); counted atomically.
     total_limit: Mapped[int | None] = mapped_column(Integer)
     claimed_count: Mapped[int] = mapped_column(Integer, default=0)
-    # [{image, html}] — html sanitised when stored and when served.
+    # [{image, html: {locale: html}, title: {locale: text}}] (pao.promotions.content.Banner);
+    # html sanitised when stored and when served.
     banners: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     sort_order: Mapped[int] = mapped_column(Integer, default=0)
@@ -233,7 +238,7 @@ class Wheel(Base):
     __tablename__ = "promo_wheels"
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(120))
+    name: Mapped[LocalizedJson] = mapped_column(JSON)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
@@ -252,13 +257,14 @@ class WheelSlice(Base):
     wheel_id: Mapped[int] = mapped_column(ForeignKey("promo_wheels.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)
     code: Mapped[str] = mapped_column(String(40))
-    label: Mapped[str] = mapped_column(String(60))
+    # Texts per locale (pao.kit.i18n); the description is sanitised HTML.
+    label: Mapped[LocalizedJson] = mapped_column(JSON)
     bg_color: Mapped[str] = mapped_column(String(20))
     text_color: Mapped[str] = mapped_column(String(20))
-    html_description: Mapped[str] = mapped_column(String(2000), default="")
+    html_description: Mapped[LocalizedJson] = mapped_column(JSON, default=dict)
     weight: Mapped[int] = mapped_column(Integer)
     prize_type: Mapped[PrizeType] = mapped_column(String(10), default=PrizeType.NONE)
-    prize_name: Mapped[str] = mapped_column(String(120), default="")
+    prize_name: Mapped[LocalizedJson] = mapped_column(JSON, default=dict)
     prize_amount: Mapped[int] = mapped_column(BigInteger, default=0)
 
 

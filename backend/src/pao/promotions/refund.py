@@ -35,6 +35,7 @@ from pao.promotions.common import active_bonus, game_results, lock_member, pay_r
 from pao.promotions.exceptions import NoRefund, RefundCondition, RefundInactive, RefundMinimum
 from pao.promotions.models import REFUND_TRANSITIONS, RefundReceipt, RefundStatus
 from pao.site.settings import SiteSettings, load_site_settings
+from pao.wallet.statement_notes import NoteCode, note
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ async def add_to_wallet(session: AsyncSession, *, member: Member) -> int:
         kind="refund",
         ref_type="refund",
         ref_id=receipts[0].id,
-        extra={"refund": {"description": "refund"}},
+        extra={"refund": note(NoteCode.REFUND_RECEIVED)},
         memo="refund " + ",".join(str(r.id) for r in receipts),
     )
     now = utcnow()

@@ -16,13 +16,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.language import Language, RequestLanguage
+from pao.core.openapi import AUTH_ERRORS, VALIDATION, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
 from pao.kit.pagination import PageRequest
 from pao.promotions import bonuses, invite, refund, wheel
 from pao.promotions.common import active_bonus
+from pao.promotions.content import banners_out, prize_name, slice_description
 from pao.promotions.exceptions import SpinInactive
 from pao.promotions.models import Bonus, BonusKind, CouponStatus, MemberBonus, WheelCoupon
 from pao.promotions.models import WheelSlice as SliceRow
@@ -56,8 +58,7 @@ from pao.promotions.schemas import (
     UserBonusOut,
     WheelSetupOut,
 )
-from pao.site.sanitize import sanitize_html
-from pao.site.settings import PromoBanner, load_site_settings
+from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -87,14 +88,6 @@ async def _once(
     return JSONResponse(answer)
 
 
-def _banners(raw: list[Any]) -> list[BannerOut]:
-    out = []
-    for item in raw:
-        banner = item if isinstance(item, PromoBanner) else PromoBanner.model_validate(item)
-        out.append(BannerOut(image=banner.image, html=sanitize_html(banner.html)))
-    return out
-
-
 def _received(rows: list[MemberBonus]) -> list[ReceivedOut]:
     return [ReceivedOut(updated_at=row.received_at) for row in rows]
 
@@ -107,9 +100,11 @@ def _received(rows: list[MemberBonus]) -> list[ReceivedOut]:
     operation_id="listBonuses",
     tags=["bonus"],
     response_model=list[BonusItem],
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def list_bonuses(session: SessionDep, member: CurrentMember) -> list[BonusItem]:
+async def list_bonuses(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> list[BonusItem]:
     """Active bonuses with the member's receipts of each (``userBonus``)."""
     receipts = await bonuses.receipts_of(session, member_id=member.id)
     items = []
@@ -128,8 +123,8 @@ async def list_bonuses(session: SessionDep, member: CurrentMember) -> list[Bonus
             BonusItem(
                 code=bonus.code,
                 type=bonus.type,
-                name=bonus.name,
-                description=bonus.description,
+                name=language.pick(bonus.name),
+                description=language.pick(bonus.description),
                 max_received=bonus.max_received,
                 percent_fail=bonus.percent_fail,
                 percent=bonus.percent,
@@ -137,7 +132,7 @@ async def list_bonuses(session: SessionDep, member: CurrentMember) -> list[Bonus
                 max_amount=bonus.max_amount,
                 min_deposit=bonus.min_deposit,
                 turnover_multiplier=bonus.turnover_multiplier,
-                banners=_banners(bonus.banners or []),
+                banners=banners_out(bonus.banners or [], language),
                 user_bonus=user_bonus,
             )
         )
@@ -203,10 +198,10 @@ async def activate_bonus(
     tags=["bonus"],
     response_model=ActiveCheckOut,
     response_model_exclude_none=True,
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
 async def check_active(
-    request: Request, session: SessionDep, member: CurrentMember
+    request: Request, session: SessionDep, member: CurrentMember, language: RequestLanguage
 ) -> ActiveCheckOut:
     """Whether a bonus is active, its type, and its progress."""
     grant = await active_bonus(session, member_id=member.id)
@@ -217,7 +212,7 @@ async def check_active(
         status=True,
         type=state.bonus.type,
         code=state.bonus.code,
-        name=state.bonus.name,
+        name=language.pick(state.bonus.name),
         amount=grant.bonus_amount,
         turnover=state.turnover,
         turnover_required=grant.turnover_required,
@@ -264,9 +259,11 @@ async def clear_bonus(
 # ── promotion codes ──────────────────────────────────────────────────────────────────────
 
 
-def _promotion(bonus: Bonus) -> PromotionOut:
+def _promotion(bonus: Bonus, language: Language) -> PromotionOut:
     return PromotionOut(
-        code=bonus.code, percent_fail=bonus.percent_fail, description=bonus.description
+        code=bonus.code,
+        percent_fail=bonus.percent_fail,
+        description=language.pick(bonus.description),
     )
 
 
@@ -276,12 +273,14 @@ def _promotion(bonus: Bonus) -> PromotionOut:
     tags=["promotion"],
     response_model=PromotionOut,
     response_model_exclude_none=True,
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def find_promotion(code: str, session: SessionDep, member: CurrentMember) -> PromotionOut:
+async def find_promotion(
+    code: str, session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> PromotionOut:
     """The promotion of an (upper-cased) code, or ``{}``."""
     bonus = await bonuses.find_promotion(session, code=code)
-    return _promotion(bonus) if bonus else PromotionOut()
+    return _promotion(bonus, language) if bonus else PromotionOut()
 
 
 @router.get(
@@ -320,9 +319,11 @@ async def activate_promotion(
     tags=["promotion"],
     response_model=PromotionOut,
     response_model_exclude_none=True,
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def current_promotion(session: SessionDep, member: CurrentMember) -> PromotionOut:
+async def current_promotion(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> PromotionOut:
     """The active bonus if it came from a promotion code, else ``{}``."""
     grant = await active_bonus(session, member_id=member.id)
     if grant is None:
@@ -330,7 +331,7 @@ async def current_promotion(session: SessionDep, member: CurrentMember) -> Promo
     bonus = await session.get(Bonus, grant.bonus_id)
     if bonus is None or bonus.kind != BonusKind.PROMOTION:
         return PromotionOut()
-    return _promotion(bonus)
+    return _promotion(bonus, language)
 
 
 # ── invite ───────────────────────────────────────────────────────────────────────────────
@@ -383,10 +384,12 @@ async def collect_invite_bonus(
     operation_id="inviteBanners",
     tags=["invite"],
     response_model=list[BannerOut],
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def invite_banners(session: SessionDep, member: CurrentMember) -> list[BannerOut]:
-    return _banners(list((await load_site_settings(session)).invite_banners))
+async def invite_banners(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> list[BannerOut]:
+    return banners_out((await load_site_settings(session)).invite_banners, language)
 
 
 # ── refund ───────────────────────────────────────────────────────────────────────────────
@@ -491,22 +494,24 @@ async def add_refund_to_wallet(
     operation_id="refundBanners",
     tags=["refund"],
     response_model=list[BannerOut],
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def refund_banners(session: SessionDep, member: CurrentMember) -> list[BannerOut]:
-    return _banners(list((await load_site_settings(session)).refund_banners))
+async def refund_banners(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> list[BannerOut]:
+    return banners_out((await load_site_settings(session)).refund_banners, language)
 
 
 # ── prize wheel ──────────────────────────────────────────────────────────────────────────
 
 
-def _slice(row: SliceRow) -> SliceOut:
+def _slice(row: SliceRow, language: Language) -> SliceOut:
     return SliceOut(
         code=row.code,
-        label=row.label,
+        label=language.pick(row.label),
         bg_color=row.bg_color,
         text_color=row.text_color,
-        html_description=sanitize_html(row.html_description),
+        html_description=slice_description(row, language),
     )
 
 
@@ -515,9 +520,11 @@ def _slice(row: SliceRow) -> SliceOut:
     operation_id="spinWheelSetup",
     tags=["spinwheel"],
     response_model=WheelSetupOut,
-    responses={**AUTH_ERRORS, **errors(_400="SPIN_INACTIVE")},
+    responses={**AUTH_ERRORS, **VALIDATION, **errors(_400="SPIN_INACTIVE")},
 )
-async def wheel_setup(session: SessionDep, member: CurrentMember) -> WheelSetupOut:
+async def wheel_setup(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> WheelSetupOut:
     """The active wheel, the member's coins and the published odds of every slice."""
     active = await wheel.active_wheel(session)
     if active is None:
@@ -525,10 +532,13 @@ async def wheel_setup(session: SessionDep, member: CurrentMember) -> WheelSetupO
     slices = await wheel.slices_of(session, wheel_id=active.id)
     odds = wheel.slice_odds(slices)
     return WheelSetupOut(
-        name=active.name,
-        slice=[_slice(s) for s in slices],
+        name=language.pick(active.name),
+        slice=[_slice(s, language) for s in slices],
         user_coin=await wheel.coins_of(session, member_id=member.id),
-        odds=[OddsOut(code=s.code, label=s.label, probability=float(odds[s.id])) for s in slices],
+        odds=[
+            OddsOut(code=s.code, label=language.pick(s.label), probability=float(odds[s.id]))
+            for s in slices
+        ],
     )
 
 
@@ -543,7 +553,10 @@ async def wheel_setup(session: SessionDep, member: CurrentMember) -> WheelSetupO
     },
 )
 async def spin(
-    session: SessionDep, member: CurrentMember, idempotency_key: IdempotencyKeyHeader = None
+    session: SessionDep,
+    member: CurrentMember,
+    language: RequestLanguage,
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     """Spend one coin and spin; a prize slice issues a coupon."""
 
@@ -554,7 +567,7 @@ async def spin(
             success=True,
             result=SpinResult(
                 code=outcome.slice.code,
-                label=outcome.slice.label,
+                label=language.pick(outcome.slice.label),
                 index=[s.id for s in slices].index(outcome.slice.id),
                 remaining_coin=outcome.remaining_coin,
                 coupon=outcome.coupon.code if outcome.coupon else None,
@@ -574,16 +587,20 @@ async def spin(
     )
 
 
-def _coupon(coupon: WheelCoupon, slice_: SliceRow) -> CouponOut:
+def _prize(slice_: SliceRow, language: Language) -> CouponPrize:
+    return CouponPrize(
+        name=prize_name(slice_, language),
+        slice=CouponSlice(code=slice_.code, label=language.pick(slice_.label)),
+    )
+
+
+def _coupon(coupon: WheelCoupon, slice_: SliceRow, language: Language) -> CouponOut:
     from pao.kit.clock import utcnow
 
     return CouponOut(
         id=str(coupon.id),
         coupon=coupon.code,
-        prize=CouponPrize(
-            name=slice_.prize_name or slice_.label,
-            slice=CouponSlice(code=slice_.code, label=slice_.label),
-        ),
+        prize=_prize(slice_, language),
         type=coupon.prize_type,
         amount=coupon.amount,
         status=coupon.status,
@@ -600,11 +617,14 @@ def _coupon(coupon: WheelCoupon, slice_: SliceRow) -> CouponOut:
     operation_id="listCoupons",
     tags=["spinwheel"],
     response_model=list[CouponOut],
-    responses=AUTH_ERRORS,
+    responses={**AUTH_ERRORS, **VALIDATION},
 )
-async def list_coupons(session: SessionDep, member: CurrentMember) -> list[CouponOut]:
+async def list_coupons(
+    session: SessionDep, member: CurrentMember, language: RequestLanguage
+) -> list[CouponOut]:
     """The member's coupons, newest first (at most 100)."""
-    return [_coupon(c, s) for c, s in await wheel.list_coupons(session, member_id=member.id)]
+    coupons = await wheel.list_coupons(session, member_id=member.id)
+    return [_coupon(c, s, language) for c, s in coupons]
 
 
 @router.post(
@@ -626,6 +646,7 @@ async def claim_coupon(
     body: ClaimIn,
     session: SessionDep,
     member: CurrentMember,
+    language: RequestLanguage,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     """Pay a coupon's prize into the wallet, once."""
@@ -634,10 +655,7 @@ async def claim_coupon(
         coupon, slice_ = await wheel.claim(session, member=member, code=body.coupon)
         return ClaimOut(
             message="SUCCESS",
-            prize=CouponPrize(
-                name=slice_.prize_name or slice_.label,
-                slice=CouponSlice(code=slice_.code, label=slice_.label),
-            ),
+            prize=_prize(slice_, language),
             amount=coupon.amount,
         )
 

@@ -17,7 +17,12 @@ class _Wire(BaseModel):
 
 class BannerOut(_Wire):
     image: str
-    html: str = Field(description="Sanitised HTML.")
+    html: str = Field(description="Sanitised HTML, in the requested locale.")
+    title: str = Field(
+        default="",
+        description="Short text of the banner (the image's alternative text), in the requested "
+        "locale; empty when the operator wrote none.",
+    )
 
 
 class ReceivedOut(_Wire):

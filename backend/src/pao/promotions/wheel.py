@@ -49,6 +49,7 @@ from pao.promotions.models import (
     WheelSpin,
 )
 from pao.site.settings import load_site_settings
+from pao.wallet.statement_notes import NoteCode, note
 
 COUPON_CODE = re.compile(r"[A-Z0-9]{12}")
 
@@ -203,7 +204,9 @@ async def claim(
         kind="luckydraw",
         ref_type="wheel_coupon",
         ref_id=coupon.id,
-        extra={"luckydraw": {"description": slice_.label}},
+        extra={
+            "luckydraw": note(NoteCode.LUCKYDRAW_PRIZE, prize=slice_.prize_name or slice_.label)
+        },
         memo=f"wheel coupon {coupon.code}",
     )
     coupon.entry_id = payout.entry.id

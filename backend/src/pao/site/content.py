@@ -1,58 +1,40 @@
-"""Value types of operator content: multilingual texts, sanitised HTML, safe URLs, locales.
+"""Value types of operator content: multilingual texts, sanitised HTML, safe URLs.
 
 Texts shown to players are stored once per locale (``{"th": …, "la": …, "en": …}``) and a
-lookup answers one locale's text. The locale of a request is, in order: the ``lang`` query
-parameter, the best supported language of the ``Accept-Language`` header (``lo`` and ``la``
-both mean Lao: ``lo`` is the ISO 639-1 code browsers send, ``la`` the code the app uses), then
-the deployment default (``la`` in Lao mode, else ``th``). A locale whose text is empty falls
-back to the default locale's text, then to any non-empty one, so a half-translated setting
-never shows a blank.
+lookup answers one locale's text; the locale rules and the fallback live in
+:mod:`pao.kit.i18n` (re-exported here), HTML per locale in :class:`LocalizedHtml`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from pao.kit.i18n import (
+    LOCALES,
+    Locale,
+    LocalizedText,
+    default_locale,
+    locale_from_accept_language,
+    resolve_locale,
+)
 from pao.kit.urls import SITE_OR_WEB, check_url
 from pao.site.sanitize import sanitize_html
 
-Locale = Literal["th", "la", "en"]
-LOCALES: tuple[Locale, ...] = ("th", "la", "en")
-
-_LANGUAGE_TO_LOCALE: dict[str, Locale] = {"th": "th", "lo": "la", "la": "la", "en": "en"}
-
-
-def default_locale(*, lao_mode: bool) -> Locale:
-    return "la" if lao_mode else "th"
-
-
-def locale_from_accept_language(header: str | None) -> Locale | None:
-    """The supported locale the header prefers most, or ``None`` (RFC 9110 §12.5.4)."""
-    if not header:
-        return None
-    ranked: list[tuple[float, int, Locale]] = []
-    for position, item in enumerate(header.split(",")):
-        tag, _, params = item.strip().partition(";")
-        quality = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        locale = _LANGUAGE_TO_LOCALE.get(tag.strip().lower().split("-")[0])
-        if locale is not None and quality > 0:
-            # Sort by quality, then by the order written (a stable tie-break).
-            ranked.append((-quality, position, locale))
-    return min(ranked)[2] if ranked else None
-
-
-def resolve_locale(*, lang: Locale | None, accept_language: str | None, lao_mode: bool) -> Locale:
-    return lang or locale_from_accept_language(accept_language) or default_locale(lao_mode=lao_mode)
+__all__ = [
+    "LOCALES",
+    "Banner",
+    "Html",
+    "Locale",
+    "LocalizedHtml",
+    "LocalizedText",
+    "SafeUrl",
+    "default_locale",
+    "locale_from_accept_language",
+    "resolve_locale",
+]
 
 
 def _check_url(value: str) -> str:
@@ -79,31 +61,24 @@ def _check_hhmm(value: str) -> str:
 TimeOfDay = Annotated[str, AfterValidator(_check_hhmm)]
 
 
-class _Localized(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    def pick(self, locale: Locale, *, fallback: Locale) -> str:
-        values: dict[str, str] = self.model_dump()
-        for candidate in (locale, fallback, *LOCALES):
-            if values[candidate]:
-                return values[candidate]
-        return ""
-
-
-class LocalizedText(_Localized):
-    """Plain text in each locale (rendered as text by the client, never as HTML)."""
-
-    th: str = ""
-    la: str = ""
-    en: str = ""
-
-
-class LocalizedHtml(_Localized):
-    """Sanitised HTML in each locale."""
+class LocalizedHtml(LocalizedText):
+    """Sanitised HTML in each locale (a plain string validates as one language's HTML)."""
 
     th: Html = ""
     la: Html = ""
     en: Html = ""
+
+
+class Banner(BaseModel):
+    """A banner of the bonus, invite and refund carousels: an image, sanitised HTML below it
+    and a short title (the image's alternative text), the texts per locale. Banners stored
+    before texts were per locale (``html`` a string) still validate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    image: SafeUrl
+    html: LocalizedHtml = Field(default_factory=LocalizedHtml)
+    title: LocalizedText = Field(default_factory=LocalizedText)
 
 
 class SourceOption(BaseModel):

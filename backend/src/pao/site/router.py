@@ -6,16 +6,15 @@ Every answer is built from the operator settings in the database (:mod:`pao.site
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Request
 
+from pao.core.language import LANGUAGE_DOC, RequestLanguage
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.site import service
-from pao.site.content import Locale, default_locale, resolve_locale
 from pao.site.schemas import (
     ActiveOut,
     BankOut,
@@ -37,18 +36,7 @@ TAGS: list[str | Enum] = ["lookup"]
 GONE = errors(_410="gone")
 LOCALISED_ERRORS = {**GONE, **VALIDATION}
 
-LOCALE_DOC = (
-    "\n\nThe text is answered in one locale: the `lang` query parameter (th, la or en) if "
-    "given, else the best of th, la (also `lo`) and en in the `Accept-Language` header, else "
-    "the default locale (th, or la in Lao mode). A text not translated into the chosen locale "
-    "falls back to the default locale's text. An unknown `lang` answers 422 KEY_INVALID."
-)
-
-
-@dataclass(frozen=True)
-class Language:
-    locale: Locale
-    fallback: Locale
+LOCALE_DOC = LANGUAGE_DOC
 
 
 def _lao_mode(request: Request) -> bool:
@@ -59,23 +47,8 @@ async def _site_settings(session: SessionDep) -> SiteSettings:
     return await load_site_settings(session)
 
 
-def _language(
-    request: Request,
-    response: Response,
-    lang: Annotated[Locale | None, Query(description="Locale of the texts: th, la or en.")] = None,
-    accept_language: Annotated[
-        str | None, Header(description="Used when `lang` is absent.")
-    ] = None,
-) -> Language:
-    # Caches must not hand one language's answer to a client that asked for another.
-    response.headers["Vary"] = "Accept-Language"
-    lao_mode = _lao_mode(request)
-    locale = resolve_locale(lang=lang, accept_language=accept_language, lao_mode=lao_mode)
-    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
-
-
 Settings = Annotated[SiteSettings, Depends(_site_settings)]
-Lang = Annotated[Language, Depends(_language)]
+Lang = RequestLanguage
 
 
 @router.get(

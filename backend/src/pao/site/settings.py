@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
 from pao.site.content import (
-    Html,
+    Banner,
     LocalizedHtml,
     LocalizedText,
     SafeUrl,
@@ -52,11 +52,8 @@ def _check_timezone(value: str) -> str:
 TimeZoneName = Annotated[str, AfterValidator(_check_timezone)]
 
 
-class PromoBanner(BaseModel):
-    """A banner of the invite / refund / bonus carousels: an image and sanitised HTML."""
-
-    image: SafeUrl
-    html: Html = ""
+# A banner of the invite / refund / bonus carousels (texts per locale).
+PromoBanner = Banner
 
 
 class SiteSettings(BaseModel):

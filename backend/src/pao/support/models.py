@@ -34,6 +34,8 @@ class ChatConversation(Base):
     customer_unread: Mapped[int] = mapped_column(Integer, default=0)
     # The customer asked the FAQ bot for a human: the bot stays quiet until an agent answers.
     wants_agent: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The language the customer last wrote in (th, la, en): the FAQ bot answers in it.
+    locale: Mapped[str | None] = mapped_column(String(2))
     # The staff member working this conversation (NULL: unassigned) and since when
     # (:mod:`pao.support.assignment`).
     assigned_staff_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"), index=True)

@@ -34,6 +34,7 @@ from fastapi import (
 from fastapi.security import HTTPAuthorizationCredentials
 
 from pao.core.errors import Forbidden, Unauthorized
+from pao.core.language import RequestLanguage
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
@@ -199,11 +200,14 @@ async def send_message(
     session: SessionDep,
     customer: CurrentCustomer,
     site: Site,
+    language: RequestLanguage,
 ) -> SentOut:
     _chat_open(site)
     _check_owner(customer, user_id=body.user_id, guest_id=body.guest_id)
     await _limit(request, f"chat-send:{customer.room('')}", SENDS_PER_MINUTE)
-    conversation = await service.open_conversation(session, customer=customer, guest_name=body.name)
+    conversation = await service.open_conversation(
+        session, customer=customer, guest_name=body.name, locale=language.locale
+    )
     stored = await service.store_message(
         session,
         conversation=conversation,
@@ -220,6 +224,7 @@ async def send_message(
             conversation=conversation,
             incoming=body.message,
             agents_online=await _hub(request).agents_online(),
+            language=language,
         )
         if reply is not None:
             delivered.append(reply)

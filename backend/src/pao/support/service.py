@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.i18n import Locale
 from pao.kit.storage import FileStore, TooLarge, Upload, read_chunks
 from pao.support.agents import Agent, AgentDirectory
 from pao.support.exceptions import ConversationNotFound, MediaNotFound
@@ -70,24 +71,36 @@ async def find_conversation(
 
 
 async def open_conversation(
-    session: AsyncSession, *, customer: Customer, guest_name: str | None = None
+    session: AsyncSession,
+    *,
+    customer: Customer,
+    guest_name: str | None = None,
+    locale: Locale | None = None,
 ) -> ChatConversation:
-    """The customer's conversation, created on first use (safe against a concurrent twin)."""
+    """The customer's conversation, created on first use (safe against a concurrent twin).
+
+    ``locale`` is the language the customer writes from now; it is kept on the conversation
+    (the FAQ bot answers in it)."""
     found = await find_conversation(session, customer=customer)
     if found is not None:
         if customer.member is None and guest_name and guest_name.strip():
             found.display_name = guest_name.strip()[:100]
+        if locale is not None and found.locale != locale:
+            found.locale = locale
         return found
     if customer.member is not None:
         conversation = ChatConversation(
             member_id=customer.member.id,
             display_name=customer.member.name,
             username=customer.member.phone,
+            locale=locale,
         )
     else:
         assert customer.guest_id is not None
         name = (guest_name or "").strip()[:100] or guest_label(customer.guest_id)
-        conversation = ChatConversation(guest_id=customer.guest_id, display_name=name)
+        conversation = ChatConversation(
+            guest_id=customer.guest_id, display_name=name, locale=locale
+        )
     try:
         async with session.begin_nested():
             session.add(conversation)

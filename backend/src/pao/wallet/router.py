@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
 from pao.identity.deps import BearerCredentials, CurrentMember
@@ -22,6 +23,7 @@ from pao.wallet.schemas import (
     WithdrawResponse,
 )
 from pao.wallet.screen import wallet_screen
+from pao.wallet.statement_notes import params_in, render
 from pao.wallet.statements import list_statements
 from pao.wallet.withdrawals import request_withdrawal
 
@@ -106,13 +108,23 @@ async def withdraw_all(
     return await _withdraw(session, member, body, idempotency_key)
 
 
-def _line(statement: Statement) -> StatementLine:
+def _note(stored: dict[str, Any], language: Language) -> StatementNote:
+    """A stored note in the asked locale: rendered from its code, or as it was stored (a line
+    written before notes had codes)."""
+    code = stored.get("code")
+    if not isinstance(code, str):
+        return StatementNote(description=str(stored.get("description", "")))
+    params = stored.get("params") if isinstance(stored.get("params"), dict) else {}
+    return StatementNote(
+        description=render(code, params, language.locale, fallback=language.fallback),
+        code=code,
+        params=params_in(params, language.locale, fallback=language.fallback),
+    )
+
+
+def _line(statement: Statement, language: Language) -> StatementLine:
     extra = statement.extra or {}
-    notes = {
-        key: StatementNote(description=str(value.get("description", "")))
-        for key, value in extra.items()
-        if isinstance(value, dict)
-    }
+    notes = {key: _note(value, language) for key, value in extra.items() if isinstance(value, dict)}
     return StatementLine(
         id=str(statement.id),
         statement_type=statement.statement_type,
@@ -138,11 +150,11 @@ def _line(statement: Statement) -> StatementLine:
     responses={**AUTH_ERRORS, **errors(_422="KEY_MISSING | KEY_INVALID")},
 )
 async def statements(
-    body: PageRequest, session: SessionDep, member: CurrentMember
+    body: PageRequest, session: SessionDep, member: CurrentMember, language: RequestLanguage
 ) -> StatementsResponse:
     """The member's own statement lines, newest first, one page at a time."""
     total, rows = await list_statements(session, member_id=member.id, page=body)
-    return StatementsResponse(total=total, statements=[_line(row) for row in rows])
+    return StatementsResponse(total=total, statements=[_line(row, language) for row in rows])
 
 
 router.include_router(reads)

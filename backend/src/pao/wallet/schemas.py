@@ -76,7 +76,18 @@ class WithdrawResponse(_Wire):
 
 
 class StatementNote(_Wire):
-    description: str
+    description: str = Field(description="The note in the requested locale.")
+    code: str | None = Field(
+        default=None,
+        description="What the note says, for the client to translate: bonus.received, "
+        "bonus.finished, promotion.received, refund.received, invite.collected, "
+        "luckydraw.prize. Absent on lines older than the codes.",
+    )
+    params: dict[str, str] | None = Field(
+        default=None,
+        description="The code's parameters in the requested locale (name: the bonus's name; "
+        "prize: the wheel prize).",
+    )
 
 
 class StatementLine(_Wire):

@@ -34,7 +34,14 @@ STATEMENT_TRANSITIONS: dict[StatementStatus, frozenset[StatementStatus]] = {
 
 
 class StatementNote(BaseModel):
+    """A line's note: a code and parameters (:mod:`pao.wallet.statement_notes`) and the
+    description in English. Lines written before notes had codes carry only a description."""
+
+    model_config = ConfigDict(extra="forbid")
+
     description: str = Field(max_length=500)
+    code: str | None = Field(default=None, max_length=40)
+    params: dict[str, str | dict[str, str]] = Field(default_factory=dict)
 
 
 class StatementExtra(BaseModel):

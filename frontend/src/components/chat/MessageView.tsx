@@ -172,7 +172,12 @@ export function MessageView({ item, mine, onAction, loadMedia, onRetry }: Props)
   return (
     <li className={`chat-row ${mine ? 'chat-row-mine' : 'chat-row-theirs'}`}>
       <div className={`chat-bubble ${mine ? 'chat-bubble-mine' : ''}`}>
-        {!mine && item.name && <p className="chat-name">{item.name}</p>}
+        {/* The bot's name is the app's word for it, in the UI's language. */}
+        {!mine && item.sender === 'bot' ? (
+          <p className="chat-name">{t('chat.bot')}</p>
+        ) : (
+          !mine && item.name && <p className="chat-name">{item.name}</p>
+        )}
         <Body message={item.message} onAction={onAction} loadMedia={loadMedia} localPreview={pendingUpload ? 'local' : undefined} />
         <div className="chat-meta">
           {item.delivery === 'uploading_file' && (

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.i18n import default_locale, pick_text
 from pao.payments.payouts.models import Payout
 from pao.payments.payouts.service import held_for_bank_change, is_held_for_bank_change
 from pao.promotions.bonuses import progress
@@ -172,8 +173,10 @@ async def _bonus_state(app: Any, session: AsyncSession, member: Member) -> Bonus
         return None
     state = await progress(app, session, member=member, grant=grant)
     bonus = await session.get(Bonus, grant.bonus_id)
+    default = default_locale(lao_mode=bool(app.state.settings.lao_mode))
     return BonusState(
-        name=bonus.name if bonus is not None else "",
+        # Staff read the operator's own default language (th, or la in Lao mode).
+        name=pick_text(bonus.name, default, fallback=default) if bonus is not None else "",
         turnover_required=grant.turnover_required,
         turnover_done=state.turnover,
     )

@@ -1,12 +1,14 @@
 /**
  * Banner carousel of the bonus, invite and refund modals (spec §9: cards 300×211, spacing 330):
- * a horizontally scrolling, snapping list; each banner is an image with sanitised HTML below.
+ * a horizontally scrolling, snapping list; each banner is an image (its alt text the banner's
+ * title, else its position) with sanitised HTML below.
  */
 import { useTranslation } from 'react-i18next';
 import { SafeHtml } from '@/components/ui/SafeHtml';
 import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 
-export type Banner = { image: string; html: string };
+/** `title`: the operator's short text of the banner, in the UI's language (its alt text). */
+export type Banner = { image: string; html: string; title?: string };
 
 export function BannerCarousel({ banners, label }: { banners: readonly Banner[]; label: string }) {
   const { t } = useTranslation();
@@ -21,7 +23,7 @@ export function BannerCarousel({ banners, label }: { banners: readonly Banner[];
           <li key={`${banner.image}-${index}`} className="promo-banner">
             <img
               src={safeUrl(banner.image, SITE_OR_WEB) || undefined}
-              alt={t('promotions.bannerAlt', { index: index + 1, total: banners.length })}
+              alt={banner.title || t('promotions.bannerAlt', { index: index + 1, total: banners.length })}
               width={300}
               height={211}
               loading="lazy"

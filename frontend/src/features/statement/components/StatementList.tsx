@@ -1,5 +1,6 @@
 /** Transaction history: 10 per page, icon, activity, status, date-time, relative time, amount. */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { Pagination } from '@/components/ui/Pagination';
@@ -46,14 +47,15 @@ export function StatementList() {
   );
 }
 
-function describe(row: Statement): string | null | undefined {
-  return (
-    row.bonus?.description ??
-    row.promotion?.description ??
-    row.invite?.description ??
-    row.refund?.description ??
-    row.luckydraw?.description
-  );
+/**
+ * The line's note in the UI's language: from its code and parameters (statement.notes.*), or
+ * the server's description for a line older than the codes or a code this build does not know.
+ */
+function describe(row: Statement, t: TFunction): string | null | undefined {
+  const note = row.bonus ?? row.promotion ?? row.invite ?? row.refund ?? row.luckydraw;
+  if (!note) return undefined;
+  if (!note.code) return note.description;
+  return t(`statement.notes.${note.code}`, { ...note.params, defaultValue: note.description });
 }
 
 function StatementRow({ row }: { row: Statement }) {
@@ -65,7 +67,7 @@ function StatementRow({ row }: { row: Statement }) {
   const detail =
     row.statementType === 'transfer'
       ? t('statement.transfer', { from: place(row.from), to: place(row.to) })
-      : describe(row);
+      : describe(row, t);
   // Anything not final reads as 'in progress' (spec §4: the default, shown as a warning).
   const status = row.status === 'SUCCESS' || row.status === 'FAILED' ? row.status : 'PENDING';
   const tone = STATUS_TONE[status] ?? 'warning';
