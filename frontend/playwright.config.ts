@@ -17,18 +17,21 @@ import type { AppOptions } from './e2e/support/fixtures';
 // theirs by parallel index (e2e/support/fixtures.ts).
 const external = process.env.PAO_E2E_BASE_URL;
 const workers = external ? 1 : Number(process.env.PAO_E2E_WORKERS ?? 2);
+// One more backend, run as the Lao variant (PAO_LAO_MODE=1), for the phone-lao-variant project:
+// the last port and data directory of the lists.
+const backends = workers + 1;
 if (!process.env.PAO_E2E_PORTS) {
   const probe = spawnSync(process.execPath, [
     '-e',
     // Holds every probe open until all are chosen, so that no port is handed out twice.
-    `const net=require('net');const n=${workers};const held=[];` +
+    `const net=require('net');const n=${backends};const held=[];` +
       "const next=()=>{if(held.length===n){console.log(held.map((s)=>s.address().port).join(','));" +
       "held.forEach((s)=>s.close());return}" +
       "const s=net.createServer().listen(0,'127.0.0.1',()=>{held.push(s);next()})};next()",
   ]);
   process.env.PAO_E2E_PORTS = probe.stdout.toString().trim();
 }
-process.env.PAO_E2E_DATA_DIRS ??= Array.from({ length: workers }, () =>
+process.env.PAO_E2E_DATA_DIRS ??= Array.from({ length: backends }, () =>
   mkdtempSync(join(tmpdir(), 'pao-e2e-')),
 ).join(',');
 const ports = process.env.PAO_E2E_PORTS.split(',');
@@ -41,7 +44,9 @@ const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, has
 const desktop = { viewport: { width: 1280, height: 800 } };
 // The back office is desktop first: a 1366×768 laptop.
 const backOffice = { viewport: { width: 1366, height: 768 } };
-const notPlayerApp = /terminated\.spec|backoffice.*\.spec/;
+// The Lao variant's spec runs on the Lao backend only, in its own project.
+const laoVariant = /lao-variant\.spec/;
+const notPlayerApp = /terminated\.spec|backoffice.*\.spec|lao-variant\.spec/;
 
 type P = Project<AppOptions>;
 const projects: P[] = [
@@ -51,6 +56,8 @@ const projects: P[] = [
   { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: notPlayerApp },
   // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
   { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice.*\.spec/ },
+  // The same build as the Lao variant (the server tells it): Lao number, LAK wallet, Lao QR.
+  { name: 'phone-lao-variant', use: { ...phone, appLocale: 'la', variant: 'la' }, testMatch: laoVariant },
   {
     // Closes the whole site, so it runs after everything else.
     name: 'terminated',
@@ -89,7 +96,7 @@ export default defineConfig<AppOptions>({
   projects,
   webServer: external
     ? undefined
-    : ports.map((port, index) => ({
+    : ports.slice(0, backends).map((port, index) => ({
         command: `${pao} migrate && ${pao} demo && ${pao} serve`,
         url: `http://127.0.0.1:${port}/healthz`,
         timeout: 120_000,
@@ -101,6 +108,7 @@ export default defineConfig<AppOptions>({
           PAO_PORT: port,
           PAO_HOST: '127.0.0.1',
           PAO_SANDBOX: '1',
+          PAO_LAO_MODE: index === workers ? '1' : '0',
         },
       })),
 });

@@ -1,19 +1,17 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
+import { defineConfig } from 'vite';
+import { devVariant } from './plugins/dev-variant';
 import { preloadFirstScreen } from './plugins/preload-first-screen';
 import { backOfficeChunk, sharedChunks } from './plugins/shared-chunks';
 
 // The backend serves dist/ at / and the API under /api; in `vite dev` we proxy to it.
 const backend = process.env.PAO_BACKEND_URL ?? 'http://127.0.0.1:8000';
 
-export default defineConfig(({ mode }) => ({
-  plugins: [
-    react(),
-    // The language used when none is saved: lib/env.ts reads the same VITE_LAO flag.
-    preloadFirstScreen(['1', 'true'].includes(loadEnv(mode, process.cwd(), 'VITE_').VITE_LAO ?? '') ? 'la' : 'th'),
-  ],
+export default defineConfig({
+  // One build for every operator: the server tells the app its variant (src/lib/variant.ts).
+  plugins: [react(), preloadFirstScreen(), devVariant()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     target: 'es2020',
@@ -52,4 +50,4 @@ export default defineConfig(({ mode }) => ({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     environment: 'node',
   },
-}));
+});

@@ -19,6 +19,7 @@ import firstScreens from '../src/app/first-screens.json';
 import { artworkOf, CLIENT_HEADER, CLIENT_MARKER, EARLY_REQUESTS_GLOBAL, type Artwork } from '../src/lib/early-requests';
 import { CORE_STRINGS, LOCALES, type Locale } from '../src/lib/locales';
 import { STORAGE_KEYS } from '../src/lib/storage';
+import { VARIANT_META } from '../src/lib/variant';
 
 type Language = { strings: string; parts: Record<string, string> };
 type Screen = { js: string[]; strings: string[]; data: string[]; artwork: Artwork[]; login: boolean };
@@ -83,7 +84,9 @@ function screens(bundle: OutputBundle, base: string): Record<string, Screen> {
 const PRELOADS_ID = 'pao-preloads';
 
 // The saved language and session are known only in the browser: a tiny script adds the links.
-function scripts(preloads: Preloads, defaultLocale: Locale): string {
+// The language when none is saved: la in the Lao variant, whose document the server marks
+// (src/lib/variant.ts), else th.
+function scripts(preloads: Preloads): string {
   const key = (name: string) => JSON.stringify(name);
   // `<` escaped: the JSON sits inside an HTML <script> element.
   const data = JSON.stringify(preloads).replace(/</g, '\\u003c');
@@ -93,7 +96,9 @@ function scripts(preloads: Preloads, defaultLocale: Locale): string {
   function stored(key) {
     try { return localStorage.getItem(key) || sessionStorage.getItem(key); } catch (e) { return null; }
   }
-  var language = preloads.languages[stored(${key(STORAGE_KEYS.locale)})] || preloads.languages[${key(defaultLocale)}];
+  var variant = document.querySelector('meta[name=' + ${key(JSON.stringify(VARIANT_META))} + ']');
+  var fallback = variant && variant.getAttribute('content') === 'la' ? 'la' : 'th';
+  var language = preloads.languages[stored(${key(STORAGE_KEYS.locale)})] || preloads.languages[fallback];
   var screen = preloads.screens[location.pathname.replace(/(.)\\/+$/, '$1')];
   var token = stored(${key(STORAGE_KEYS.token)});
   if (screen && screen.login && !token) screen = null;
@@ -137,8 +142,7 @@ function scripts(preloads: Preloads, defaultLocale: Locale): string {
 })();</script>`;
 }
 
-/** `defaultLocale` is the app's language when none is saved (la in the Lao build, else th). */
-export function preloadFirstScreen(defaultLocale: Locale): Plugin {
+export function preloadFirstScreen(): Plugin {
   let base = '/';
   return {
     name: 'pao-preload-first-screen',
@@ -159,7 +163,7 @@ export function preloadFirstScreen(defaultLocale: Locale): Plugin {
         // these, and before the stylesheet, which an inline script would wait for.
         const stylesheet = /<link rel="stylesheet"/;
         if (!stylesheet.test(html)) throw new Error('preload-first-screen: no stylesheet <link> in index.html');
-        return html.replace(stylesheet, (tag) => `${scripts(preloads, defaultLocale)}\n    ${tag}`);
+        return html.replace(stylesheet, (tag) => `${scripts(preloads)}\n    ${tag}`);
       },
     },
   };

@@ -15,7 +15,9 @@ export const BUDGET_KIB = 120;
 export const TARGET_KIB = 100;
 const dist = new URL('../dist/', import.meta.url);
 const ROUTE = '/login';
-const locale = process.env.VITE_LAO === '1' ? 'la' : 'th';
+// One build serves both variants (src/lib/variant.ts): /login loads th strings for a Thai
+// operator, la for a Lao one. Both are held to the budget.
+const VARIANT_LOCALES = ['th', 'la'];
 
 if (!process.argv.includes('--no-build')) {
   execSync('npx vite build --logLevel warn', { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
@@ -58,25 +60,31 @@ if (leaked.length) {
 console.log(`player entry: ${reachable.size} chunks reachable, none of the back office's`);
 
 collect(PLAYER_ENTRY);
-const language = preloads.languages[locale];
 const screen = preloads.screens[ROUTE];
 if (!screen) throw new Error(`bundle check: index.html preloads nothing for ${ROUTE}`);
-for (const href of [language.strings, ...screen.js, ...screen.strings.map((part) => language.parts[part])]) {
-  files.add(href.replace(/^\//, ''));
-}
+for (const href of screen.js) files.add(href.replace(/^\//, ''));
 
-let total = 0;
-const rows = [];
-for (const file of [...files].filter((f) => f.endsWith('.js'))) {
-  const size = gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length;
-  total += size;
-  rows.push([file, size]);
+const gzipped = (file) => gzipSync(readFileSync(new URL(file, dist)), { level: 9 }).length;
+let worst = 0;
+for (const locale of VARIANT_LOCALES) {
+  const language = preloads.languages[locale];
+  const strings = [language.strings, ...screen.strings.map((part) => language.parts[part])];
+  const routeFiles = new Set([...files, ...strings.map((href) => href.replace(/^\//, ''))]);
+  let total = 0;
+  const rows = [];
+  for (const file of [...routeFiles].filter((f) => f.endsWith('.js'))) {
+    const size = gzipped(file);
+    total += size;
+    rows.push([file, size]);
+  }
+  rows.sort((a, b) => b[1] - a[1]);
+  console.log(`${locale}:`);
+  for (const [file, size] of rows) console.log(`  ${(size / 1024).toFixed(1).padStart(7)} KiB  ${file}`);
+  const kib = total / 1024;
+  console.log(`login route JS (gzip, ${locale}): ${kib.toFixed(1)} KiB (target ${TARGET_KIB} KiB, budget ${BUDGET_KIB} KiB)`);
+  worst = Math.max(worst, kib);
 }
-rows.sort((a, b) => b[1] - a[1]);
-for (const [file, size] of rows) console.log(`  ${(size / 1024).toFixed(1).padStart(7)} KiB  ${file}`);
-const kib = total / 1024;
-console.log(`login route JS (gzip): ${kib.toFixed(1)} KiB (target ${TARGET_KIB} KiB, budget ${BUDGET_KIB} KiB)`);
-if (kib > BUDGET_KIB) {
-  console.error(`bundle budget exceeded: ${kib.toFixed(1)} KiB > ${BUDGET_KIB} KiB`);
+if (worst > BUDGET_KIB) {
+  console.error(`bundle budget exceeded: ${worst.toFixed(1)} KiB > ${BUDGET_KIB} KiB`);
   process.exit(1);
 }

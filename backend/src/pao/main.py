@@ -50,6 +50,7 @@ from pao.promotions.router import router as promotions_router
 from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
+from pao.site.variant import variant_document
 from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
 from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
@@ -156,7 +157,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(sandbox_router)
 
     document_common_errors(app)
-    _mount_spa(app, settings.static_dir)
+    _mount_spa(app, settings.static_dir, lao_mode=settings.lao_mode)
     # The access log redacts the path parameters these routes name as secrets.
     register_secret_routes(
         route.path for route in iter_route_contexts(app.routes) if route.path is not None
@@ -184,8 +185,9 @@ class _SpaDocument:
     change it while the process runs (a rebuild needs a restart to be served).
     """
 
-    def __init__(self, path: Path) -> None:
-        self.plain = path.read_bytes()
+    def __init__(self, path: Path, *, lao_mode: bool = False) -> None:
+        # The operator's variant is written in when the app is built (pao.site.variant).
+        self.plain = variant_document(path.read_bytes(), lao_mode=lao_mode)
         # mtime=0: the same bytes on every start and in every process behind a load balancer.
         self.gzipped = gzip.compress(self.plain, compresslevel=9, mtime=0)
         # Its inline script runs by hash: computed from these bytes, it matches the build.
@@ -236,7 +238,7 @@ def _names_a_file(path: str) -> bool:
     return _FILE_NAME.search(path) is not None
 
 
-def _mount_spa(app: FastAPI, static_dir: Path) -> None:
+def _mount_spa(app: FastAPI, static_dir: Path, *, lao_mode: bool) -> None:
     """Serve the built SPA; unknown non-API paths fall back to index.html (history mode).
 
     ``/backoffice`` and everything under it fall back to ``backoffice.html`` instead: the back
@@ -245,7 +247,7 @@ def _mount_spa(app: FastAPI, static_dir: Path) -> None:
     index = static_dir / "index.html"
     if not index.is_file():
         return
-    document = _SpaDocument(index)
+    document = _SpaDocument(index, lao_mode=lao_mode)
     back_office_html = static_dir / "backoffice.html"
     back_office = _SpaDocument(back_office_html) if back_office_html.is_file() else document
     documents = {root_file.resolve() for root_file in (index, back_office_html)}

@@ -33,8 +33,8 @@ async def test_demo_member_logs_in_and_sees_the_demo_money(
     assert wallet["profile"]["name"] == "Somchai Demo"
     assert wallet["bankAccount"]["bankCode"] == "KBANK"
     assert wallet["bankAccount"]["bankAccountNo"] == "1234567890"
-    assert wallet["wallet"] == {"amount": 1000.0}
-    assert second_wallet["wallet"] == {"amount": 250.0}
+    assert wallet["wallet"] == {"amount": 1000.0, "currency": "THB"}
+    assert second_wallet["wallet"] == {"amount": 250.0, "currency": "THB"}
     statements = await client.post(
         "/api/statement", json={"page": 1, "limit": 10}, headers=auth(token)
     )

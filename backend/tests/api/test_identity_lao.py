@@ -11,7 +11,7 @@ from pao.core.settings import Settings
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, LedgerAccount
-from tests.helpers import registration_payload, set_site_setting
+from tests.helpers import auth, login, registration_payload, set_site_setting
 
 
 @pytest.fixture
@@ -74,6 +74,9 @@ async def test_currency_choice_opens_that_wallet(
     assert member.currency == expected
     assert [(w.currency, w.balance) for w in wallets] == [(expected, 0)]
     assert member.bank_account_no == "010120000123456001"
+    # The app formats the balance by the wallet's currency (kip without decimals).
+    wallet = (await client.get("/api/wallet", headers=auth(await login(client, phone)))).json()
+    assert wallet["wallet"] == {"amount": 0, "currency": expected.value}
 
 
 async def test_unknown_currency(client: httpx.AsyncClient) -> None:

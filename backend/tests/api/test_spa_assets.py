@@ -8,6 +8,7 @@ import gzip
 from pathlib import Path
 
 import httpx
+import pytest
 
 from pao.core.settings import Settings
 from pao.main import create_app
@@ -153,3 +154,39 @@ async def test_head_on_the_app_documents(settings: Settings, tmp_path: Path) -> 
             assert answer.status_code == 200, path
             assert answer.content == b"", path
         assert (await client.head("/media/none.mp4")).status_code == 404
+
+
+async def test_the_lao_variant_is_written_into_the_player_document(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """PAO_LAO_MODE tells the same build it is the Lao variant: index.html names it in a meta
+    (read by the app and its inline preload script) and in <html lang>, before any request of
+    the app's; the inline script's hash in the policy still matches; the back office's document
+    is as built."""
+    dist = built_spa(tmp_path / "dist")
+    script = b"<script>console.log(1)</script>"
+    document = b'<!doctype html>\n<html lang="th">\n  <head>\n' + script + b"</head></html>\n"
+    (dist / "index.html").write_bytes(document)
+    (dist / "backoffice.html").write_bytes(BACK_OFFICE)
+    lao = create_app(settings.model_copy(update={"static_dir": dist, "lao_mode": True}))
+    thai = create_app(settings.model_copy(update={"static_dir": dist}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=lao), base_url="http://t") as c:
+        for path in SPA_PATHS:
+            answer = await c.get(path)
+            assert answer.content == (
+                b'<!doctype html>\n<html lang="lo">\n  <head>\n'
+                b'    <meta name="pao-variant" content="la" />\n' + script + b"</head></html>\n"
+            ), path
+        policy = answer.headers["content-security-policy"]
+        assert (await c.get("/backoffice")).content == BACK_OFFICE
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=thai), base_url="http://t") as c:
+        thai_answer = await c.get("/login")
+        assert thai_answer.content == document
+        assert thai_answer.headers["content-security-policy"] == policy
+
+
+async def test_a_lao_variant_needs_a_head_to_write_into(settings: Settings, tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="no <head>"):
+        create_app(
+            settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist"), "lao_mode": True})
+        )

@@ -49,7 +49,7 @@ async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession) ->
             "bankAccountNo": account_no,
             "bankCode": "KBANK",
         },
-        "wallet": {"amount": 1234.5},
+        "wallet": {"amount": 1234.5, "currency": "THB"},
         # Two invitees, neither has deposited yet: nothing earned (promotions.md, invite).
         "invite": {"amount": 0.0, "success": 0, "fail": 2},
         "slots": [],
@@ -59,7 +59,7 @@ async def test_wallet_shape(client: httpx.AsyncClient, session: AsyncSession) ->
 async def test_a_new_wallet_is_empty(client: httpx.AsyncClient) -> None:
     _, token = await register_and_login(client)
     body = (await client.get("/api/wallet", headers=auth(token))).json()
-    assert body["wallet"] == {"amount": 0.0}
+    assert body["wallet"] == {"amount": 0.0, "currency": "THB"}
     assert body["invite"] == {"amount": 0.0, "success": 0, "fail": 0}
 
 

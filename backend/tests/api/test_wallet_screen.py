@@ -71,7 +71,7 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
     assert response.status_code == 200, response.text
     assert response.headers["content-type"] == "application/json"
     body = response.json()
-    assert body["wallet"] == {"amount": 12.34}
+    assert body["wallet"] == {"amount": 12.34, "currency": "THB"}
     assert body["profile"]["_id"] == str(mid)
     slots = {slot["code"]: slot for slot in body["slots"]}
     assert slots["JOKER"] == {

@@ -10,7 +10,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export type Locale = 'th' | 'la' | 'en';
-export type AppOptions = { appLocale: Locale };
+/** variant 'la': the worker's backend is the Lao variant's (PAO_LAO_MODE=1, the last of the
+ * config's backends) and no language is saved first, so the app starts in the server's default. */
+export type AppOptions = { appLocale: Locale; variant: 'th' | 'la' };
 
 // All of a language's strings files (the up-front one and the feature parts) in one tree.
 const load = (locale: Locale): unknown => {
@@ -66,17 +68,19 @@ export function expectNoCspViolations(violations: string[]): void {
 type Backend = { url: string; port: string; dataDir: string };
 
 export const test = base.extend<
-  AppOptions & { t: (key: string, vars?: Record<string, string | number>) => string },
-  { backend: Backend }
+  Pick<AppOptions, 'appLocale'> & { t: (key: string, vars?: Record<string, string | number>) => string },
+  { backend: Backend } & Pick<AppOptions, 'variant'>
 >({
+  variant: ['th', { option: true, scope: 'worker' }],
   // playwright.config.ts starts one backend per parallel worker; this worker takes its own and
   // points `pao ops` (support/backend.ts) at the same data directory.
   backend: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
+    async ({ variant }, use, workerInfo) => {
       const ports = (process.env.PAO_E2E_PORTS ?? '').split(',');
       const dataDirs = (process.env.PAO_E2E_DATA_DIRS ?? '').split(',');
-      const index = workerInfo.parallelIndex % ports.length;
+      // The Lao variant's backend is the last; the others are one per worker.
+      const lao = ports.length - 1;
+      const index = variant === 'la' ? lao : workerInfo.parallelIndex % Math.max(lao, 1);
       const port = ports[index] ?? '';
       const dataDir = dataDirs[index] ?? '';
       process.env.PAO_E2E_PORT = port;
@@ -94,10 +98,12 @@ export const test = base.extend<
     await use(context);
     expectNoCspViolations(violations);
   },
-  page: async ({ page, appLocale }, use) => {
-    await page.addInitScript((locale) => {
-      if (!localStorage.getItem('locale')) localStorage.setItem('locale', locale);
-    }, appLocale);
+  page: async ({ page, appLocale, variant }, use) => {
+    if (variant === 'th') {
+      await page.addInitScript((locale) => {
+        if (!localStorage.getItem('locale')) localStorage.setItem('locale', locale);
+      }, appLocale);
+    }
     // The app needs nothing from outside; keep the browser off the network.
     await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
     await use(page);

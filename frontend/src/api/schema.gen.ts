@@ -5437,6 +5437,8 @@ export interface components {
              * @description The wallet balance, holds excluded.
              */
             amount: number;
+            /** @description The wallet's currency: THB, or LAK (Lao variant). */
+            currency: components["schemas"]["Currency"];
         };
         /** WalletProfile */
         WalletProfile: {

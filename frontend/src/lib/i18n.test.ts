@@ -3,7 +3,11 @@ import { languageTag } from './locales';
 
 async function load(saved: string | null, lao = false) {
   vi.resetModules();
-  vi.stubEnv('VITE_LAO', lao ? '1' : '');
+  // The Lao variant's document carries the server's meta (lib/variant.ts).
+  vi.stubGlobal('document', {
+    querySelector: (selector: string) =>
+      lao && selector === 'meta[name="pao-variant"]' ? { getAttribute: () => 'la' } : null,
+  });
   vi.stubGlobal('localStorage', {
     getItem: (key: string) => (key === 'locale' ? saved : null),
     setItem: () => undefined,
@@ -14,11 +18,10 @@ async function load(saved: string | null, lao = false) {
 
 describe('initial language', () => {
   afterEach(() => {
-    vi.unstubAllEnvs();
     vi.unstubAllGlobals();
   });
 
-  it('is th by default and la in the Lao build', async () => {
+  it('is th by default and la in the Lao variant', async () => {
     expect((await load(null)).initialLocale()).toBe('th');
     expect((await load(null, true)).initialLocale()).toBe('la');
   });

@@ -38,7 +38,9 @@ class Settings(BaseSettings):
     database_url: str | None = None
     redis_url: str | None = None
     sandbox: bool = False
-    # Lao build: phone numbers are not forced to 10 digits and members pick LAK or BAHT.
+    # Lao variant, read at start by this same build (no rebuild per operator): Lao by default,
+    # phone numbers not forced to 10 digits, members pick LAK or BAHT, Lao banks and Lao QR;
+    # the SPA learns it from its document (pao.site.variant).
     lao_mode: bool = False
     # Where adapters reach third parties; in sandbox mode that is this very app.
     public_base_url: str | None = None

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pao.core.params import RequestModel
 from pao.identity.schemas import BankAccountOut
-from pao.kit.money import MajorAmount, WireAmount
+from pao.kit.money import Currency, MajorAmount, WireAmount
 from pao.wallet.models import StatementStatus, StatementType, WithdrawalStatus
 
 
@@ -26,6 +26,8 @@ class WalletProfile(_Wire):
 
 class WalletAmount(_Wire):
     amount: MajorAmount = Field(description="The wallet balance, holds excluded.")
+    # The app formats the balance by it: kip without decimals (a LAK wallet in the Lao variant).
+    currency: Currency = Field(description="The wallet's currency: THB, or LAK (Lao variant).")
 
 
 class InviteSummary(_Wire):

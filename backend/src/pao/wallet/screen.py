@@ -48,6 +48,7 @@ _ME = (
         _members.c.name,
         _members.c.phone,
         _members.c.coin,
+        _members.c.currency,
         _members.c.bank_code,
         _members.c.bank_account_name,
         _members.c.bank_account_no,
@@ -90,7 +91,7 @@ async def wallet_screen(
             bank_account_name=me.bank_account_name,
             bank_account_no=me.bank_account_no,
         ),
-        "wallet": {"amount": int(me.balance or 0)},
+        "wallet": {"amount": int(me.balance or 0), "currency": me.currency},
         "invite": {"amount": invite.amount, "success": invite.success, "fail": invite.fail},
         "slots": [
             slot_fields(row[_SLOTS_AT:], ufa_host=ufa_host)

@@ -172,7 +172,7 @@ export function QrPanel({ bank, onDone }: Props) {
     );
   }
 
-  const quick = quickAmounts(code, bank.bankType, bank.qrMinimum);
+  const quick = quickAmounts(code, bank.bankType, bank.qrMinimum, currency);
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       {expired && (

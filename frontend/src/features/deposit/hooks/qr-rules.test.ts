@@ -9,6 +9,11 @@ describe('QR rules', () => {
     expect(quickAmounts('PAYONEX', 'PAYMENT')).toEqual([100, 200, 300, 500, 1000]);
   });
 
+  it("offers kip-sized quick amounts on a Lao bank's kip QR", () => {
+    expect(quickAmounts('BCEL', 'BANK', null, 'LAK')).toEqual([10_000, 20_000, 50_000, 100_000, 500_000, 1_000_000]);
+    expect(quickAmounts('BCEL', 'BANK', null, 'THB')).toEqual([10, 20, 50, 100, 500, 1000]);
+  });
+
   it('replaces the first PAYTIMZ quick amount with an overridden minimum', () => {
     expect(quickAmounts('PAYTIMZ', 'PAYMENT', 10)).toEqual([10, 50, 100, 500, 1000]);
     expect(quickAmounts('PAYTIMZ', 'PAYMENT', 20)).toEqual([20, 50, 100, 500, 1000]);

@@ -11,6 +11,8 @@ const QUICK: Record<string, number[]> = {
   PAYTIMZ: [10, 50, 100, 500, 1000],
   PAYONEX: [100, 200, 300, 500, 1000],
 };
+// A Lao bank's kip QR (BCEL, Lao variant): a deposit is tens of thousands of kip, not tens.
+const KIP_QUICK = [10_000, 20_000, 50_000, 100_000, 500_000, 1_000_000];
 const GATEWAY_MINIMUM: Record<string, number> = { WW: 100, PAYTIMZ: 10, PAYONEX: 100 };
 
 export function isGateway(bankType: string): boolean {
@@ -22,7 +24,13 @@ export function qrMinimum(bankCode: string, bankType: string, serverMinimum?: nu
   return serverMinimum ?? GATEWAY_MINIMUM[bankCode] ?? 1;
 }
 
-export function quickAmounts(bankCode: string, bankType: string, serverMinimum?: number | null): number[] {
+export function quickAmounts(
+  bankCode: string,
+  bankType: string,
+  serverMinimum?: number | null,
+  currency: string = 'THB',
+): number[] {
+  if (currency === 'LAK' && !isGateway(bankType)) return KIP_QUICK;
   const base = QUICK[bankCode] ?? (isGateway(bankType) ? GATEWAY_QUICK : DEFAULT_QUICK);
   if (bankCode === 'PAYTIMZ' && serverMinimum && serverMinimum !== GATEWAY_MINIMUM.PAYTIMZ) {
     return [serverMinimum, ...base.slice(1).filter((amount) => amount > serverMinimum)];

@@ -2,7 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney, sumMoney } from '@/lib/money';
+import { env } from '@/lib/env';
+import { formatMoney, sumMoney, type Currency } from '@/lib/money';
 import { readLocal, STORAGE_KEYS } from '@/lib/storage';
 import { useWallet } from '../api/get-wallet';
 
@@ -13,6 +14,8 @@ export function BalanceCard() {
   const total = data ? sumMoney([data.wallet.amount, ...data.slots.map((slot) => slot.amount)]) : null;
   const lastSync = readLocal(STORAGE_KEYS.lastSync);
   const busy = wallet.isFetching;
+  // Kip are shown without decimals; before the answer, the variant's usual currency.
+  const currency: Currency = data?.wallet.currency ?? (env.lao ? 'LAK' : 'THB');
 
   return (
     <section className="balance-card" aria-labelledby="balance-title">
@@ -23,8 +26,8 @@ export function BalanceCard() {
       <p className="balance-amount" aria-live="polite" aria-busy={busy}>
         {/* The amount is its own element, not the placeholder's text changed in place, so the
             browser counts its paint as the page's main content (largest contentful paint). */}
-        {total === null ? '—' : <span>{formatMoney(total)}</span>}
-        <span className="balance-currency">{t('common.currency.THB')}</span>
+        {total === null ? '—' : <span>{formatMoney(total, currency)}</span>}
+        <span className="balance-currency">{t(`common.currency.${currency}`)}</span>
       </p>
       <div className="balance-sync">
         <span className="small">

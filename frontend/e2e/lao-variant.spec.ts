@@ -1,0 +1,97 @@
+/**
+ * The Lao variant end to end (project phone-lao-variant: the same build, its backend started
+ * with PAO_LAO_MODE=1): the app starts in Lao with no saved choice; a member registers with a
+ * Lao number of free length and a LAK wallet at BCEL, deposits by Lao QR paid at the sandbox
+ * bank, and sees the balance in kip (no decimals).
+ */
+import { randomDigits, setRegisterOtp } from './support/backend';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
+
+const HEADERS = { 'X-Pao-Client': 'wallet' };
+const BCEL = 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ';
+
+test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in kip', async ({
+  page,
+  context,
+  request,
+  t,
+}) => {
+  await setRegisterOtp(request, false);
+  // 9 digits: a Thai operator would refuse it (exactly 10), the Lao variant takes 8 to 13.
+  const phone = `2055${randomDigits(5)}`;
+  const name = `Souk ${phone.slice(-4)}`;
+  const password = 'lao-pass1';
+
+  // Lao by default: nothing saved, the server's document names the variant.
+  await page.goto('/register');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'lo');
+  await expect(page.getByRole('heading', { name: t('register.title') })).toBeVisible();
+  await page.getByLabel(t('register.phone'), { exact: true }).fill(phone);
+  await page.getByRole('button', { name: t('common.next') }).click();
+  await expect(page.getByText(t('register.phoneLength'))).toHaveCount(0);
+
+  await page.getByLabel(t('register.name'), { exact: true }).fill(name);
+  await page.getByLabel(t('register.password'), { exact: true }).fill(password);
+  await page.getByLabel(t('register.confirmPassword'), { exact: true }).fill(password);
+  await page.getByRole('button', { name: t('common.next') }).click();
+
+  // Step 4: Lao banks, no Thai "fastest bank" hint, the wallet's currency (LAK by default).
+  const bank = page.getByLabel(t('register.bank'), { exact: true });
+  await expect(bank).toBeVisible();
+  await expect(page.getByText(t('register.fastestHint'))).toHaveCount(0);
+  await expect(bank.locator('option').nth(1)).toHaveText(BCEL);
+  await bank.selectOption('BCEL');
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('souk');
+  await page.getByLabel(t('register.lastName'), { exact: true }).fill('phommachanh');
+  await page.getByLabel(t('register.accountNo'), { exact: true }).fill(randomDigits(13));
+  const currency = page.getByLabel(t('register.currency'), { exact: true });
+  await expect(currency).toHaveValue('LAK');
+  await expect(currency.locator('option')).toHaveText([t('register.currencies.LAK'), t('register.currencies.BAHT')]);
+  await expectAccessible(page, 'register step 4 (Lao variant)');
+  await page.screenshot({ path: 'test-results/screens/lao-variant-register.png' });
+  await page.getByRole('button', { name: t('register.submit') }).click();
+  await expect(page.getByText(t('register.success')).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 5000 });
+
+  await loginViaUi(page, t, phone, password);
+  await expectHome(page, t, name);
+  await acceptAgreementIfShown(page, t);
+  const balance = page.locator('.balance-amount');
+  await expect(balance).toHaveText(new RegExp(`^0\\s*${t('common.currency.LAK')}$`));
+
+  // Deposit by Lao QR at BCEL: kip-sized quick amounts, the QR in kip.
+  await page.getByRole('button', { name: t('home.deposit') }).click();
+  const deposit = page.getByRole('dialog', { name: t('deposit.title') });
+  await deposit.getByRole('tab', { name: t('deposit.qrTab', { name: BCEL }), exact: true }).click();
+  await deposit.getByRole('button', { name: '50,000', exact: true }).click();
+  await deposit.getByRole('button', { name: t('deposit.qr.create') }).click();
+  await expect(deposit.locator('.deposit-qr-amount strong')).toHaveText(`50,000 ${t('common.currency.LAK')}`);
+  const payload = ((await deposit.getByRole('status', { name: t('deposit.qr.text') }).textContent()) ?? '').trim();
+  // EMVCo, dynamic; the Lao QR merchant tag 38 and kip (ISO 4217 418).
+  expect(payload).toMatch(/^000201010212/);
+  expect(payload).toContain('5303418');
+  await expectAccessible(page, 'Lao QR');
+  await page.screenshot({ path: 'test-results/screens/lao-variant-qr.png' });
+
+  // The member's bank app (another Lao bank) pays the QR; the sandbox bank notifies Pao.
+  const bankApp = await context.newPage();
+  await bankApp.goto('/sandbox/bank');
+  await bankApp.getByLabel('Your bank', { exact: true }).selectOption('LDB');
+  await bankApp.getByLabel('Your account number').fill(randomDigits(13));
+  await bankApp.getByLabel('QR payload').fill(payload);
+  await bankApp.getByRole('button', { name: 'Pay QR', exact: true }).click();
+  await expect(bankApp.locator('#qr-out')).toContainText('Operator notified: yes');
+  await bankApp.close();
+
+  await deposit.getByRole('button', { name: t('deposit.qr.done') }).click();
+  await expect(deposit).toBeHidden();
+  // Kip without decimals, named as kip.
+  await expect(balance).toHaveText(new RegExp(`^50,000\\s*${t('common.currency.LAK')}$`));
+  await page.screenshot({ path: 'test-results/screens/lao-variant-home.png' });
+
+  const login = await request.post('/api/login', { headers: HEADERS, data: { username: phone, password } });
+  const { token } = (await login.json()) as { token: string };
+  const wallet = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
+  expect(((await wallet.json()) as { wallet: unknown }).wallet).toEqual({ amount: 50000, currency: 'LAK' });
+});
