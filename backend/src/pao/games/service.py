@@ -304,6 +304,8 @@ async def refresh_balances(app: Any, *, member_id: int) -> list[Slot]:
                 rows[code].last_balance = amount
                 rows[code].balance_at = now
         settings = await load_site_settings(session)
+        # Read again: these very calls may have marked a provider down.
+        found = await statuses(tracker_of(app), session)
         return [
             slot_of(
                 g,
