@@ -63,7 +63,12 @@ export default function ProvidersPage() {
         id: 'state',
         header: t('bo.providers.state'),
         size: 130,
-        cell: ({ row }) => <span className={`bo-badge ${BADGE[row.original.state]}`}>{t(`bo.providers.stateName.${row.original.state}`)}</span>,
+        cell: ({ row }) => (
+          <>
+            <span className={`bo-badge ${BADGE[row.original.state]}`}>{t(`bo.providers.stateName.${row.original.state}`)}</span>
+            {row.original.circuit === 'probing' && <span className="bo-muted"> {t('bo.providers.probing')}</span>}
+          </>
+        ),
       },
       {
         id: 'health',
