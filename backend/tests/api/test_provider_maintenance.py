@@ -131,7 +131,8 @@ async def test_maintenance_refuses_before_money_moves_and_the_key_goes_through_l
     await client.delete("/sandbox/games/faults")
 
     off = await _maintenance(client, manager, "JOKER", on=False)
-    assert off.json()["state"] == "ok" and off.json()["maintenance"] is None
+    assert off.json()["state"] == "ok"
+    assert off.json()["maintenance"] is None
     # The refused key was not recorded: the same intent is evaluated afresh and goes through.
     moved = await _transfer(client, token, "WALLET", "JOKER", 10, key)
     assert moved.status_code == 200, moved.text
@@ -295,7 +296,8 @@ async def test_permissions_audit_and_ops_share_one_function(
         {"maintenance": False, "reason": None},
         {"maintenance": True, "reason": "upgrade"},
     )
-    assert off[:2] == ("provider.maintenance.off", "JOKER") and off[4] == {"maintenance": False}
+    assert off[:2] == ("provider.maintenance.off", "JOKER")
+    assert off[4] == {"maintenance": False}
     assert ops_on[:3] == ("provider.maintenance.on", "PG", "ops:root")
     assert ops_off[:3] == ("provider.maintenance.off", "PG", "ops:root")
 

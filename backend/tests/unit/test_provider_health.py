@@ -75,11 +75,13 @@ async def test_trips_on_the_failure_rate_and_recovers_through_a_probe(
     assert await circuit(tracker) == Circuit.CLOSED
     await other_process.record("JOKER", CallOutcome.TIMEOUT, error="TIMEOUT")
     health = (await tracker.health(["JOKER"]))["JOKER"]
-    assert health.circuit == Circuit.OPEN and health.down
+    assert health.circuit == Circuit.OPEN
+    assert health.down
     assert (health.calls, health.failures, health.timeouts) == (4, 3, 2)
     assert health.failure_rate == 0.75
     assert health.last_error == "TIMEOUT"
-    assert health.last_success_at is not None and health.down_until is not None
+    assert health.last_success_at is not None
+    assert health.down_until is not None
     # Other providers are not affected.
     assert await circuit(tracker, "PG") == Circuit.CLOSED
 

@@ -57,7 +57,8 @@ class FaultIn(_In):
     brand: str | None = None
     username: str | None = None
     operation: str = Field(
-        default="transfer", pattern="^(transfer|deposit|withdraw|balance|status|account|launch|any)$"
+        default="transfer",
+        pattern="^(transfer|deposit|withdraw|balance|status|account|launch|any)$",
     )
     mode: str = Field(pattern="^(timeout|refuse|error|late|down)$")
     count: int = Field(default=1, ge=1, le=1000)
