@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await runner.stop()
             await app.state.chat.close()
         await app.state.rate_limiter.close()
+        await app.state.provider_health.close()
         await app.state.engine.dispose()
         if settings.sandbox:
             await app.state.sandbox_engine.dispose()

@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
 from pao.backoffice.roles import Role, may
+from pao.games.catalogue import seed_games
 from pao.identity.models import Member
 from pao.support.models import ChatConversation
 from tests.helpers import member_id, register_and_login, set_site_setting
@@ -273,6 +274,24 @@ async def _account_update(w: World) -> httpx.Response:
     )
 
 
+async def _maintenance_on(w: World) -> httpx.Response:
+    async with w.app.state.sessionmaker() as session:
+        await seed_games(session)
+        await session.commit()
+    return await w.client.put(
+        f"{PREFIX}/providers/JOKER/maintenance",
+        json={"reason": "provider upgrade"},
+        headers=bearer(w.owner_token),
+    )
+
+
+async def _maintenance_off(w: World) -> httpx.Response:
+    assert (await _maintenance_on(w)).status_code == 200
+    return await w.client.delete(
+        f"{PREFIX}/providers/JOKER/maintenance", headers=bearer(w.owner_token)
+    )
+
+
 def _member_action(action: str, body: dict[str, object] | None = None) -> Example:
     async def act(w: World) -> httpx.Response:
         member_id = await _member(w)
@@ -390,6 +409,14 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ),
     ("POST", f"{PREFIX}/accounts"): (_account_create, "account.create"),
     ("PATCH", f"{PREFIX}/accounts/{{account_id}}"): (_account_update, "account.update"),
+    ("PUT", f"{PREFIX}/providers/{{code}}/maintenance"): (
+        _maintenance_on,
+        "provider.maintenance.on",
+    ),
+    ("DELETE", f"{PREFIX}/providers/{{code}}/maintenance"): (
+        _maintenance_off,
+        "provider.maintenance.off",
+    ),
     ("POST", f"{PREFIX}/members/{{member_id}}/suspend"): (
         _member_action("suspend"),
         "member.suspend",

@@ -88,6 +88,8 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
         "ios": "joker://ios",
         "stale": False,
         "updatedAt": "2026-01-02T03:04:05.678901Z",
+        "providerState": "ok",
+        "maintenanceUntil": None,
     }
     assert (slots["PG"]["isActive"], slots["PG"]["amount"], slots["PG"]["updatedAt"]) == (
         True,

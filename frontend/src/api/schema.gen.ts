@@ -1160,6 +1160,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every game provider with its state, health window and maintenance */
+        get: operations["backofficeProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/providers/{code}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the provider into maintenance (or change its reason / planned end) */
+        put: operations["backofficeProviderMaintenanceSet"];
+        post?: never;
+        /** End the provider's maintenance now */
+        delete: operations["backofficeProviderMaintenanceEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/sessions": {
         parameters: {
             query?: never;
@@ -3770,6 +3805,30 @@ export interface components {
          * @enum {string}
          */
         LookupOutcome: "FOUND" | "NOT_FOUND" | "UNREACHABLE";
+        /** MaintenanceIn */
+        MaintenanceIn: {
+            /** Reason */
+            reason: string;
+            /**
+             * Until
+             * @description The planned end (in the future, with a time zone), or none.
+             */
+            until?: string | null;
+        };
+        /** MaintenanceOut */
+        MaintenanceOut: {
+            /** Reason */
+            reason: string;
+            /** Setat */
+            setAt: string | null;
+            /** Setby */
+            setBy: string | null;
+            /**
+             * Until
+             * @description The planned end; none: until ended by hand.
+             */
+            until: string | null;
+        };
         /** ManualAdjustmentsOut */
         ManualAdjustmentsOut: {
             /**
@@ -4385,7 +4444,7 @@ export interface components {
          * Permission
          * @enum {string}
          */
-        Permission: "own.account" | "staff.manage" | "audit.read" | "dashboard.read" | "reports.read" | "members.read" | "members.sensitive.read" | "members.manage" | "members.credit" | "members.credit.approve" | "withdrawals.read" | "withdrawals.decide" | "deposits.read" | "deposits.decide" | "accounts.read" | "accounts.manage" | "chat.use" | "promotions.manage" | "settings.manage";
+        Permission: "own.account" | "staff.manage" | "audit.read" | "dashboard.read" | "reports.read" | "members.read" | "members.sensitive.read" | "members.manage" | "members.credit" | "members.credit.approve" | "withdrawals.read" | "withdrawals.decide" | "deposits.read" | "deposits.decide" | "accounts.read" | "accounts.manage" | "chat.use" | "promotions.manage" | "providers.read" | "providers.manage" | "settings.manage";
         /**
          * PostbackButton
          * @description Sends a postback message ``{title, payload}``.
@@ -4478,6 +4537,65 @@ export interface components {
             balance: number;
             /** Provider */
             provider: string;
+        };
+        /** ProviderListOut */
+        ProviderListOut: {
+            /** Items */
+            items: components["schemas"]["ProviderOut"][];
+            /**
+             * Windowseconds
+             * @description The health window the counts cover.
+             */
+            windowSeconds: number;
+        };
+        /** ProviderOut */
+        ProviderOut: {
+            /**
+             * Calls
+             * @description Calls in the health window.
+             */
+            calls: number;
+            /**
+             * Circuit
+             * @description The health tracker's circuit: open = marked down until downUntil, then probing (the next calls decide).
+             * @enum {string}
+             */
+            circuit: "closed" | "open" | "probing";
+            /** Code */
+            code: string;
+            /** Downuntil */
+            downUntil: string | null;
+            /**
+             * Enabled
+             * @description Whether the game is in the players' catalogue.
+             */
+            enabled: boolean;
+            /**
+             * Failurerate
+             * @description failures / calls, 0 without calls.
+             */
+            failureRate: number;
+            /**
+             * Failures
+             * @description Failed or timed-out calls in the window.
+             */
+            failures: number;
+            /** Lasterror */
+            lastError: string | null;
+            /** Lastfailureat */
+            lastFailureAt: string | null;
+            /** Lastsuccessat */
+            lastSuccessAt: string | null;
+            maintenance: components["schemas"]["MaintenanceOut"] | null;
+            /** Name */
+            name: string;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "ok" | "maintenance" | "down";
+            /** Timeouts */
+            timeouts: number;
         };
         /** QrCreate */
         QrCreate: {
@@ -5088,8 +5206,20 @@ export interface components {
             isActive: boolean;
             /** Logo */
             logo: string;
+            /**
+             * Maintenanceuntil
+             * @description The planned end of the provider's maintenance, when the operator gave one.
+             */
+            maintenanceUntil?: string | null;
             /** Name */
             name: string;
+            /**
+             * Providerstate
+             * @description ok; maintenance (set by the operator, until maintenanceUntil if given); down (the provider is failing, temporarily unavailable). Not ok: transfers to or from the game and its launch are refused, and amount is the last known one.
+             * @default ok
+             * @enum {string}
+             */
+            providerState: "ok" | "maintenance" | "down";
             /**
              * Stale
              * @description True when the provider did not answer the last refresh.
@@ -7050,7 +7180,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7127,7 +7257,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7203,7 +7333,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7280,7 +7410,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7356,7 +7486,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7433,7 +7563,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7509,7 +7639,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7585,7 +7715,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7662,7 +7792,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7739,7 +7869,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7816,7 +7946,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkOut"];
                 };
             };
-            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11880,6 +12010,263 @@ export interface operations {
                 };
             };
             /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderListOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeProviderMaintenanceSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_GAME */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeProviderMaintenanceEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_GAME */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17469,7 +17856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Slot"];
                 };
             };
-            /** @description SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17601,7 +17988,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialsOut"];
                 };
             };
-            /** @description SLOT_RESET_PASSWORD_FAIL | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description SLOT_RESET_PASSWORD_FAIL | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17781,7 +18168,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17889,7 +18276,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;

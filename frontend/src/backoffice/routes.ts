@@ -15,6 +15,7 @@ export type NavLabel =
   | 'bo.nav.deposits'
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
+  | 'bo.nav.providers'
   | 'bo.nav.chat'
   | 'bo.nav.audit'
   | 'bo.nav.staff'
@@ -64,6 +65,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'accounts.read',
     nav: { label: 'bo.nav.accounts', icon: 'doc' },
     Screen: lazy(() => import('./features/accounts/AccountsPage')),
+  },
+  {
+    path: 'providers',
+    permission: 'providers.read',
+    nav: { label: 'bo.nav.providers', icon: 'play' },
+    Screen: lazy(() => import('./features/providers/ProvidersPage')),
   },
   {
     path: 'chat',

@@ -40,6 +40,8 @@ class Permission(StrEnum):
     ACCOUNTS_MANAGE = "accounts.manage"
     CHAT_USE = "chat.use"
     PROMOTIONS_MANAGE = "promotions.manage"
+    PROVIDERS_READ = "providers.read"
+    PROVIDERS_MANAGE = "providers.manage"
     SETTINGS_MANAGE = "settings.manage"
 
 
@@ -73,6 +75,8 @@ GRANTS: dict[Permission, frozenset[Role]] = {
     Permission.ACCOUNTS_MANAGE: frozenset({OWNER, MANAGER}),
     Permission.CHAT_USE: frozenset({OWNER, MANAGER, SUPPORT}),
     Permission.PROMOTIONS_MANAGE: frozenset({OWNER, MANAGER}),
+    Permission.PROVIDERS_READ: EVERYONE,
+    Permission.PROVIDERS_MANAGE: frozenset({OWNER, MANAGER}),
     Permission.SETTINGS_MANAGE: frozenset({OWNER}),
 }
 
@@ -96,6 +100,8 @@ MEANING: dict[Permission, str] = {
     Permission.ACCOUNTS_MANAGE: "add, edit, enable and disable receiving accounts",
     Permission.CHAT_USE: "answer the support chat (the /agent inbox)",
     Permission.PROMOTIONS_MANAGE: "manage promotions",
+    Permission.PROVIDERS_READ: "see each game provider's health and maintenance",
+    Permission.PROVIDERS_MANAGE: "set a game provider into maintenance and end it",
     Permission.SETTINGS_MANAGE: "change the operator settings",
 }
 

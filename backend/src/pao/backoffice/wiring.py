@@ -14,6 +14,7 @@ from pao.backoffice import (
     auth_routes,
     chat_routes,
     deposits_routes,
+    providers_routes,
     staff_rooms,
     staff_routes,
 )
@@ -39,6 +40,7 @@ ROUTERS = (
     deposits_routes.router,
     adjustments_routes.router,
     accounts_routes.router,
+    providers_routes.router,
     chat_routes.router,
 )
 # Imported for their domain event subscribers (registered at import).

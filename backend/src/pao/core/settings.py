@@ -74,6 +74,14 @@ class Settings(BaseSettings):
     game_provider_key: str | None = None
     game_provider_timeout_seconds: float = Field(default=8.0, gt=0)
     game_balance_timeout_seconds: float = Field(default=3.0, gt=0)
+    # Provider health (pao.games.health, ADR 0013): a provider is marked down when at least
+    # provider_health_failure_rate of its calls (and at least provider_health_min_calls) failed
+    # or timed out within the last provider_health_window_seconds; after
+    # provider_health_cooldown_seconds the next calls probe it again.
+    provider_health_window_seconds: int = Field(default=60, ge=10, le=3600)
+    provider_health_min_calls: int = Field(default=5, ge=1)
+    provider_health_failure_rate: float = Field(default=0.5, gt=0, le=1)
+    provider_health_cooldown_seconds: float = Field(default=30.0, gt=0, le=3600)
     # QR deposits (pao.payments.qr): the bank's incoming-transfer notification is signed with
     # hex(hmac_sha256(bank_webhook_secret, raw body)); each gateway signs its callbacks with
     # its own secret. Sandbox-only defaults are filled in below; a non-sandbox app refuses to

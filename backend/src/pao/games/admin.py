@@ -1,4 +1,5 @@
-"""The operator's view of a member's game accounts: credentials and live balances.
+"""The operator's view of game accounts and providers: a member's credentials and live
+balances, and every provider's state and health.
 
 Balances come from :func:`pao.games.service.refresh_balances` (every provider asked at once,
 each within ``game_balance_timeout_seconds``); a provider that does not answer leaves the
@@ -14,7 +15,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.games.models import GameAccount
+from pao.games.availability import ProviderStatus, statuses
+from pao.games.health import HealthTracker
+from pao.games.models import Game, GameAccount
 from pao.games.service import refresh_balances
 
 
@@ -56,3 +59,14 @@ async def member_game_accounts(
             )
         )
     return views
+
+
+async def providers_overview(
+    tracker: HealthTracker, session: AsyncSession
+) -> list[tuple[Game, ProviderStatus]]:
+    """Every game of the catalogue with its provider's state and health, read now (the back
+    office's provider screen, ``pao ops providers list``)."""
+    query = select(Game).order_by(Game.sort_order, Game.code)
+    games = list((await session.execute(query)).scalars())
+    found = await statuses(tracker, session, [g.code for g in games])
+    return [(game, found[game.code]) for game in games]

@@ -5,7 +5,8 @@ original client sends them; Pao only ever launches the *caller's own* account: a
 password that is not the caller's answers the game's not-found code (never a link), so a
 member cannot obtain a session on someone else's game account. The launch codes without an
 auto-login route hand their credentials to the provider's login page instead
-(:data:`CREDENTIAL_FORM_CODES`).
+(:data:`CREDENTIAL_FORM_CODES`). A game whose provider is in maintenance or down answers
+PROVIDER_MAINTENANCE / PROVIDER_UNAVAILABLE (pao.games.availability).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fastapi import APIRouter, Request
 from pao.core.errors import AppError
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.games.availability import ensure_available
 from pao.games.providers import provider_for
 from pao.games.providers.base import ProviderError
 from pao.games.schemas import LinkOut
@@ -72,6 +74,7 @@ async def launch_own(
     )
     if not (same_user and same_password):
         raise no_account_error(code)
+    await ensure_available(request.app, session, [code])
     # Nothing is written: end the read transaction before calling the provider.
     await session.commit()
     try:
@@ -90,7 +93,11 @@ def _codes(code: str) -> str:
 def _add_route(segment: str, code: str, with_password: bool) -> None:
     responses: dict[int | str, dict[str, Any]] = {
         **AUTH_ERRORS,
-        **errors(_404=_codes(code), _503="INTERNAL_SERVER_ERROR"),
+        **errors(
+            _400="PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
+            _404=_codes(code),
+            _503="INTERNAL_SERVER_ERROR",
+        ),
     }
     name = f"autoLogin{segment[0].upper()}{segment[1:]}"
     if with_password:

@@ -6,7 +6,9 @@ BadRequest
  ├── TransferFailed        TRANSFER_FAIL (the provider refused; funds are back in the wallet)
  ├── SlotAlreadyActive     SLOT_ALREADY_ACTIVE
  ├── SlotActivateFailed    SLOT_ACTIVATE_FAIL
- └── ResetPasswordFailed   SLOT_RESET_PASSWORD_FAIL
+ ├── ResetPasswordFailed   SLOT_RESET_PASSWORD_FAIL
+ ├── ProviderInMaintenance PROVIDER_MAINTENANCE (the operator set the provider into maintenance)
+ └── ProviderDown          PROVIDER_UNAVAILABLE (the health tracker marked the provider down)
 NotFound
  ├── NoGame                NO_GAME
  ├── NoGameAccount         SLOT_NO_ACCOUNT
@@ -41,6 +43,18 @@ class SlotActivateFailed(BadRequest):
 
 class ResetPasswordFailed(BadRequest):
     code = "SLOT_RESET_PASSWORD_FAIL"
+
+
+class ProviderInMaintenance(BadRequest):
+    """Refused before anything is written: no hold, no transfer row, no provider call."""
+
+    code = "PROVIDER_MAINTENANCE"
+
+
+class ProviderDown(BadRequest):
+    """Refused before anything is written, as :class:`ProviderInMaintenance`."""
+
+    code = "PROVIDER_UNAVAILABLE"
 
 
 class NoGame(NotFound):

@@ -129,3 +129,18 @@ class GameTransfer(Base):
     error: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     settled_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class ProviderMaintenance(Base):
+    """A provider (game code) the operator put into maintenance (pao.games.maintenance).
+
+    One row while it lasts; ending it deletes the row (the audit log keeps the history). A
+    planned end (``until``) in the past ends it by itself."""
+
+    __tablename__ = "provider_maintenance"
+
+    game_code: Mapped[str] = mapped_column(ForeignKey("games.code"), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(200))
+    until: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    set_by: Mapped[str] = mapped_column(String(80))
+    set_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

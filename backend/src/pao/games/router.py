@@ -36,7 +36,7 @@ TRANSFER_ERRORS = {
     **AUTH_ERRORS,
     **errors(
         _400="TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL"
-        " | BONUS_REMAINING",
+        " | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
         _404="NO_GAME",
         _409="IDEMPOTENCY_KEY_REUSED",
         _422="KEY_MISSING | KEY_INVALID",
@@ -57,7 +57,11 @@ async def _end_read(session: SessionDep) -> None:
     response_model=Slot,
     responses={
         **AUTH_ERRORS,
-        **errors(_400="SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL", _404="NO_GAME"),
+        **errors(
+            _400="SLOT_ALREADY_ACTIVE | SLOT_ACTIVATE_FAIL | PROVIDER_MAINTENANCE"
+            " | PROVIDER_UNAVAILABLE",
+            _404="NO_GAME",
+        ),
     },
 )
 async def activate(code: str, request: Request, session: SessionDep, member: CurrentMember) -> Slot:
@@ -84,7 +88,13 @@ async def account(code: str, session: SessionDep, member: CurrentMember) -> Cred
     operation_id="resetGamePassword",
     tags=["games"],
     response_model=CredentialsOut,
-    responses={**AUTH_ERRORS, **errors(_400="SLOT_RESET_PASSWORD_FAIL", _404=NOT_FOUND)},
+    responses={
+        **AUTH_ERRORS,
+        **errors(
+            _400="SLOT_RESET_PASSWORD_FAIL | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
+            _404=NOT_FOUND,
+        ),
+    },
 )
 async def reset_password(
     code: str, request: Request, session: SessionDep, member: CurrentMember
@@ -177,7 +187,9 @@ async def launch_settings(session: SessionDep, member: CurrentMember) -> LaunchS
 
 
 def register(app: Any) -> None:
-    """Wire pao.games into the app: its routes and the transfer reconciler job."""
+    """Wire pao.games into the app: its routes, the transfer reconciler job and the provider
+    health tracker (in memory, or in Redis when configured)."""
+    from pao.games.health import create_health_tracker
     from pao.games.providers import provider_api_key
     from pao.games.reconciler import JOB
 
@@ -186,3 +198,4 @@ def register(app: Any) -> None:
         provider_api_key(settings)  # refuses to start without the key
     app.include_router(router)
     app.state.jobs.append(JOB)
+    app.state.provider_health = create_health_tracker(settings)

@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, FromClause, Join, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.games.availability import ProviderStatus, ensure_available, statuses
 from pao.games.exceptions import (
     NoGame,
     NoGameAccount,
@@ -27,6 +28,7 @@ from pao.games.exceptions import (
     SlotActivateFailed,
     SlotAlreadyActive,
 )
+from pao.games.health import tracker_of
 from pao.games.models import Game, GameAccount
 from pao.games.providers import provider_for
 from pao.games.providers.base import Credentials, ProviderError
@@ -35,6 +37,8 @@ from pao.site.settings import load_site_settings
 from pao.wallet.schemas import Slot
 
 log = structlog.get_logger(__name__)
+
+BALANCE_GRACE_SECONDS = 0.25
 
 # Some games have their own "not found" code in the catalogue (spec §8).
 _NO_ACCOUNT_ERRORS: dict[str, type[NoGameAccount] | type[NotAreaslot] | type[NotUfabet]] = {
@@ -91,7 +95,12 @@ def launch_web(code: str, web: str | None, *, ufa_host: str) -> str | None:
 
 
 def slot_of(
-    game: Game, account: GameAccount | None, *, ufa_host: str = "", stale: bool = False
+    game: Game,
+    account: GameAccount | None,
+    *,
+    ufa_host: str = "",
+    stale: bool = False,
+    status: ProviderStatus | None = None,
 ) -> Slot:
     """:func:`slot_fields` of a loaded game and account (activation, balance refresh)."""
     account_values = (
@@ -109,7 +118,7 @@ def slot_of(
         game.ios,
         *account_values,
     )
-    return Slot.model_validate(slot_fields(values, ufa_host=ufa_host, stale=stale))
+    return Slot.model_validate(slot_fields(values, ufa_host=ufa_host, stale=stale, status=status))
 
 
 # The wallet screen's slots come inside its one statement (pao.wallet.screen): every enabled
@@ -142,11 +151,18 @@ def with_slots(source: FromClause, member_id: ColumnElement[Any]) -> Join:
     )
 
 
-def slot_fields(values: Sequence[Any], *, ufa_host: str, stale: bool = False) -> dict[str, Any]:
+def slot_fields(
+    values: Sequence[Any],
+    *,
+    ufa_host: str,
+    stale: bool = False,
+    status: ProviderStatus | None = None,
+) -> dict[str, Any]:
     """The :class:`Slot` fields of one game and the member's account on it, from their
     :data:`SLOT_COLUMNS` values in that order (a null ``account_id``: no account), not
     validated: the wallet screen validates them with its whole response, in one call, and
-    :func:`slot_of` alone.
+    :func:`slot_of` alone. ``status``: the provider's state (pao.games.availability); none
+    means usable.
 
     Values by position, not by name: the wallet screen passes a slice of each of its rows as it
     comes, and a Row's attribute lookups, or keyword arguments, would cost more than the rest
@@ -181,6 +197,8 @@ def slot_fields(values: Sequence[Any], *, ufa_host: str, stale: bool = False) ->
         "ios": ios,
         "stale": stale,
         "updated_at": balance_at if has_account else None,
+        "provider_state": status.state.value if status is not None else "ok",
+        "maintenance_until": status.until if status is not None else None,
     }
 
 
@@ -191,6 +209,7 @@ async def activate(app: Any, *, member_id: int, game_code: str) -> Slot:
         game = await get_game(session, game_code)
         if await find_account(session, member_id=member_id, game_code=game_code):
             raise SlotAlreadyActive()
+        await ensure_available(app, session, [game_code])
     try:
         # The provider keys accounts by our member reference, so a retry after a lost answer
         # gets the same account back instead of a second one.
@@ -227,6 +246,7 @@ async def reset_password(app: Any, *, member_id: int, game_code: str) -> Credent
     async with _sessionmaker(app)() as session, session.begin():
         account = await own_account(session, member_id=member_id, game_code=game_code)
         username = account.username
+        await ensure_available(app, session, [game_code])
     try:
         password = await provider_for(app, game_code=game_code).reset_password(username=username)
     except ProviderError as exc:
@@ -239,7 +259,9 @@ async def reset_password(app: Any, *, member_id: int, game_code: str) -> Credent
 
 async def _ask_balance(app: Any, code: str, username: str, seconds: float) -> int | None:
     try:
-        async with asyncio.timeout(seconds):
+        # A little longer than the adapter's own time-out, so that the adapter's fires first
+        # and the call is recorded as a time-out of the provider (pao.games.health).
+        async with asyncio.timeout(seconds + BALANCE_GRACE_SECONDS):
             return await provider_for(app, game_code=code, timeout=seconds).balance(
                 username=username
             )
@@ -251,7 +273,8 @@ async def _ask_balance(app: Any, code: str, username: str, seconds: float) -> in
 async def refresh_balances(app: Any, *, member_id: int) -> list[Slot]:
     """Ask every provider where the member has an account, concurrently, each within
     ``game_balance_timeout_seconds``; one that does not answer keeps its last known amount
-    and is marked ``stale``."""
+    and is marked ``stale``. A provider in maintenance or down is not asked at all: its card
+    shows the last known amount, stale, with the provider's state."""
     async with _sessionmaker(app)() as session, session.begin():
         accounts = [
             (a.game_code, a.username)
@@ -259,11 +282,14 @@ async def refresh_balances(app: Any, *, member_id: int) -> list[Slot]:
                 await session.execute(select(GameAccount).where(GameAccount.member_id == member_id))
             ).scalars()
         ]
+        found = await statuses(tracker_of(app), session)
+    asked = [(code, username) for code, username in accounts if _usable(found, code)]
     timeout = app.state.settings.game_balance_timeout_seconds
     answers = await asyncio.gather(
-        *(_ask_balance(app, code, username, timeout) for code, username in accounts)
+        *(_ask_balance(app, code, username, timeout) for code, username in asked)
     )
-    fresh = {code: amount for (code, _), amount in zip(accounts, answers, strict=True)}
+    fresh: dict[str, int | None] = {code: None for code, _ in accounts}
+    fresh.update({code: amount for (code, _), amount in zip(asked, answers, strict=True)})
     async with _sessionmaker(app)() as session, session.begin():
         now = utcnow()
         games = await list_games(session)
@@ -278,12 +304,20 @@ async def refresh_balances(app: Any, *, member_id: int) -> list[Slot]:
                 rows[code].last_balance = amount
                 rows[code].balance_at = now
         settings = await load_site_settings(session)
+        # Read again: these very calls may have marked a provider down.
+        found = await statuses(tracker_of(app), session)
         return [
             slot_of(
                 g,
                 rows.get(g.code),
                 ufa_host=settings.ufa_host,
                 stale=g.code in fresh and fresh[g.code] is None,
+                status=found.get(g.code),
             )
             for g in games
         ]
+
+
+def _usable(found: dict[str, ProviderStatus], code: str) -> bool:
+    status = found.get(code)
+    return status is None or status.usable

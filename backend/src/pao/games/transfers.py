@@ -23,6 +23,10 @@ leg two (``then_to``); the transaction that settles leg one as SUCCESS also star
 (its hold and row), so the money is never in limbo between the legs. If leg two is refused,
 the money stays in the wallet (TRANSFER_FAIL: funds returned to the wallet).
 
+A provider in maintenance or marked down (pao.games.availability) is refused first, in
+transaction 1 before the hold: PROVIDER_MAINTENANCE / PROVIDER_UNAVAILABLE, nothing written.
+Transfers already PENDING are left to the reconciler, which keeps asking the provider.
+
 A crash at any point loses nothing and pays nothing twice: every state between the two
 transactions is a committed PENDING row; the reconciler (:mod:`pao.games.reconciler`) asks the
 provider for the transfer id's status, re-sends the same transfer id if the provider never
@@ -41,6 +45,7 @@ import structlog
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.games.availability import ensure_available
 from pao.games.exceptions import NoGame, SameAccount, TransferFailed, TransferMinimum
 from pao.games.models import (
     GAME_TRANSFER_TRANSITIONS,
@@ -559,8 +564,10 @@ async def request_transfer(
 ) -> TransferResponse:
     """``POST /api/wallet/transfer``: wallet → game, game → wallet, or game → game."""
     source, destination = _validate(source, destination, amount)
+    games = [label for label in (source, destination) if not _is_wallet(label)]
 
     async def begin(session: AsyncSession) -> list[GameTransfer]:
+        await ensure_available(app, session, games)
         return [
             await _begin(
                 session, member=member, source=source, destination=destination, amount=amount
@@ -611,6 +618,7 @@ async def request_transfer_all(
 
     async def begin(session: AsyncSession) -> list[GameTransfer]:
         if not _is_wallet(destination):
+            await ensure_available(app, session, [destination])
             wallet = await player_wallet(session, member_id=member.id, currency=currency)
             amount = wallet.balance
             if amount < TRANSFER_MINIMUM:

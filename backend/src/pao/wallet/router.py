@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
@@ -49,11 +49,15 @@ WITHDRAW_ERRORS = {
     response_model=WalletResponse,
     responses=AUTH_ERRORS,
 )
-async def get_wallet(session: SessionDep, credentials: BearerCredentials) -> Response:
+async def get_wallet(
+    request: Request, session: SessionDep, credentials: BearerCredentials
+) -> Response:
     # Authenticated inside the screen's one statement (pao.wallet.screen), not through
     # CurrentMember; the body is already JSON, ``response_model`` documents it. (No docstring:
     # it would become the operation's description in the contract.)
-    return Response(await wallet_screen(session, credentials), media_type="application/json")
+    return Response(
+        await wallet_screen(request.app, session, credentials), media_type="application/json"
+    )
 
 
 async def _withdraw(

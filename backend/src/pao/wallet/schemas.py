@@ -56,6 +56,18 @@ class Slot(_Wire):
     updated_at: datetime | None = Field(
         default=None, alias="updatedAt", description="When the provider last told the amount."
     )
+    provider_state: Literal["ok", "maintenance", "down"] = Field(
+        default="ok",
+        alias="providerState",
+        description="ok; maintenance (set by the operator, until maintenanceUntil if given); "
+        "down (the provider is failing, temporarily unavailable). Not ok: transfers to or from "
+        "the game and its launch are refused, and amount is the last known one.",
+    )
+    maintenance_until: datetime | None = Field(
+        default=None,
+        alias="maintenanceUntil",
+        description="The planned end of the provider's maintenance, when the operator gave one.",
+    )
 
 
 class WalletResponse(_Wire):

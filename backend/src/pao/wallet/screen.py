@@ -11,12 +11,15 @@ is shown unless that login is open and the member active.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import TypeAdapter
 from sqlalchemy import String, bindparam, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import Unauthorized
+from pao.games.availability import screen_statuses
 from pao.games.service import SLOT_COLUMNS, SLOT_ORDER, slot_fields, with_slots
 from pao.identity.deps import bearer_digest, require_active_member, require_open_login
 from pao.identity.models import LoginSession, Member
@@ -71,11 +74,12 @@ _RESPONSE = TypeAdapter(WalletResponse)
 
 
 async def wallet_screen(
-    session: AsyncSession, credentials: HTTPAuthorizationCredentials | None
+    app: Any, session: AsyncSession, credentials: HTTPAuthorizationCredentials | None
 ) -> bytes:
     """The JSON body of ``GET /api/wallet`` for the bearer of ``credentials`` (401
     ``invalid-token`` for a missing, unknown, revoked or expired token, or a member who is
-    not active)."""
+    not active). Each game carries its provider's state (pao.games.availability), read at most
+    once a second per app."""
     rows = (await session.execute(SCREEN, {"digest": bearer_digest(credentials)})).all()
     if not rows:
         raise Unauthorized()
@@ -83,6 +87,7 @@ async def wallet_screen(
     require_open_login(revoked_at=me.revoked_at, expires_at=me.expires_at)
     require_active_member(me.status)
     ufa_host = (await load_site_settings(session)).ufa_host
+    providers = await screen_statuses(app, session)
     invite = summary_of(invitees=me.invitees, earning=me.earning, uncollected=me.uncollected)
     body = {
         "profile": {"name": me.name, "username": me.phone, "coin": me.coin, "id": str(me.id)},
@@ -94,7 +99,7 @@ async def wallet_screen(
         "wallet": {"amount": int(me.balance or 0), "currency": me.currency},
         "invite": {"amount": invite.amount, "success": invite.success, "fail": invite.fail},
         "slots": [
-            slot_fields(row[_SLOTS_AT:], ufa_host=ufa_host)
+            slot_fields(row[_SLOTS_AT:], ufa_host=ufa_host, status=providers.get(row[_SLOTS_AT]))
             for row in rows
             if row[_SLOTS_AT] is not None
         ],

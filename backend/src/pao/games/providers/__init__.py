@@ -4,6 +4,8 @@
 Tests may put a factory in ``app.state.game_provider_factory`` (a fake provider); otherwise
 every game whose ``provider`` is ``"sandbox"`` (all the demo games) gets the HTTP adapter
 pointed at ``settings.game_provider_url`` — this very app's ``/sandbox/games/api`` when unset.
+Either way the adapter comes wrapped in :class:`ObservedProvider`, so every call's outcome
+feeds the provider health tracker (:mod:`pao.games.health`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from pao.core.settings import Settings
 from pao.games.providers.base import GameProvider
 from pao.games.providers.http import HttpGameProvider
+from pao.games.providers.observed import ObservedProvider
 
 SANDBOX_API_KEY = "sandbox-games-key"
 
@@ -34,6 +37,10 @@ def provider_url(settings: Settings) -> str:
 
 
 def provider_for(app: Any, *, game_code: str, timeout: float | None = None) -> GameProvider:
+    return ObservedProvider(_adapter(app, game_code, timeout), app=app, code=game_code)
+
+
+def _adapter(app: Any, game_code: str, timeout: float | None) -> GameProvider:
     factory = getattr(app.state, "game_provider_factory", None)
     if factory is not None:
         provider: GameProvider = factory(game_code)

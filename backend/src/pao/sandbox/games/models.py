@@ -62,10 +62,11 @@ class SandboxGameFault(SandboxBase):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     brand: Mapped[str | None] = mapped_column(String(20))
     username: Mapped[str | None] = mapped_column(String(80))
-    # transfer | deposit | withdraw | balance | status | account | any
+    # transfer | deposit | withdraw | balance | status | account | launch | any
     operation: Mapped[str] = mapped_column(String(10))
     # timeout: no answer, nothing done · refuse: 400, nothing done · error: 500, nothing done ·
-    # late: done, but the answer comes after delay_seconds (past the client's time-out)
+    # late: done, but the answer comes after delay_seconds (past the client's time-out) ·
+    # down: 503 MAINTENANCE, nothing done, for every matching call until cleared
     mode: Mapped[str] = mapped_column(String(10))
     remaining: Mapped[int] = mapped_column(Integer, default=1)
     delay_seconds: Mapped[float] = mapped_column(Float, default=30.0)

@@ -1,7 +1,9 @@
 """HTTP of the sandbox game provider (left out of Pao's OpenAPI document).
 
 ``/sandbox/games/api/{brand}/…``  the provider API the HTTP adapter speaks (``X-Api-Key``)
-``/sandbox/games/faults``           arm failures for the next matching API calls (tests, demos)
+``/sandbox/games/faults``           arm failures for the next matching API calls (tests, demos);
+                                    mode ``down``: the provider is down (503 MAINTENANCE) for
+                                    every matching call until the faults are cleared
 ``/sandbox/games/login/{brand}``    the provider's login page (accepts the credentials)
 ``/sandbox/games/play/{token}``     a small slot game whose spins move the account's money
 
@@ -55,9 +57,10 @@ class FaultIn(_In):
     brand: str | None = None
     username: str | None = None
     operation: str = Field(
-        default="transfer", pattern="^(transfer|deposit|withdraw|balance|status|account|any)$"
+        default="transfer",
+        pattern="^(transfer|deposit|withdraw|balance|status|account|launch|any)$",
     )
-    mode: str = Field(pattern="^(timeout|refuse|error|late)$")
+    mode: str = Field(pattern="^(timeout|refuse|error|late|down)$")
     count: int = Field(default=1, ge=1, le=1000)
     delay_seconds: float = Field(default=30.0, alias="delaySeconds", ge=0, le=600)
 
@@ -108,6 +111,8 @@ async def _fault(
         raise SandboxRefusal("REFUSED", 400)
     if fault.mode == "error":
         raise SandboxRefusal("INTERNAL_ERROR", 500)
+    if fault.mode == "down":
+        raise SandboxRefusal("MAINTENANCE", 503)
     return fault
 
 
@@ -225,6 +230,7 @@ async def launch(
 ) -> JSONResponse:
     try:
         _check_key(request, key)
+        await _fault(request, session, brand=brand, username=username, operation="launch")
         await service.find_account(session, brand, username)
         async with _writer(request):
             token = await service.open_session(session, brand=brand, username=username)

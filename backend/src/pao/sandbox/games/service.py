@@ -220,7 +220,8 @@ async def bets(
 async def take_fault(
     session: AsyncSession, *, brand: str, username: str | None, operation: str
 ) -> SandboxGameFault | None:
-    """Consume one armed fault matching this call, if any (oldest first)."""
+    """Consume one armed fault matching this call, if any (oldest first); a ``down`` fault
+    is not consumed: the provider stays down until the faults are cleared."""
     faults = (
         (await session.execute(select(SandboxGameFault).order_by(SandboxGameFault.id)))
         .scalars()
@@ -235,6 +236,8 @@ async def take_fault(
             fault.operation == "transfer" and operation in ("deposit", "withdraw")
         ):
             continue
+        if fault.mode == "down":
+            return fault  # stays armed until the faults are cleared
         fault.remaining -= 1
         if fault.remaining <= 0:
             await session.delete(fault)

@@ -26,6 +26,7 @@ import {
   WALLET,
   type Slot,
 } from '../api/games';
+import { providerNotice } from '../provider-state';
 import './games.css';
 
 type Props = {
@@ -154,10 +155,18 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
   }
 
   const busy = activate.isPending || reset.isPending || transfer.isPending || launching;
+  // A provider in maintenance or down: every action that reaches it waits (the server refuses).
+  const notice = providerNotice(slot, t);
+  const blocked = busy || notice !== null;
   return (
     <Modal open onClose={onClose} title={slot.name} dismissible={!busy}>
       <div className="stack">
         <img src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" width={200} height={80} />
+        {notice && (
+          <p className="game-provider-notice" role="status">
+            <strong>{notice}</strong> {t('games.unavailableText')}
+          </p>
+        )}
         {!active ? (
           <>
             <p>{t('games.inactiveText', { name: slot.name })}</p>
@@ -165,7 +174,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
               type="button"
               className="btn btn-primary btn-block"
               onClick={onActivate}
-              disabled={busy}
+              disabled={blocked}
             >
               {activate.isPending ? <Spinner /> : t('games.activate')}
             </button>
@@ -200,14 +209,14 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
               </div>
             )}
             <div className="game-actions">
-              <button type="button" className="btn" onClick={() => setConfirmReset(true)} disabled={busy}>
+              <button type="button" className="btn" onClick={() => setConfirmReset(true)} disabled={blocked}>
                 {reset.isPending ? <Spinner /> : t('games.resetPassword')}
               </button>
               <button
                 type="button"
                 className="btn"
                 onClick={onTransferOut}
-                disabled={busy || slot.amount <= 0}
+                disabled={blocked || slot.amount <= 0}
               >
                 {transfer.isPending ? <Spinner /> : t('games.transferOnly')}
               </button>
@@ -215,7 +224,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
                 type="button"
                 className="btn"
                 onClick={() => onTransfer(slot.code)}
-                disabled={busy}
+                disabled={blocked}
               >
                 {t('games.transferIn')}
               </button>
@@ -223,7 +232,7 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
                 type="button"
                 className="btn btn-primary"
                 onClick={() => void onPlay()}
-                disabled={busy || !credentials.data}
+                disabled={blocked || !credentials.data}
               >
                 {launching ? <Spinner /> : t('games.play')}
               </button>

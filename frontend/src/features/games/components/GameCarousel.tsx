@@ -9,6 +9,7 @@ import { Icon } from '@/components/ui/Icon';
 import { formatMoney } from '@/lib/money';
 import { SITE_OR_WEB, cssUrl, safeUrl } from '@/lib/safe-url';
 import type { Slot } from '../api/games';
+import { providerNotice } from '../provider-state';
 
 const SPACING = 330;
 const SWIPE_PX = 40;
@@ -82,6 +83,8 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
           // slide in): the others would cost a cheap phone their layout, layers and artwork.
           if (Math.abs(offset) > (frontOnly ? 0 : 2)) return null;
           const hidden = Math.abs(offset) > 1;
+          // Maintenance or down: said on the card (and in its name), instead of a balance error.
+          const notice = providerNotice(slot, t);
           return (
             <button
               key={slot.code}
@@ -95,7 +98,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
               tabIndex={hidden || offset !== 0 ? -1 : 0}
               aria-label={t('games.cardLabel', {
                 name: slot.name,
-                state: slot.isActive ? t('games.viewData') : t('games.openAccount'),
+                state: notice ?? (slot.isActive ? t('games.viewData') : t('games.openAccount')),
               })}
               onClick={() => (offset === 0 ? onOpen(slot) : go(index))}
               onKeyDown={onKeyDown}
@@ -113,6 +116,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
                   })}
                   {slot.stale && <span className="game-card-stale"> · {t('games.stale')}</span>}
                 </span>
+                {notice && <span className="game-card-status">{notice}</span>}
               </span>
             </button>
           );

@@ -13,6 +13,7 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatMoney, parseAmount } from '@/lib/money';
 import { useTransfer, WALLET, type Slot } from '../api/games';
+import { providerUsable } from '../provider-state';
 import './games.css';
 
 // Spec §5 and §9: at least 1 baht.
@@ -51,8 +52,14 @@ export function TransferModal({
   const [outcome, setOutcome] = useState<Outcome>(null);
   const active = slots.filter((slot) => slot.isActive);
   const accounts = [
-    { code: WALLET, label: t('transfer.wallet'), amount: walletAmount },
-    ...active.map((slot) => ({ code: slot.code, label: slot.name, amount: slot.amount })),
+    { code: WALLET, label: t('transfer.wallet'), amount: walletAmount, usable: true },
+    ...active.map((slot) => ({
+      code: slot.code,
+      label: slot.name,
+      amount: slot.amount,
+      // Maintenance or down: shown, not offered (the server would refuse it anyway).
+      usable: providerUsable(slot),
+    })),
   ];
 
   const close = () => {
@@ -105,13 +112,15 @@ export function TransferModal({
     );
   }
 
-  const option = (account: (typeof accounts)[number]) => (
-    <option key={account.code} value={account.code}>
-      {account.amount === undefined
-        ? account.label
-        : `${account.label} (${formatMoney(account.amount)})`}
-    </option>
-  );
+  const option = (account: (typeof accounts)[number]) => {
+    const label =
+      account.amount === undefined ? account.label : `${account.label} (${formatMoney(account.amount)})`;
+    return (
+      <option key={account.code} value={account.code} disabled={!account.usable}>
+        {account.usable ? label : t('transfer.unavailableOption', { label })}
+      </option>
+    );
+  };
 
   return (
     <Modal

@@ -1,0 +1,147 @@
+"""``pao ops providers list|maintenance on|off``: game providers' state and maintenance.
+
+The same functions as the back office's ``/api/backoffice/providers`` (:mod:`pao.games.
+maintenance`), with the same audit rows, recorded as ``ops:<OS user>``. Running API processes
+see a change within a second (pao.games.availability). ``list`` shows the health tracker's
+window too when Redis is configured (without it each API process keeps its own, which this
+command cannot see)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+import typer
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.backoffice import audit
+from pao.backoffice.audit import Actor
+from pao.core.settings import get_settings
+from pao.games import maintenance
+from pao.games.admin import providers_overview
+from pao.games.availability import ProviderStatus
+from pao.games.health import create_health_tracker
+from pao.games.models import Game
+from pao.ops.base import OpsError, operator, run
+
+OBJECT = "provider"
+
+app = typer.Typer(help="Game providers: state, health and maintenance.", no_args_is_help=True)
+maintenance_app = typer.Typer(help="Set a provider into maintenance, or end it.")
+app.add_typer(maintenance_app, name="maintenance")
+
+
+def describe(game: Game, status: ProviderStatus, *, shared_health: bool) -> str:
+    line = f"{game.code:<10} {status.state.value:<11}"
+    if status.reason is not None:
+        until = status.until.isoformat(timespec="minutes") if status.until else "until ended"
+        line += f" {until}  {status.reason} (by {status.set_by})"
+    if shared_health:
+        health = status.health
+        line += (
+            f"  [{health.circuit.value}: {health.failures}/{health.calls} failed, "
+            f"{health.timeouts} timed out]"
+        )
+    return line
+
+
+@app.command("list")
+def list_command() -> None:
+    """Every provider (game code) with its state."""
+    settings = get_settings()
+
+    async def work(session: AsyncSession) -> list[str]:
+        tracker = create_health_tracker(settings)
+        try:
+            rows = await providers_overview(tracker, session)
+        finally:
+            await tracker.close()
+        shared = settings.redis_url is not None
+        return [describe(g, s, shared_health=shared) for g, s in rows] or ["no games"]
+
+    for line in run(work):
+        typer.echo(line)
+
+
+def _until(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise OpsError(f"invalid --until {text!r}: give e.g. 2026-12-01T14:00+07:00") from None
+    if value.tzinfo is None:
+        raise OpsError(f"invalid --until {text!r}: give the time zone, e.g. +07:00")
+    return value
+
+
+async def turn_on(
+    session: AsyncSession, *, code: str, reason: str, until: datetime | None, actor: Actor
+) -> dict[str, Any]:
+    """Set maintenance and audit it, as ``PUT /api/backoffice/providers/{code}/maintenance``."""
+    before, after = await maintenance.set_maintenance(
+        session, code=code, reason=reason, until=until, actor=actor.label
+    )
+    old, new = audit.changed(before, after)
+    await audit.record(
+        session,
+        actor=actor,
+        action="provider.maintenance.on",
+        object_type=OBJECT,
+        object_id=code.strip().upper(),
+        before=old,
+        after=new,
+    )
+    return after
+
+
+async def turn_off(session: AsyncSession, *, code: str, actor: Actor) -> dict[str, Any]:
+    """End maintenance and audit it, as ``DELETE /api/backoffice/providers/{code}/
+    maintenance``; returns the snapshot before."""
+    before, after = await maintenance.end_maintenance(session, code=code)
+    old, new = audit.changed(before, after)
+    await audit.record(
+        session,
+        actor=actor,
+        action="provider.maintenance.off",
+        object_type=OBJECT,
+        object_id=code.strip().upper(),
+        before=old,
+        after=new,
+    )
+    return before
+
+
+@maintenance_app.command("on")
+def on_command(
+    code: Annotated[str, typer.Argument(help="The game code, e.g. JOKER.")],
+    reason: Annotated[str, typer.Option(help="Why (shown to staff).")],
+    until: Annotated[
+        str | None, typer.Option(help="Planned end, ISO 8601 with time zone (shown to players).")
+    ] = None,
+) -> None:
+    """Set a provider into maintenance: players see it on the game card, and transfers to or
+    from it, its launch and new accounts there are refused."""
+    planned = _until(until)
+
+    async def work(session: AsyncSession) -> str:
+        await turn_on(
+            session, code=code, reason=reason, until=planned, actor=Actor.operator(operator())
+        )
+        end = f" until {planned.isoformat(timespec='minutes')}" if planned else ""
+        return f"{code.upper()} in maintenance{end}: {reason}"
+
+    typer.echo(run(work))
+
+
+@maintenance_app.command("off")
+def off_command(code: Annotated[str, typer.Argument(help="The game code.")]) -> None:
+    """End a provider's maintenance now."""
+
+    async def work(session: AsyncSession) -> str:
+        before = await turn_off(session, code=code, actor=Actor.operator(operator()))
+        if not before["maintenance"]:
+            return f"{code.upper()} was not in maintenance"
+        return f"{code.upper()} maintenance ended"
+
+    typer.echo(run(work))
