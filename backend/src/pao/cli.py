@@ -17,7 +17,7 @@ from sqlalchemy import make_url
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao.core.logging import configure_logging
 from pao.core.settings import get_settings
-from pao.ops import accounts, deposits, members, site, staff, withdrawals
+from pao.ops import accounts, backup, deposits, members, site, staff, withdrawals
 from pao.ops.base import run
 
 app = typer.Typer(
@@ -50,6 +50,8 @@ ops.add_typer(site.settings_app, name="settings")
 ops.add_typer(accounts.app, name="accounts")
 ops.add_typer(staff.app, name="staff")
 ops.add_typer(staff.agent_app, name="agent")
+ops.command("backup")(backup.backup_command)
+ops.command("restore")(backup.restore_command)
 
 
 @app.command()
