@@ -110,27 +110,29 @@ SOCKETIO_CONNECTIONS = Gauge(
 )
 
 # ----- background jobs (pao.kit.jobs) ---------------------------------------------------------
+# Labelled ``task``, not ``job``: Prometheus gives every scraped series its own ``job`` label
+# (the scrape job's name) and would rename ours to ``exported_job``.
 JOB_RUNS = Counter(
     "pao_job_runs_total",
     "Background job ticks, by job and outcome (ok, error).",
-    ["job", "outcome"],
+    ["task", "outcome"],
 )
 JOB_SECONDS = Histogram(
     "pao_job_duration_seconds",
     "Time one tick of a background job took.",
-    ["job"],
+    ["task"],
     buckets=_LATENCY_BUCKETS,
 )
 JOB_LAST_SUCCESS = Gauge(
     "pao_job_last_success_timestamp_seconds",
     "Unix time of a job's last tick that did not fail (its lag is time() minus this).",
-    ["job"],
+    ["task"],
     multiprocess_mode="max",
 )
 JOB_INTERVAL = Gauge(
     "pao_job_interval_seconds",
     "How often a job is meant to tick.",
-    ["job"],
+    ["task"],
     multiprocess_mode="max",
 )
 

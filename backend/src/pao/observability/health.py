@@ -11,6 +11,7 @@ body names each check, so an operator reading it sees which one failed.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from alembic.script import ScriptDirectory
@@ -32,6 +33,8 @@ CHECK_TIMEOUT_SECONDS = 1.5
 
 def migration_heads() -> frozenset[str]:
     """The revisions a fully migrated database is at (read once, from the migration files)."""
+    # Alembic narrates every plugin it loads at INFO, in every process that starts.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
