@@ -14,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pao.core.migrate import upgrade
 from pao.core.settings import Settings
 from pao.main import create_app
+from pao.observability.health import migration_revisions, migration_state
 from tests.helpers import auth
 from tests.withdrawal_helpers import pending_withdrawal
 
@@ -115,3 +116,14 @@ async def test_draining_refuses_new_requests_but_answers_probes(
     assert refused.status_code == 503
     assert refused.json() == {"message": "SERVICE_UNAVAILABLE"}
     assert refused.headers["connection"] == "close"
+
+
+def test_migration_state_behind_at_head_and_ahead() -> None:
+    heads, known = migration_revisions()
+    older = next(iter(known - heads))
+    assert migration_state(heads, heads, known) == "ok"
+    # This code needs a newer schema: not ready.
+    assert migration_state(frozenset({older}), heads, known) == "behind"
+    assert migration_state(frozenset(), heads, known) == "behind"
+    # A newer release migrated first (rolling upgrade): still ready.
+    assert migration_state(frozenset({"9999_next_release"}), heads, known) == "ahead"

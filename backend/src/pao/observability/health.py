@@ -3,7 +3,8 @@ traffic): the load balancer's and the orchestrator's probes.
 
 ``/readyz`` answers 200 only when every dependency a request needs answers: the database, Redis
 when configured (rate limits and socket.io fan-out live there), and a schema at the migrations'
-head (a process of a newer release must not serve an old schema, nor the other way round);
+head (a process must not serve a schema older than its code; one a newer release
+has already migrated is fine, see :func:`migration_state`);
 and 503 from the moment the process is told to stop (:mod:`pao.observability.lifecycle`). Its
 body names each check, so an operator reading it sees which one failed.
 """
@@ -29,20 +30,37 @@ from pao.observability.lifecycle import Drain
 # A probe must answer before the balancer's own timeout (typically 2-5 s) even when a
 # dependency hangs.
 CHECK_TIMEOUT_SECONDS = 1.5
+# What each check may say of a process that should get traffic.
+READY = frozenset({"ok", "ahead"})
 
 
-def migration_heads() -> frozenset[str]:
-    """The revisions a fully migrated database is at (read once, from the migration files)."""
+def migration_revisions() -> tuple[frozenset[str], frozenset[str]]:
+    """(the heads a fully migrated database is at, every revision this release knows), read
+    once from the migration files."""
     # Alembic narrates every plugin it loads at INFO, in every process that starts.
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+    scripts = ScriptDirectory.from_config(alembic_config())
+    known = frozenset(script.revision for script in scripts.walk_revisions())
+    return frozenset(scripts.get_heads()), known
+
+
+def migration_state(at: frozenset[str], heads: frozenset[str], known: frozenset[str]) -> str:
+    """``ok`` at this release's head; ``ahead`` when the database is at a revision this release
+    does not know (a newer release migrated it during a rolling upgrade: ready, because
+    migrations keep the previous release working, docs/deploy.md); ``behind`` otherwise (this
+    code needs tables the database does not have yet: not ready)."""
+    if at == heads:
+        return "ok"
+    if at and not at <= known:
+        return "ahead"
+    return "behind"
 
 
 class Readiness:
     def __init__(self, settings: Settings, engine: AsyncEngine, drain: Drain) -> None:
         self.engine = engine
         self.drain = drain
-        self.heads = migration_heads()
+        self.heads, self.known = migration_revisions()
         # Its own small client: a probe must not wait behind the rate limiter's traffic.
         self.redis: Redis | None = (
             Redis.from_url(
@@ -79,7 +97,7 @@ class Readiness:
                         return "ok", "not migrated"
         except Exception:  # refused, timed out, authentication: all mean "not ready"
             return "unavailable", "unknown"
-        return "ok", "ok" if at == self.heads else f"at {','.join(sorted(at))}"
+        return "ok", migration_state(at, self.heads, self.known)
 
     async def _redis(self) -> str:
         assert self.redis is not None
@@ -107,6 +125,6 @@ def install_probes(app: FastAPI, readiness: Readiness) -> None:
     async def readyz() -> JSONResponse:
         """200 when this process should get traffic; 503 naming the failed checks otherwise."""
         checks = await readiness.checks()
-        ready = all(value == "ok" for value in checks.values())
+        ready = all(value in READY for value in checks.values())
         body: dict[str, Any] = {"status": "ready" if ready else "unavailable", "checks": checks}
         return JSONResponse(body, status_code=200 if ready else 503)
