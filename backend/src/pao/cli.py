@@ -54,6 +54,9 @@ ops.command("backup")(backup.backup_command)
 ops.command("restore")(backup.restore_command)
 
 
+WORKER_HEALTHCHECK_SECONDS = 30
+
+
 @app.command()
 def serve(
     host: Annotated[str | None, typer.Option(help="Default: PAO_HOST.")] = None,
@@ -78,6 +81,9 @@ def serve(
         port=bind_port,
         workers=workers,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
+        # With --workers, the parent kills a worker that does not answer its ping in time; a
+        # worker still importing the app on a busy machine took longer than uvicorn's 5 s.
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
     )
 
 
