@@ -60,8 +60,8 @@ run: $(VENV)/.installed $(SPA)
 
 # --- checks and tests --------------------------------------------------------------------
 check: $(VENV)/.installed
-	cd backend && ../$(BIN)/ruff check src tests migrations && ../$(BIN)/ruff format --check src tests migrations
-	cd backend && ../$(BIN)/mypy src tests
+	cd backend && ../$(BIN)/ruff check src tests migrations ../deploy && ../$(BIN)/ruff format --check src tests migrations ../deploy
+	cd backend && ../$(BIN)/mypy src tests ../deploy/smoke.py
 
 contract: $(VENV)/.installed
 	$(BIN)/python -m pao.contract

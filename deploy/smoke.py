@@ -8,8 +8,9 @@ reaching the agent's socket. It also checks that /metrics is not reachable throu
 but is on each process with the token, and that each process saw some of the traffic.
 
 Configuration from the environment (set by smoke.sh): SMOKE_BASE (https://127.0.0.1:PORT),
-SMOKE_CA (the certificate file), SMOKE_SPA (1: the web app is built, check its page), SMOKE_DIRECT (the processes' own URLs, comma-separated),
-PAO_METRICS_TOKEN, SMOKE_AGENT_LOGIN / SMOKE_AGENT_PASSWORD / SMOKE_AGENT_TOTP.
+SMOKE_CA (the certificate file), SMOKE_SPA (1: the web app is built, check its page),
+SMOKE_DIRECT (the processes' own URLs, comma-separated), PAO_METRICS_TOKEN,
+SMOKE_AGENT_LOGIN / SMOKE_AGENT_PASSWORD / SMOKE_AGENT_TOTP.
 """
 
 from __future__ import annotations
@@ -102,6 +103,19 @@ class Socket:
         await self.session.close()
 
 
+async def socket_gauges() -> dict[str, float]:
+    """pao_socketio_connections{kind} summed over the processes."""
+    kinds: dict[str, float] = {}
+    for url in DIRECT:
+        async with httpx.AsyncClient(base_url=url, timeout=10) as direct:
+            text = (await direct.get("/metrics", headers=METRICS)).text
+        for line in text.splitlines():
+            if line.startswith("pao_socketio_connections{"):
+                kind = line.split('kind="', 1)[1].split('"', 1)[0]
+                kinds[kind] = kinds.get(kind, 0) + float(line.rsplit(" ", 1)[1])
+    return kinds
+
+
 def wallet_reads(text: str) -> float:
     """How many GET /api/wallet a process answered, from its exposition."""
     return sum(
@@ -152,6 +166,12 @@ async def main() -> None:
                 event = await socket.next()
                 expect(event["message"]["payload"] == "smoke hello", f"{name} got {event}")
             step("the member's message reached the member's and the agent's sockets")
+            open_sockets = await socket_gauges()
+            expect(
+                open_sockets.get("member", 0) >= 1 and open_sockets.get("agent", 0) >= 1,
+                f"pao_socketio_connections says {open_sockets}",
+            )
+            step(f"the processes count the open sockets: {open_sockets}")
         finally:
             await member_socket.close()
             await agent_socket.close()

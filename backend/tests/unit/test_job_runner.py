@@ -101,3 +101,21 @@ def test_provider_call_counts_outcomes() -> None:
         "error": 1,
     }
     assert sample("pao_provider_call_duration_seconds_count", provider="P", operation="op") >= 4
+
+
+def test_an_adapter_that_handles_the_failure_still_counts_it() -> None:
+    def count(outcome: str) -> float:
+        return sample("pao_provider_calls_total", provider="Q", operation="op", outcome=outcome)
+
+    def adapter() -> None:
+        with metrics.provider_call("Q", "op") as call:
+            call.failed(httpx.ConnectTimeout("slow"))
+            raise RuntimeError("unavailable")  # the adapter's own exception, after the timeout
+
+    with pytest.raises(RuntimeError, match="unavailable"):
+        adapter()
+    with metrics.provider_call("Q", "op") as call:
+        call.answered(503)
+    with metrics.provider_call("Q", "op") as call:
+        call.answered(422)
+    assert (count("timeout"), count("error"), count("refused")) == (1, 1, 1)

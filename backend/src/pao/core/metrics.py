@@ -143,20 +143,27 @@ class ProviderCall:
 
     outcome: str = "ok"
 
+    def failed(self, exc: BaseException) -> None:
+        """The call raised and the caller handles it (an adapter returning "unknown")."""
+        self.outcome = "timeout" if isinstance(exc, httpx.TimeoutException) else "error"
+
+    def answered(self, status: int) -> None:
+        """The party answered with this HTTP status: 5xx is an error, 4xx a refusal."""
+        self.outcome = "error" if status >= 500 else "refused" if status >= 400 else "ok"
+
 
 @contextmanager
 def provider_call(provider: str, operation: str) -> Iterator[ProviderCall]:
-    """Times a third-party call and counts its outcome: ``ok`` unless the body raises
-    (``timeout`` for an httpx timeout, ``error`` for anything else) or sets another one."""
+    """Times a third-party call and counts its outcome: ``ok`` unless the body sets another
+    one (:meth:`ProviderCall.answered`, :meth:`ProviderCall.failed`) or raises (``timeout`` for
+    an httpx timeout, ``error`` for anything else)."""
     call = ProviderCall()
     started = time.perf_counter()
     try:
         yield call
-    except httpx.TimeoutException:
-        call.outcome = "timeout"
-        raise
-    except Exception:
-        call.outcome = "error"
+    except Exception as exc:
+        if call.outcome == "ok":  # unless the body already said what went wrong
+            call.failed(exc)
         raise
     finally:
         PROVIDER_CALL_SECONDS.labels(provider, operation).observe(time.perf_counter() - started)
