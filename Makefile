@@ -5,6 +5,8 @@
 #               frontend checks and browser tests
 #   make fuzz   schemathesis over the whole OpenAPI against the real app on a fresh
 #               PostgreSQL database (~3 min; skipped without PAO_TEST_DATABASE_URL)
+#   make smoke  the production topology of docs/deploy.md (nginx + TLS, two pao serve, PostgreSQL,
+#               Redis) on this machine, and a smoke test through it (deploy/smoke.sh, < 2 min)
 #   make bench  benchmarks against same-run baselines (local PostgreSQL + Redis, ~15 min);
 #               writes docs/benchmarks.md. Never part of `make test`.
 SHELL := /bin/bash
@@ -22,11 +24,12 @@ PAO := $(BIN)/pao
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/plugins frontend/index.html frontend/backoffice.html frontend/vite.config.ts -type f 2>/dev/null)
 HAS_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test check contract backend-test fuzz frontend-check frontend-e2e bench bench-tools clean
+.PHONY: help run test check contract backend-test fuzz frontend-check frontend-e2e deploy-tools deploy-check smoke bench bench-tools clean
 
 help:
 	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
 	@echo "make test  - every check and test (what CI runs)"
+	@echo "make smoke - nginx + TLS + two pao serve on PostgreSQL and Redis, smoke-tested"
 	@echo "make fuzz  - schemathesis over the whole API on PostgreSQL (PAO_TEST_DATABASE_URL)"
 	@echo "make bench - benchmarks against same-run baselines; writes docs/benchmarks.md"
 
@@ -58,8 +61,8 @@ run: $(VENV)/.installed $(SPA)
 
 # --- checks and tests --------------------------------------------------------------------
 check: $(VENV)/.installed
-	cd backend && ../$(BIN)/ruff check src tests migrations && ../$(BIN)/ruff format --check src tests migrations
-	cd backend && ../$(BIN)/mypy src tests
+	cd backend && ../$(BIN)/ruff check src tests migrations ../deploy && ../$(BIN)/ruff format --check src tests migrations ../deploy
+	cd backend && ../$(BIN)/mypy src tests ../deploy/smoke.py
 
 contract: $(VENV)/.installed
 	$(BIN)/python -m pao.contract
@@ -77,6 +80,23 @@ chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-thai-tlwg >/dev/null; }
 
+# Debian's nginx (the smoke test's proxy) and prometheus (for promtool), like chromium above.
+deploy-tools:
+	@command -v nginx >/dev/null && command -v promtool >/dev/null || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	  nginx-light prometheus >/dev/null; }
+
+# The alert rules load and fire as their tests say; the dashboard is valid JSON. That every
+# metric they name is exported by the app is a backend test (tests/api/test_deploy_files.py).
+deploy-check: deploy-tools
+	promtool check rules deploy/prometheus/alerts.yml
+	promtool test rules deploy/prometheus/alerts.test.yml
+	python3 -m json.tool deploy/grafana/pao.json >/dev/null
+
+# Skipped without PAO_TEST_DATABASE_URL, like fuzz.
+smoke: $(VENV)/.installed $(SPA) deploy-tools
+	deploy/smoke.sh
+
 # The same checks as `npm run check`, but the bundle budget reads the dist/ that fuzz and the
 # browser tests use instead of building it a second time.
 frontend-check: frontend/node_modules/.installed frontend/dist/index.html
@@ -86,9 +106,9 @@ frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
 	cd frontend && npm run e2e
 
 ifneq ($(HAS_FRONTEND),)
-test: check backend-test fuzz frontend-check frontend-e2e
+test: check backend-test fuzz deploy-check smoke frontend-check frontend-e2e
 else
-test: check backend-test fuzz
+test: check backend-test fuzz deploy-check smoke
 endif
 
 # --- benchmarks (not part of `make test`; see bench/README.md) ---------------------------

@@ -7,6 +7,7 @@ commits on success, and on a refusal prints one ``error:`` line and exits with s
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Annotated
 
 import typer
@@ -16,7 +17,7 @@ from sqlalchemy import make_url
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao.core.logging import configure_logging
 from pao.core.settings import get_settings
-from pao.ops import accounts, deposits, members, providers, site, staff, withdrawals
+from pao.ops import accounts, backup, deposits, members, providers, site, staff, withdrawals
 from pao.ops.base import run
 
 app = typer.Typer(
@@ -50,6 +51,11 @@ ops.add_typer(accounts.app, name="accounts")
 ops.add_typer(staff.app, name="staff")
 ops.add_typer(staff.agent_app, name="agent")
 ops.add_typer(providers.app, name="providers")
+ops.command("backup")(backup.backup_command)
+ops.command("restore")(backup.restore_command)
+
+
+WORKER_HEALTHCHECK_SECONDS = 30
 
 
 @app.command()
@@ -58,15 +64,52 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Default: PAO_PORT.")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Serve the API, the sandbox (when on) and the built web app."""
+    """Serve the API, the sandbox (when on) and the built web app.
+
+    On SIGTERM it stops taking connections, answers /readyz 503, and lets the requests in
+    flight finish for up to PAO_SHUTDOWN_GRACE_SECONDS (pao.observability.lifecycle)."""
     import uvicorn
 
     settings = get_settings()
     bind_host, bind_port = host or settings.host, port or settings.port
+    if workers > 1:
+        _share_metrics_between_workers()
     typer.echo(f"Pao on http://{bind_host}:{bind_port}")
     uvicorn.run(
-        "pao.main:create_app", factory=True, host=bind_host, port=bind_port, workers=workers
+        "pao.main:create_app",
+        factory=True,
+        host=bind_host,
+        port=bind_port,
+        workers=workers,
+        timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
+        # With --workers, the parent kills a worker that does not answer its ping in time; a
+        # worker still importing the app on a busy machine took longer than uvicorn's 5 s.
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
     )
+
+
+def _share_metrics_between_workers() -> None:
+    """Workers write their metrics to files in one directory, so that whichever worker answers
+    /metrics reports them all (prometheus-client's multi-process mode, pao.core.metrics). The
+    directory is emptied first: a previous run's values would count again. Set before the
+    workers start (they read it when they import prometheus-client)."""
+    import atexit
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from pao.core.metrics import MULTIPROC_ENV
+
+    given = os.environ.get(MULTIPROC_ENV)
+    if given:
+        directory = Path(given)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+        return
+    directory = Path(tempfile.mkdtemp(prefix="pao-metrics-"))
+    os.environ[MULTIPROC_ENV] = str(directory)
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
 
 
 @app.command()

@@ -16,7 +16,6 @@ import httpx
 from fastapi import FastAPI, Request, status
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import iter_route_contexts
-from sqlalchemy import text
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -42,6 +41,7 @@ from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.storage import LocalFileStore
+from pao.observability import wiring as observability
 from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
 from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
@@ -92,8 +92,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             runner = JobRunner(app, app.state.jobs)
             if settings.run_jobs:
                 runner.start()
+            observability.start(app, settings)
             yield
-            await runner.stop()
+            # uvicorn has finished the requests in flight by now; a job's tick in progress
+            # (a payout call) is let finish too, within the same grace.
+            await observability.stop(app, settings)
+            await runner.stop(grace_seconds=settings.shutdown_grace_seconds)
             await app.state.chat.close()
         await app.state.rate_limiter.close()
         await app.state.provider_health.close()
@@ -124,15 +128,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
 
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> JSONResponse:
-        """200 once the app can serve: the database answers."""
-        try:
-            async with app.state.engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
-        except Exception:  # any failure means "not ready", never a crash
-            return JSONResponse({"status": "unavailable"}, status_code=503)
-        return JSONResponse({"status": "ok", "version": __version__})
+    # /healthz, /readyz and /metrics (pao.observability), before the SPA's catch-all route.
+    observability.install_routes(app, settings)
 
     # The wallet's routes first: routes are matched in order, one by one, and GET /api/wallet
     # is what every page load asks for (matching it behind the others' thirty-odd routes was a
@@ -175,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     install_edge(app, BODY_LIMITS)
     app.add_middleware(SecurityHeadersMiddleware)
+    # Request metrics and the shutdown drain wrap everything (pao.observability).
+    observability.install_middleware(app)
     return app
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from prometheus_client import REGISTRY
 from sqlalchemy import func, select
 
 from pao.kit.clock import clock
@@ -109,12 +110,20 @@ async def books_balanced(app: FastAPI) -> bool:
         return (await check_books(session)).balanced
 
 
+def verifications(outcome: str, reason: str = "") -> float:
+    """pao_slip_verifications_total{outcome, reason} in this process (the on-call's signal)."""
+    labels = {"outcome": outcome, "reason": reason}
+    return REGISTRY.get_sample_value("pao_slip_verifications_total", labels) or 0.0
+
+
 async def test_slip_credits_the_wallet(client: httpx.AsyncClient) -> None:
     await open_slips(client)
     token, account = await member(client)
     transfer = await bank_transfer(client, from_account=account, amount=500.25)
+    succeeded = verifications("SUCCESS")
 
     response = await upload(client, token, await slip_of(client, transfer))
+    assert verifications("SUCCESS") == succeeded + 1
 
     assert response.status_code == 200, response.text
     body = response.json()
@@ -231,7 +240,9 @@ async def test_wrong_destination(client: httpx.AsyncClient) -> None:
     await open_slips(client)
     token, account = await member(client)
     transfer = await bank_transfer(client, from_account=account, to_account="9990001112")
+    refused = verifications("FAILED", "DEST_ACC_INVALID")
     await _rejected(client, token, await slip_of(client, transfer), "DEST_ACC_INVALID")
+    assert verifications("FAILED", "DEST_ACC_INVALID") == refused + 1
 
 
 async def test_inactive_destination(client: httpx.AsyncClient) -> None:

@@ -65,6 +65,12 @@ class Settings(BaseSettings):
     # broken by a database restart fails one request, and SQLAlchemy then drops the whole pool.
     db_pool_pre_ping: bool = False
     log_json: bool | None = None
+    # Prometheus (/metrics): closed unless set, then only `Authorization: Bearer <token>`.
+    metrics_token: str | None = Field(default=None, min_length=16)
+    # On SIGTERM: how long requests in flight (and a job's tick) may take to finish before
+    # they are cancelled (uvicorn's --timeout-graceful-shutdown). Longer than the slowest
+    # third party's timeout, so that a payout or game transfer in flight gets its answer.
+    shutdown_grace_seconds: float = Field(default=30.0, gt=0)
     # Background jobs (payouts, reconcilers) run in every process; tests call them directly.
     run_jobs: bool = True
     # Game providers (pao.games): API endpoint (None → this app's /sandbox/games/api), API key

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import structlog
+
+from pao.core import metrics
 
 log = structlog.get_logger(__name__)
 
@@ -29,16 +32,30 @@ class PeriodicJob:
 
 
 class JobRunner:
+    """Runs each job's tick, then sleeps its interval, until :meth:`stop`.
+
+    Stopping lets a tick in progress finish (it may be waiting for a bank's answer to a payout:
+    cancelling it would leave an unknown outcome for the reconciler) within a grace period,
+    and wakes the sleeping ones at once. Each tick is timed and counted
+    (:data:`pao.core.metrics.JOB_RUNS`); the time of the last good one is what job-lag alerts
+    read."""
+
     def __init__(self, app: Any, jobs: list[PeriodicJob]) -> None:
         self._app = app
         self._jobs = jobs
         self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = asyncio.Event()
 
     def start(self) -> None:
+        self._stopping.clear()
         for job in self._jobs:
+            metrics.JOB_INTERVAL.labels(job.name).set(job.interval_seconds)
             self._tasks.append(asyncio.create_task(self._loop(job), name=f"job:{job.name}"))
 
-    async def stop(self) -> None:
+    async def stop(self, grace_seconds: float = 0.0) -> None:
+        self._stopping.set()
+        if self._tasks and grace_seconds > 0:
+            await asyncio.wait(self._tasks, timeout=grace_seconds)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -47,11 +64,24 @@ class JobRunner:
         self._tasks.clear()
 
     async def _loop(self, job: PeriodicJob) -> None:
-        while True:
-            try:
-                handled = await job.tick(self._app)
-                if handled:
-                    log.info("job ran", job=job.name, handled=handled)
-            except Exception:  # a failing tick must not kill the loop; it retries next time
-                log.exception("job failed", job=job.name)
-            await asyncio.sleep(job.interval_seconds)
+        while not self._stopping.is_set():
+            await run_tick(self._app, job)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), timeout=job.interval_seconds)
+
+
+async def run_tick(app: Any, job: PeriodicJob) -> None:
+    """One tick of ``job``, timed and counted; a failure is logged and retried next time."""
+    started = time.perf_counter()
+    try:
+        handled = await job.tick(app)
+    except Exception:  # a failing tick must not kill the loop; it retries next time
+        log.exception("job failed", job=job.name)
+        metrics.JOB_RUNS.labels(job.name, "error").inc()
+    else:
+        if handled:
+            log.info("job ran", job=job.name, handled=handled)
+        metrics.JOB_RUNS.labels(job.name, "ok").inc()
+        metrics.JOB_LAST_SUCCESS.labels(job.name).set_to_current_time()
+    finally:
+        metrics.JOB_SECONDS.labels(job.name).observe(time.perf_counter() - started)

@@ -24,6 +24,7 @@ that each process refreshes for its own sockets).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any, Protocol
 
@@ -33,6 +34,7 @@ from redis.asyncio import Redis
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.core import metrics
 from pao.core.request_limits import DEFAULT_BODY_LIMIT
 from pao.core.security import token_digest
 from pao.core.settings import Settings
@@ -223,6 +225,7 @@ class ChatHub:
         if identity is None:
             raise socketio.exceptions.ConnectionRefusedError("invalid-token")
         await self.sio.save_session(sid, identity)
+        metrics.SOCKETIO_CONNECTIONS.labels(identity["kind"]).inc()
         if identity["kind"] == "agent":
             await self.sio.enter_room(sid, AGENTS_ROOM)
             await self.presence.add(sid)
@@ -230,6 +233,10 @@ class ChatHub:
             await self.sio.enter_room(sid, room)
 
     async def _disconnect(self, sid: str, *args: Any) -> None:
+        # Only an accepted connection has a session (a refused one never counted).
+        with contextlib.suppress(KeyError):
+            identity = await self.sio.get_session(sid)
+            metrics.SOCKETIO_CONNECTIONS.labels(identity["kind"]).dec()
         await self.presence.remove(sid)
 
     async def _join(self, sid: str, room: Any = None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import httpx
 import structlog
 
+from pao.core import metrics
 from pao.core.settings import Settings
 
 log = structlog.get_logger(__name__)
@@ -60,6 +61,10 @@ def _read(response: httpx.Response) -> BankPayoutResult:
     )
 
 
+# The label of the bank's payout API in pao_provider_calls_total.
+PROVIDER = "bank-payout"
+
+
 class PayoutBank:
     def __init__(self, http: httpx.AsyncClient, settings: Settings) -> None:
         self._http = http
@@ -84,11 +89,14 @@ class PayoutBank:
             "amount": float(Decimal(amount).scaleb(-2)),
             "currency": currency,
         }
-        try:
-            response = await self._http.post(self._base, json=body, timeout=self._timeout)
-        except httpx.HTTPError as exc:
-            log.warning("payout outcome unknown", payout_id=payout_id, error=repr(exc))
-            return BankPayoutResult(BankPayoutState.UNKNOWN, reason=type(exc).__name__)
+        with metrics.provider_call(PROVIDER, "create") as call:
+            try:
+                response = await self._http.post(self._base, json=body, timeout=self._timeout)
+            except httpx.HTTPError as exc:
+                call.failed(exc)
+                log.warning("payout outcome unknown", payout_id=payout_id, error=repr(exc))
+                return BankPayoutResult(BankPayoutState.UNKNOWN, reason=type(exc).__name__)
+            call.answered(response.status_code)
         if 400 <= response.status_code < 500:
             try:
                 code = str(response.json().get("code", "REFUSED"))
@@ -101,10 +109,14 @@ class PayoutBank:
 
     async def status(self, *, payout_id: str) -> BankPayoutResult:
         url = f"{self._base}/{quote(payout_id, safe='')}"
-        try:
-            response = await self._http.get(url, timeout=self._timeout)
-        except httpx.HTTPError as exc:
-            return BankPayoutResult(BankPayoutState.UNKNOWN, reason=type(exc).__name__)
+        with metrics.provider_call(PROVIDER, "status") as call:
+            try:
+                response = await self._http.get(url, timeout=self._timeout)
+            except httpx.HTTPError as exc:
+                call.failed(exc)
+                return BankPayoutResult(BankPayoutState.UNKNOWN, reason=type(exc).__name__)
+            # Not found is an answer: the bank never saw this payout.
+            call.answered(200 if response.status_code == 404 else response.status_code)
         if response.status_code == 404:
             return BankPayoutResult(BankPayoutState.NOT_FOUND)
         if response.status_code != 200:

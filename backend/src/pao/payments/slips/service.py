@@ -33,6 +33,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.core import metrics
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
@@ -229,12 +230,25 @@ async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
     try:
         found = await ctx.verifier.lookup(sending_bank=sending_bank, reference=reference)
     except VerifierUnavailable:
-        return await _settle_unreachable(ctx, slip_id=slip_id)
+        slip = await _settle_unreachable(ctx, slip_id=slip_id)
+        _count_outcome(slip, unreachable=True)
+        return slip
     async with ctx.sessionmaker() as session, session.begin():
         slip = await _lock_slip(session, slip_id)
-        if slip.status == SlipStatus.PENDING:
+        judged = slip.status == SlipStatus.PENDING
+        if judged:
             await _judge(session, slip, found)
-        return slip
+    if judged:
+        _count_outcome(slip, unreachable=False)
+    return slip
+
+
+def _count_outcome(slip: Slip, *, unreachable: bool) -> None:
+    """One verification finished (after its commit): SUCCESS, FAILED with its reason, or the
+    bank UNREACHABLE (the slip stays PENDING for the reconciler unless it was too late)."""
+    outcome = "UNREACHABLE" if unreachable and slip.status == SlipStatus.PENDING else slip.status
+    reason = "" if outcome != SlipStatus.FAILED or slip.reason is None else str(slip.reason)
+    metrics.SLIP_VERIFICATIONS.labels(str(outcome), reason).inc()
 
 
 async def _lock_slip(session: AsyncSession, slip_id: int) -> Slip:

@@ -17,6 +17,7 @@ import httpx
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pao.core import metrics
 from pao.core.settings import Settings
 
 log = structlog.get_logger(__name__)
@@ -73,6 +74,10 @@ def _to_minor(amount: Decimal) -> int:
         raise ValueError("bad amount") from exc
 
 
+# The label of the bank's slip-verification API in pao_provider_calls_total.
+PROVIDER = "bank-slip-verify"
+
+
 class SlipVerifier:
     def __init__(self, http: httpx.AsyncClient, settings: Settings) -> None:
         self._http = http
@@ -81,11 +86,15 @@ class SlipVerifier:
     async def lookup(self, *, sending_bank: str, reference: str) -> VerifiedTransfer | None:
         """The transfer, or None when the bank says there is none."""
         url = f"{self._base}/{quote(sending_bank, safe='')}/{quote(reference, safe='')}"
-        try:
-            response = await self._http.get(url, timeout=15.0)
-        except httpx.HTTPError as exc:
-            log.warning("slip verifier unreachable", error=str(exc))
-            raise VerifierUnavailable(str(exc)) from exc
+        with metrics.provider_call(PROVIDER, "lookup") as call:
+            try:
+                response = await self._http.get(url, timeout=15.0)
+            except httpx.HTTPError as exc:
+                call.failed(exc)
+                log.warning("slip verifier unreachable", error=str(exc))
+                raise VerifierUnavailable(str(exc)) from exc
+            # "No such transfer" is an answer, not a failure of the bank's API.
+            call.answered(200 if response.status_code == 404 else response.status_code)
         if response.status_code == 404:
             return None
         if response.status_code != 200:
