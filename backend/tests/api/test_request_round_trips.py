@@ -18,8 +18,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from sqlalchemy import event
 
+from pao.core import executor
 from pao.core.db import create_engine
 from pao.core.settings import Settings
 from pao.core.uow import ReadRoute
@@ -32,17 +32,9 @@ from tests.helpers import auth, register_and_login
 
 @contextmanager
 def recorded(app: FastAPI) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(" ".join(statement.split()))
-
-    engine = app.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", before)
-    try:
+    """Statements sent through SQLAlchemy and on the driver (pao.core.executor)."""
+    with executor.recorded(app.state.engine) as statements:
         yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", before)
 
 
 async def test_authenticated_call_loads_member_with_login(

@@ -241,7 +241,11 @@ async def _succeed(
 ) -> int | None:
     currency = Currency(transfer.currency)
     float_account = await get_or_open_account(
-        session, kind=AccountKind.PROVIDER_FLOAT, currency=currency, owner=transfer.game_code
+        session,
+        kind=AccountKind.PROVIDER_FLOAT,
+        currency=currency,
+        owner=transfer.game_code,
+        member_id=transfer.member_id,
     )
     memo = f"game transfer {transfer.transfer_id}"
     if transfer.direction == TransferDirection.IN:

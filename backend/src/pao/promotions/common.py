@@ -86,7 +86,9 @@ async def pay_reward(
     """Move ``amount`` from the operator's bonus expense into the member's wallet, with a
     ``bonus`` statement line. The caller has locked the member and checked the state."""
     currency = Currency(member.currency)
-    expense = await get_or_open_account(session, kind=AccountKind.BONUS_EXPENSE, currency=currency)
+    expense = await get_or_open_account(
+        session, kind=AccountKind.BONUS_EXPENSE, currency=currency, member_id=member.id
+    )
     wallet = await player_wallet(session, member_id=member.id, currency=currency)
     entry = await transfer(
         session,

@@ -140,7 +140,10 @@ async def _move(
 async def _pay(session: AsyncSession, withdrawal: Withdrawal, *, actor: str, memo: str) -> None:
     await _move(session, withdrawal, WithdrawalStatus.PAID, actor=actor, reason=memo)
     payout = await get_or_open_account(
-        session, kind=AccountKind.PAYOUT_CLEARING, currency=Currency(withdrawal.currency)
+        session,
+        kind=AccountKind.PAYOUT_CLEARING,
+        currency=Currency(withdrawal.currency),
+        member_id=withdrawal.member_id,
     )
     await post_hold(session, hold_id=withdrawal.hold_id, destination=payout, actor=actor, memo=memo)
     await set_statement_status(
