@@ -58,7 +58,7 @@ async def _app_statements() -> list[str]:
             )
             with recorded(app.state.engine) as sent:
                 answer = await client.post(
-                "/api/wallet/withdraw",
+                    "/api/wallet/withdraw",
                     json={"amount": 1},
                     headers={
                         "Authorization": "Bearer bench-token-1",

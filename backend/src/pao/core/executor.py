@@ -33,8 +33,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import Executable
-from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.dml import UpdateBase
 
 T = TypeVar("T")
 Params = Mapping[str, Any]
@@ -113,9 +113,7 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
         column.type._cached_result_processor(dialect, None)
         for column in _returned_columns(statement)
     )
-    found = _Compiled(
-        sql, tuple(names), binds, results if any(results) else None, defaults or None
-    )
+    found = _Compiled(sql, tuple(names), binds, results if any(results) else None, defaults or None)
     _compiled[key] = found
     return found, params
 

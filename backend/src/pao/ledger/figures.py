@@ -3,8 +3,9 @@
 Nothing here writes. :func:`daily_flows` adds up, per local day and per account, the postings
 that took money out of an account and those that put money in; :func:`credited_owners` is the
 subquery of members whose wallet was credited from given accounts; :func:`balances` reads the
-cached balances of one kind of account, each account summed over its shard rows. Other domains pass in their own subqueries (entry ids)
-to split an account's flows, so the ledger still imports no domain.
+cached balances of one kind of account, each account summed over its shard rows. Other domains
+pass in their own subqueries (entry ids) to split an account's flows, so the ledger still
+imports no domain.
 """
 
 from __future__ import annotations

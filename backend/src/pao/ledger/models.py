@@ -13,10 +13,10 @@ from enum import StrEnum
 from sqlalchemy import (
     BigInteger,
     Boolean,
-    SmallInteger,
     CheckConstraint,
     ForeignKey,
     Index,
+    SmallInteger,
     String,
     UniqueConstraint,
 )
