@@ -45,7 +45,7 @@ _Processor = Callable[[Any], Any] | None
 class _Compiled:
     sql: str
     names: tuple[str, ...]
-    binds: tuple[_Processor, ...]
+    binds: tuple[Any, ...]  # a bind processor (or None) per positional parameter
     results: tuple[_Processor, ...] | None  # None: no column needs processing
     defaults: dict[str, Callable[[], Any]] | None  # Python-side defaults of columns not given
 
@@ -75,7 +75,7 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
         names = tuple(
             compiled.bind_names[bind] for bind in compiled.binds.values() if bind.expanding
         )
-        own = {
+        own: dict[str, Any] = {
             name: value
             for name, value in compiled.construct_params(_check=False).items()
             if value is not None
@@ -86,9 +86,9 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
             own or None,
             statement,
         )
-    compiled, expanding, own, _ = base
-    if own is not None:
-        params = {**own, **params}
+    compiled, expanding, carried, _ = base
+    if carried is not None:
+        params = {**carried, **params}
     key: tuple[Any, ...] = (
         id(statement),
         dialect.name,
@@ -98,9 +98,10 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
     found = _compiled.get(key)
     if found is not None:
         return found, params
+    processors: Mapping[str, Any]
     if expanding:
         state = compiled.construct_expanded_state({name: params[name] for name in expanding})
-        sql, names, processors = state.statement, state.positiontup or (), state.processors
+        sql, names, processors = state.statement, tuple(state.positiontup or ()), state.processors
     else:
         sql, names = compiled.string, tuple(compiled.positiontup or ())
         processors = compiled._bind_processors
@@ -183,7 +184,7 @@ async def _connection(session: AsyncSession) -> AsyncConnection:
     return await session.connection()
 
 
-def _wrap(adapter: Any, error: Exception, sql: str) -> exc.DBAPIError:
+def _wrap(adapter: Any, error: Exception, sql: str) -> exc.StatementError:
     try:
         adapter._handle_exception(error)
     except Exception as translated:  # the DB-API flavour of the driver's error

@@ -134,6 +134,13 @@ _LOCK = (
     .order_by(LedgerAccount.id)
     .with_for_update()
 )
+# The rows themselves, locked the same way (ascending id), for callers that need the objects.
+_LOCK_ROWS = (
+    select(LedgerAccount)
+    .where(LedgerAccount.id.in_(bindparam("ids", expanding=True)))
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+)
 # Table-level (Core) statements: the ORM's bulk paths would want whole rows by primary key.
 _accounts = cast(Table, LedgerAccount.__table__)
 _MOVE = (
@@ -472,14 +479,19 @@ async def _resolve(
     # re-check its foreign keys (KEY SHARE on the origin account); without this lock that
     # check would wait on a concurrent place_hold of the same player, which waits on the
     # suspense account this transaction holds: a deadlock.
-    await _lock(session, [hold.account_id, hold.suspense_id, destination.id])
-    suspense = await session.get(LedgerAccount, hold.suspense_id)
-    assert suspense is not None
-    entry = await transfer(
+    # The same statement loads the accounts (one round trip: no second lock in post_entry,
+    # no separate look-up of the suspense account).
+    ids = sorted({hold.account_id, hold.suspense_id, destination.id})
+    rows = await executor.fetch(session, _LOCK_ROWS, {"ids": ids})
+    accounts = {a.id: a for a in (executor.attach(session, LedgerAccount, row) for row in rows)}
+    suspense = accounts[hold.suspense_id]
+    legs = [Leg(suspense, -hold.amount), Leg(accounts[destination.id], hold.amount)]
+    _check_balanced(legs)
+    entry = await _write_entry(
         session,
-        source=suspense,
-        destination=destination,
-        amount=hold.amount,
+        legs,
+        _deltas(legs),
+        {a.id: (a.balance, a.may_go_negative) for a in accounts.values()},
         kind=f"{kind}:{hold.purpose}",
         actor=actor,
         memo=memo,
