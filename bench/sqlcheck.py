@@ -12,7 +12,6 @@ from typing import Any
 
 import httpx
 from asgi_lifespan import LifespanManager
-from sqlalchemy import event
 
 from bench.common import BENCH_DIR, app_env, log
 
@@ -46,10 +45,7 @@ async def _app_statements() -> list[str]:
     from pao.main import create_app
 
     app = create_app(Settings())
-    seen: list[str] = []
-
-    def before(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
-        seen.append(_shape(statement))
+    from pao.core.executor import recorded
 
     async with LifespanManager(app):
         transport = httpx.ASGITransport(app=app)
@@ -60,21 +56,20 @@ async def _app_statements() -> list[str]:
             await client.get(
                 "/api/wallet", headers={"Authorization": "Bearer bench-token-1"}
             )
-            event.listen(app.state.engine.sync_engine, "before_cursor_execute", before)
-            answer = await client.post(
-                "/api/wallet/withdraw",
-                json={"amount": 1},
-                headers={
-                    "Authorization": "Bearer bench-token-1",
-                    "Idempotency-Key": f"sqlcheck-{uuid.uuid4()}",
-                },
-            )
-            event.remove(app.state.engine.sync_engine, "before_cursor_execute", before)
+            with recorded(app.state.engine) as sent:
+                answer = await client.post(
+                    "/api/wallet/withdraw",
+                    json={"amount": 1},
+                    headers={
+                        "Authorization": "Bearer bench-token-1",
+                        "Idempotency-Key": f"sqlcheck-{uuid.uuid4()}",
+                    },
+                )
     if answer.status_code != 200:
         raise RuntimeError(
             f"sqlcheck withdrawal answered {answer.status_code}: {answer.text}"
         )
-    return seen
+    return [_shape(statement) for statement in sent]
 
 
 def check() -> dict[str, Any]:

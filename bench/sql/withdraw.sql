@@ -9,12 +9,11 @@ SELECT s.id, s.member_id, s.token_digest, s.created_at, s.expires_at, s.revoked_
 -- kit.idempotency.run_idempotent: the key first (a duplicate key returns no row)
 INSERT INTO idempotency_keys (owner, key, request_hash, created_at) VALUES ('member:' || CAST(:s_member_id AS text), 'pgbench-' || txid_current(), 'd2b8e1c6f3a94f0b8e6a2c5d7f1e3b9a4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f', now()) ON CONFLICT (owner, key) DO NOTHING RETURNING id \gset k_
 -- promotions.gates.check_withdrawal_allowed: an active bonus forbids the withdrawal
-SELECT id, member_id, bonus_id, once_key, status, currency, deposit_amount, bonus_amount, turnover_required, percent_fail, entry_id, received_at, ended_at FROM promo_member_bonuses WHERE member_id = :s_member_id AND status = 'ACTIVE';
--- ledger.service.player_wallet, then place_hold locks the wallet and the member's own
--- withdrawals suspense account in one statement (ascending id)
-SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE kind = 'player_wallet' AND owner = CAST(:s_member_id AS text) AND currency = 'THB' \gset w_
--- (wrapped so that pgbench can \gset the suspense id from the two locked rows)
-SELECT max(id) FILTER (WHERE kind = 'withdrawals_pending') AS x_id FROM (SELECT id, kind, owner, currency, balance, may_go_negative, created_at FROM ledger_accounts WHERE id = :w_id OR (kind = 'withdrawals_pending' AND owner = CAST(:s_member_id AS text) AND currency = 'THB') ORDER BY id FOR UPDATE) AS locked \gset
+SELECT id FROM promo_member_bonuses WHERE member_id = :s_member_id AND status = 'ACTIVE';
+-- ledger.service.hold_from_wallet: the wallet and the member's own withdrawals suspense account
+-- found and locked by owner in one statement (ascending id), wrapped so that pgbench can \gset
+-- both ids from the two locked rows
+SELECT max(id) FILTER (WHERE kind = 'player_wallet') AS w_id, max(id) FILTER (WHERE kind = 'withdrawals_pending') AS x_id FROM (SELECT id, kind, owner, currency, shard, balance, may_go_negative, created_at FROM ledger_accounts WHERE (kind = 'player_wallet' OR kind = 'withdrawals_pending') AND owner = CAST(:s_member_id AS text) AND currency = 'THB' ORDER BY id FOR UPDATE) AS locked \gset
 -- ledger.service._write_entry: entry, balances, postings
 INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at) VALUES ('hold:' || 'withdrawal', 'member:' || CAST(:s_member_id AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), NULL, now()) RETURNING id \gset e_
 UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.delta FROM (VALUES (CAST(:w_id AS bigint), -100), (CAST(:x_id AS bigint), 100)) AS v(id, delta) WHERE ledger_accounts.id = v.id;

@@ -18,8 +18,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from sqlalchemy import event
 
+from pao.core import executor
 from pao.core.db import create_engine
 from pao.core.settings import Settings
 from pao.core.uow import ReadRoute
@@ -32,17 +32,9 @@ from tests.helpers import auth, register_and_login
 
 @contextmanager
 def recorded(app: FastAPI) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(" ".join(statement.split()))
-
-    engine = app.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", before)
-    try:
+    """Statements sent through SQLAlchemy and on the driver (pao.core.executor)."""
+    with executor.recorded(app.state.engine) as statements:
         yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", before)
 
 
 async def test_authenticated_call_loads_member_with_login(
@@ -83,11 +75,11 @@ async def test_withdrawal_sends_the_benchmarked_statements(
         assert response.status_code == 200, response.text
     statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
     verbs = [" ".join(s.split()[:3]) for s in statements]
-    # Login, idempotency key, bonus gate, wallet, wallet + suspense locked together, entry,
+    # Login, idempotency key, bonus gate, wallet + suspense found and locked together, entry,
     # balances, postings, hold, withdrawal, statement line, idempotent answer
     # (bench/sql/withdraw.sql); the settings were read by the first withdrawal. The key is
     # claimed without a savepoint.
-    assert len(statements) == 12, verbs
+    assert len(statements) == 11, verbs
     assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
     assert "ON CONFLICT" in next(s for s in statements if "INTO idempotency_keys" in s)
 

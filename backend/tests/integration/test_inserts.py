@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.executor import recorded
 from pao.core.inserts import insert_now
 from pao.kit.idempotency import IdempotencyRecord
 
 
 async def test_insert_now_writes_once_and_attaches(app: FastAPI, session: AsyncSession) -> None:
-    statements: list[str] = []
-
-    def before(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
-        if not statement.startswith("BEGIN"):  # SQLite's own, at the transaction's start
-            statements.append(statement)
-
-    event.listen(app.state.engine.sync_engine, "before_cursor_execute", before)
-    try:
+    with recorded(app.state.engine) as sent:
         record = await insert_now(
             session, IdempotencyRecord(owner="test", key="k", request_hash="h")
         )
-    finally:
-        event.remove(app.state.engine.sync_engine, "before_cursor_execute", before)
+    # SQLite's own BEGIN IMMEDIATE starts the transaction.
+    statements = [s for s in sent if not s.startswith("BEGIN")]
     assert len(statements) == 1
     assert statements[0].startswith("INSERT INTO idempotency_keys")
     assert record.id is not None

@@ -196,3 +196,57 @@ async def test_concurrent_holds_never_overdraw(app: FastAPI) -> None:
         assert wallet is not None
         assert wallet.balance == 100
         assert (await ledger.check_books(s)).balanced
+
+
+async def test_shared_accounts_split_by_member_and_sum_exactly(app: FastAPI) -> None:
+    """Deposits of many members at once go through the shard rows of one clearing account
+    and one provider float; the books stay exact and every reader sums the shards."""
+    from pao.ledger.figures import balances
+    from pao.ledger.models import SHARDS
+
+    members = list(range(1, SHARDS + 6))  # more members than shards: some rows shared
+
+    async def deposit_and_play(member_id: int) -> None:
+        async with app.state.sessionmaker() as session:
+            wallet = await ledger.player_wallet(session, member_id=member_id, currency=THB)
+            bank = await ledger.get_or_open_account(
+                session, kind=AccountKind.BANK_CLEARING, currency=THB, member_id=member_id
+            )
+            await ledger.transfer(
+                session, source=bank, destination=wallet, amount=1000, kind="deposit", actor="t"
+            )
+            float_account = await ledger.get_or_open_account(
+                session,
+                kind=AccountKind.PROVIDER_FLOAT,
+                currency=THB,
+                owner="DEMO",
+                member_id=member_id,
+            )
+            await ledger.transfer(
+                session,
+                source=wallet,
+                destination=float_account,
+                amount=300,
+                kind="game",
+                actor="t",
+            )
+            await session.commit()
+
+    for batch in range(0, len(members), 8):  # concurrent, a few at a time (SQLite: one writer)
+        await asyncio.gather(*(deposit_and_play(m) for m in members[batch : batch + 8]))
+
+    async with app.state.sessionmaker() as session:
+        rows = (
+            await session.execute(
+                select(LedgerAccount.shard).where(LedgerAccount.kind == AccountKind.BANK_CLEARING)
+            )
+        ).scalars()
+        assert sorted(rows) == list(range(SHARDS))  # one row per shard, no more
+        assert await ledger.account_balance(
+            session, kind=AccountKind.BANK_CLEARING, currency=THB
+        ) == -1000 * len(members)
+        assert await balances(session, kind=AccountKind.PROVIDER_FLOAT, currency=THB) == [
+            ("DEMO", 300 * len(members))
+        ]
+        report = await ledger.check_books(session)
+        assert report.balanced, report

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
+from pao.core import executor
+
 T = TypeVar("T")
 
 # Prebuilt statements: a statement object reused keeps its compiled form and cache key.
@@ -39,10 +41,14 @@ async def insert_now(session: AsyncSession, obj: T) -> T:
     key = (table, frozenset(params))
     statement = _statements.get(key)
     if statement is None:
-        statement = _statements[key] = insert(table).returning(*table.columns)
-    row = (await session.execute(statement, params)).one()._mapping
-    for prop in mapper.column_attrs:
-        set_committed_value(obj, prop.key, row[prop.columns[0]])
+        # RETURNING in the order of the mapper's attributes, which the loop above zips with.
+        statement = _statements[key] = insert(table).returning(
+            *(prop.columns[0] for prop in mapper.column_attrs)
+        )
+    # On PostgreSQL on the driver, in the session's transaction (pao.core.executor).
+    row = (await executor.fetch(session, statement, params))[0]
+    for prop, value in zip(mapper.column_attrs, row, strict=True):
+        set_committed_value(obj, prop.key, value)
     make_transient_to_detached(obj)
     session.add(obj)
     return obj

@@ -74,7 +74,7 @@ from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind
 from pao.ledger.service import (
     get_or_open_account,
-    place_hold,
+    hold_from_wallet,
     player_wallet,
     post_hold,
     void_hold,
@@ -151,10 +151,10 @@ async def begin_in(
 ) -> GameTransfer:
     """Transaction 1 of wallet → game: hold the money and record the intent."""
     await _account(session, member_id=member_id, code=code)
-    wallet = await player_wallet(session, member_id=member_id, currency=currency)
-    hold = await place_hold(
+    hold = await hold_from_wallet(
         session,
-        account=wallet,
+        member_id=member_id,
+        currency=currency,
         amount=amount,
         purpose="game",
         actor=f"member:{member_id}",
@@ -246,7 +246,11 @@ async def _succeed(
 ) -> int | None:
     currency = Currency(transfer.currency)
     float_account = await get_or_open_account(
-        session, kind=AccountKind.PROVIDER_FLOAT, currency=currency, owner=transfer.game_code
+        session,
+        kind=AccountKind.PROVIDER_FLOAT,
+        currency=currency,
+        owner=transfer.game_code,
+        member_id=transfer.member_id,
     )
     memo = f"game transfer {transfer.transfer_id}"
     if transfer.direction == TransferDirection.IN:

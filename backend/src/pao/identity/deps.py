@@ -11,8 +11,9 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, inspect, select
 
+from pao.core import executor
 from pao.core.errors import Unauthorized
 from pao.core.security import token_digest
 from pao.core.uow import SessionDep
@@ -29,6 +30,7 @@ _LOGIN = (
     .join(Member, Member.id == LoginSession.member_id)
     .where(LoginSession.token_digest == bindparam("digest"))
 )
+_LOGIN_COLUMNS = len(inspect(LoginSession).column_attrs)  # the session's, then the member's
 
 
 BearerCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -56,14 +58,15 @@ def require_active_member(status: str) -> None:
 async def current_login(
     request: Request, session: SessionDep, credentials: BearerCredentials
 ) -> LoginSession:
-    row = (await session.execute(_LOGIN, {"digest": bearer_digest(credentials)})).first()
+    # On PostgreSQL on the driver, in the request's transaction (pao.core.executor).
+    row = await executor.fetch_one_or_none(session, _LOGIN, {"digest": bearer_digest(credentials)})
     if row is None:
         raise Unauthorized()
-    login = row[0]
+    login = executor.attach(session, LoginSession, row[:_LOGIN_COLUMNS])
     require_open_login(revoked_at=login.revoked_at, expires_at=login.expires_at)
     request.state.login = login
     # The identity map holds objects weakly: keep the member alive until current_member runs.
-    request.state.login_member = row[1]
+    request.state.login_member = executor.attach(session, Member, row[_LOGIN_COLUMNS:])
     return login
 
 

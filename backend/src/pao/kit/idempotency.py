@@ -11,8 +11,10 @@ movement, so the answer is recorded if and only if the movement happened:
 The row is inserted *first*, with ``INSERT … ON CONFLICT DO NOTHING RETURNING id`` (one round
 trip, no savepoint): on PostgreSQL a concurrent duplicate then waits on the unique index until
 the first transaction ends and, if that committed, finds its row; on SQLite writers are
-serialised anyway. Every money request runs these statements, so they are built once, with bind
-parameters (building one per call cost a tenth of a withdrawal's CPU: docs/benchmarks.md).
+serialised anyway. The statements run through :mod:`pao.core.executor` (on PostgreSQL on the
+driver, in the request's transaction). Every money request runs these statements, so they are
+built once, with bind parameters (building one per call cost a tenth of a withdrawal's CPU:
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from pao.core import executor
 from pao.core.db import Base, BigId, UtcDateTime
 from pao.core.errors import Conflict, Unprocessable
 from pao.kit.clock import utcnow
@@ -110,12 +113,13 @@ async def run_idempotent(
     digest = request_hash(operation, payload)
     record_id = await _claim(session, owner=owner, key=key, digest=digest)
     if record_id is None:
-        existing = (await session.execute(_RECORDED, {"owner": owner, "key": key})).one()
-        if existing.request_hash != digest:
+        rows = await executor.fetch(session, _RECORDED, {"owner": owner, "key": key})
+        recorded_hash, response = rows[0]
+        if recorded_hash != digest:
             raise IdempotencyKeyReused() from None
-        return existing.response
+        return response
     answer = (await action()).model_dump(mode="json", by_alias=True)
-    await session.execute(_ANSWER, {"record_id": record_id, "answer": answer})
+    await executor.execute_many(session, _ANSWER, [{"record_id": record_id, "answer": answer}])
     return answer
 
 
@@ -131,16 +135,17 @@ async def replayed_answer(
         return None
     if not 1 <= len(key) <= 200:
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
-    existing = (await session.execute(_RECORDED, {"owner": owner, "key": key})).one_or_none()
-    if existing is None or existing.response is None:
+    existing = await executor.fetch_one_or_none(session, _RECORDED, {"owner": owner, "key": key})
+    if existing is None or existing[1] is None:
         return None
-    if existing.request_hash != request_hash(operation, payload):
+    if existing[0] != request_hash(operation, payload):
         raise IdempotencyKeyReused()
-    return existing.response
+    return existing[1]
 
 
 async def _claim(session: AsyncSession, *, owner: str, key: str, digest: str) -> int | None:
     """Insert the key; its id, or None when the (owner, key) row exists already."""
     statement = _CLAIMS[session.get_bind().dialect.name]
     params = {"owner": owner, "key": key, "request_hash": digest, "created_at": utcnow()}
-    return (await session.execute(statement, params)).scalar_one_or_none()
+    row = await executor.fetch_one_or_none(session, statement, params)
+    return None if row is None else int(row[0])

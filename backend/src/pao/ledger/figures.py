@@ -3,8 +3,9 @@
 Nothing here writes. :func:`daily_flows` adds up, per local day and per account, the postings
 that took money out of an account and those that put money in; :func:`credited_owners` is the
 subquery of members whose wallet was credited from given accounts; :func:`balances` reads the
-cached balances of one kind of account. Other domains pass in their own subqueries (entry ids)
-to split an account's flows, so the ledger still imports no domain.
+cached balances of one kind of account, each account summed over its shard rows. Other domains
+pass in their own subqueries (entry ids) to split an account's flows, so the ledger still
+imports no domain.
 """
 
 from __future__ import annotations
@@ -139,10 +140,12 @@ def credited_owners(
 async def balances(
     session: AsyncSession, *, kind: AccountKind, currency: Currency
 ) -> list[tuple[str, int]]:
-    """``(owner, balance)`` of every account of ``kind`` in ``currency``, by owner."""
+    """``(owner, balance)`` of every account of ``kind`` in ``currency``, by owner: a shared
+    account's shard rows summed (as :func:`pao.ledger.service.account_balance` does for one)."""
     rows = await session.execute(
-        select(LedgerAccount.owner, LedgerAccount.balance)
+        select(LedgerAccount.owner, func.sum(LedgerAccount.balance))
         .where(LedgerAccount.kind == kind, LedgerAccount.currency == currency)
+        .group_by(LedgerAccount.owner)
         .order_by(LedgerAccount.owner)
     )
     return [(owner, int(balance)) for owner, balance in rows]

@@ -16,6 +16,7 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     Index,
+    SmallInteger,
     String,
     UniqueConstraint,
 )
@@ -44,6 +45,36 @@ class AccountKind(StrEnum):
     def may_go_negative(self) -> bool:
         return self is not AccountKind.PLAYER_WALLET
 
+    @property
+    def shared(self) -> bool:
+        """An operator account that every member's movements touch: split into shard rows."""
+        return self in _SHARED
+
+
+_SHARED = frozenset(
+    {
+        AccountKind.BANK_CLEARING,
+        AccountKind.GATEWAY_CLEARING,
+        AccountKind.WALLET_PROVIDER_CLEARING,
+        AccountKind.PAYOUT_CLEARING,
+        AccountKind.PROVIDER_FLOAT,
+        AccountKind.BONUS_EXPENSE,
+        AccountKind.MANUAL_ADJUSTMENTS,
+    }
+)
+
+# Rows per shared account (ADR 0014). A movement for member m uses shard m % SHARDS, so two
+# members queue on the same row only when their ids agree modulo SHARDS. Raising it later is
+# safe: new shards open on first use, and every reader sums an account over all its rows.
+SHARDS = 32
+
+
+def shard_of(kind: AccountKind, member_id: int | None) -> int:
+    """The shard row of ``kind`` that a movement of ``member_id`` uses (0 if not shared)."""
+    if member_id is None or not kind.shared:
+        return 0
+    return member_id % SHARDS
+
 
 class HoldStatus(StrEnum):
     PENDING = "PENDING"
@@ -61,7 +92,7 @@ HOLD_TRANSITIONS: dict[HoldStatus, frozenset[HoldStatus]] = {
 class LedgerAccount(Base):
     __tablename__ = "ledger_accounts"
     __table_args__ = (
-        UniqueConstraint("kind", "owner", "currency"),
+        UniqueConstraint("kind", "owner", "currency", "shard"),
         CheckConstraint("may_go_negative OR balance >= 0", name="non_negative"),
     )
 
@@ -69,6 +100,8 @@ class LedgerAccount(Base):
     kind: Mapped[AccountKind] = mapped_column(String(40))
     owner: Mapped[str] = mapped_column(String(64), default="")
     currency: Mapped[Currency] = mapped_column(String(3))
+    # One account (kind, owner, currency) may span several rows: see SHARDS.
+    shard: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     may_go_negative: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

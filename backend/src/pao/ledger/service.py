@@ -7,6 +7,14 @@
   money that leaves for an unreliable party; a hold resolves exactly once.
 * :func:`reverse_entry` is the only correction: entries are never updated or deleted.
 
+Shared operator accounts (clearing, float, expense) are split into shard rows
+(:data:`~pao.ledger.models.SHARDS`): a movement of a member uses the row
+``member_id % SHARDS`` (``get_or_open_account(member_id=…)``), so members do not queue on
+one row lock; :func:`account_balance` is the balance of an account over its rows.
+
+The statements run through :mod:`pao.core.executor`: on PostgreSQL on the driver under the
+session's transaction, on SQLite through SQLAlchemy (ADR 0014).
+
 Services never commit; the caller's unit of work does.
 """
 
@@ -18,10 +26,11 @@ from dataclasses import dataclass
 from typing import cast
 
 from sqlalchemy import Table, bindparam, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from pao.core import executor
 from pao.core.inserts import insert_now
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
@@ -35,6 +44,7 @@ from pao.ledger.models import (
     JournalEntry,
     LedgerAccount,
     Posting,
+    shard_of,
 )
 
 
@@ -48,20 +58,39 @@ _ACCOUNT = select(LedgerAccount).where(
     LedgerAccount.kind == bindparam("kind"),
     LedgerAccount.owner == bindparam("owner"),
     LedgerAccount.currency == bindparam("currency"),
+    LedgerAccount.shard == bindparam("shard"),
 )
 
 
+async def _find_account(session: AsyncSession, params: dict[str, object]) -> LedgerAccount | None:
+    row = await executor.fetch_one_or_none(session, _ACCOUNT, params)
+    return None if row is None else executor.attach(session, LedgerAccount, row)
+
+
 async def get_or_open_account(
-    session: AsyncSession, *, kind: AccountKind, currency: Currency, owner: str = ""
+    session: AsyncSession,
+    *,
+    kind: AccountKind,
+    currency: Currency,
+    owner: str = "",
+    member_id: int | None = None,
 ) -> LedgerAccount:
-    params = {"kind": kind, "owner": owner, "currency": currency}
-    account = (await session.execute(_ACCOUNT, params)).scalar_one_or_none()
+    """The account row (opened on first use). For a shared operator account, the shard row
+    of ``member_id`` (the member the movement is for); without one, shard 0."""
+    params: dict[str, object] = {
+        "kind": kind,
+        "owner": owner,
+        "currency": currency,
+        "shard": shard_of(kind, member_id),
+    }
+    account = await _find_account(session, params)
     if account is not None:
         return account
     account = LedgerAccount(
         kind=kind,
         owner=owner,
         currency=currency,
+        shard=params["shard"],
         balance=0,
         may_go_negative=kind.may_go_negative,
     )
@@ -70,8 +99,25 @@ async def get_or_open_account(
             session.add(account)
             await session.flush()
     except IntegrityError:  # opened concurrently by another transaction
-        return (await session.execute(_ACCOUNT, params)).scalar_one()
+        found = await _find_account(session, params)
+        assert found is not None
+        return found
     return account
+
+
+_BALANCE = select(func.coalesce(func.sum(LedgerAccount.balance), 0)).where(
+    LedgerAccount.kind == bindparam("kind"),
+    LedgerAccount.owner == bindparam("owner"),
+    LedgerAccount.currency == bindparam("currency"),
+)
+
+
+async def account_balance(
+    session: AsyncSession, *, kind: AccountKind, currency: Currency, owner: str = ""
+) -> int:
+    """The balance of one account over all its shard rows (what reports and checks read)."""
+    params = {"kind": kind, "owner": owner, "currency": currency}
+    return int((await session.execute(_BALANCE, params)).scalar_one())
 
 
 async def player_wallet(
@@ -88,6 +134,13 @@ _LOCK = (
     .order_by(LedgerAccount.id)
     .with_for_update()
 )
+# The rows themselves, locked the same way (ascending id), for callers that need the objects.
+_LOCK_ROWS = (
+    select(LedgerAccount)
+    .where(LedgerAccount.id.in_(bindparam("ids", expanding=True)))
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+)
 # Table-level (Core) statements: the ORM's bulk paths would want whole rows by primary key.
 _accounts = cast(Table, LedgerAccount.__table__)
 _MOVE = (
@@ -100,7 +153,7 @@ _POST = insert(cast(Table, Posting.__table__))
 
 async def _lock(session: AsyncSession, account_ids: Sequence[int]) -> dict[int, tuple[int, bool]]:
     """Lock rows in ascending id order; their current ``(balance, may_go_negative)``."""
-    rows = await session.execute(_LOCK, {"ids": sorted(set(account_ids))})
+    rows = await executor.fetch(session, _LOCK, {"ids": sorted(set(account_ids))})
     return {account_id: (balance, may_go_negative) for account_id, balance, may_go_negative in rows}
 
 
@@ -159,10 +212,13 @@ async def _write_entry(
     entry = await insert_now(
         session, JournalEntry(kind=kind, actor=actor, memo=memo, reverses_id=reverses_id)
     )
-    await session.execute(
-        _MOVE, [{"account_id": account_id, "delta": delta} for account_id, delta in deltas.items()]
+    await executor.execute_many(
+        session,
+        _MOVE,
+        [{"account_id": account_id, "delta": delta} for account_id, delta in deltas.items()],
     )
-    await session.execute(
+    await executor.execute_many(
+        session,
         _POST,
         [
             {
@@ -248,7 +304,6 @@ _LOCK_WITH_SUSPENSE = (
     )
     .order_by(LedgerAccount.id)
     .with_for_update()
-    .execution_options(populate_existing=True)
 )
 
 
@@ -261,25 +316,74 @@ async def _lock_with_suspense(
     Each player account has its own suspense account, not one for everybody: every hold
     locks and updates its suspense row, and a shared row would make all players' withdrawals
     (or game transfers) wait for each other (docs/benchmarks.md)."""
-    kind = (
-        AccountKind.WITHDRAWALS_PENDING
-        if purpose == "withdrawal"
-        else AccountKind.GAME_TRANSFERS_PENDING
-    )
+    kind = _suspense_kind(purpose)
     params = {
         "account_id": account.id,
         "kind": kind,
         "owner": account.owner,
         "currency": account.currency,
     }
-    locked = (await session.execute(_LOCK_WITH_SUSPENSE, params)).scalars().all()
+    rows = await executor.fetch(session, _LOCK_WITH_SUSPENSE, params)
+    locked = [executor.attach(session, LedgerAccount, row) for row in rows]
     suspense = next((a for a in locked if a.id != account.id), None)
     if suspense is None:
         suspense = await get_or_open_account(
             session, kind=kind, currency=Currency(account.currency), owner=account.owner
         )
-        await session.execute(_LOCK_WITH_SUSPENSE, params)
+        for row in await executor.fetch(session, _LOCK_WITH_SUSPENSE, params):
+            executor.attach(session, LedgerAccount, row)
     return suspense
+
+
+def _suspense_kind(purpose: str) -> AccountKind:
+    return (
+        AccountKind.WITHDRAWALS_PENDING
+        if purpose == "withdrawal"
+        else AccountKind.GAME_TRANSFERS_PENDING
+    )
+
+
+# A member's wallet and suspense account found and locked by owner, in one statement: a hold
+# from the wallet needs no separate look-up of the wallet first (one round trip less).
+_LOCK_MEMBER_ACCOUNTS = (
+    select(LedgerAccount)
+    .where(
+        (
+            (LedgerAccount.kind == AccountKind.PLAYER_WALLET.value)
+            | (LedgerAccount.kind == bindparam("kind"))
+        )
+        & (LedgerAccount.owner == bindparam("owner"))
+        & (LedgerAccount.currency == bindparam("currency"))
+    )
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+)
+
+
+async def hold_from_wallet(
+    session: AsyncSession,
+    *,
+    member_id: int,
+    currency: Currency,
+    amount: int,
+    purpose: str,
+    actor: str,
+    memo: str = "",
+) -> Hold:
+    """:func:`place_hold` from the member's wallet, the wallet found by the lock itself."""
+    if amount <= 0:
+        raise UnbalancedEntry("a hold moves a positive amount")
+    params = {"kind": _suspense_kind(purpose), "owner": str(member_id), "currency": currency}
+    rows = await executor.fetch(session, _LOCK_MEMBER_ACCOUNTS, params)
+    accounts = [executor.attach(session, LedgerAccount, row) for row in rows]
+    wallet = next((a for a in accounts if a.kind == AccountKind.PLAYER_WALLET), None)
+    suspense = next((a for a in accounts if a.kind != AccountKind.PLAYER_WALLET), None)
+    if wallet is None or suspense is None:  # the first hold: open what is missing
+        wallet = await player_wallet(session, member_id=member_id, currency=currency)
+        return await place_hold(
+            session, account=wallet, amount=amount, purpose=purpose, actor=actor, memo=memo
+        )
+    return await _hold(session, wallet, suspense, amount, purpose, actor=actor, memo=memo)
 
 
 async def place_hold(
@@ -295,6 +399,20 @@ async def place_hold(
     if amount <= 0:
         raise UnbalancedEntry("a hold moves a positive amount")
     suspense = await _lock_with_suspense(session, purpose, account)
+    return await _hold(session, account, suspense, amount, purpose, actor=actor, memo=memo)
+
+
+async def _hold(
+    session: AsyncSession,
+    account: LedgerAccount,
+    suspense: LedgerAccount,
+    amount: int,
+    purpose: str,
+    *,
+    actor: str,
+    memo: str,
+) -> Hold:
+    """The hold's entry and row; ``account`` and ``suspense`` are locked already."""
     legs = [Leg(account, -amount), Leg(suspense, amount)]
     entry = await _write_entry(
         session,
@@ -319,14 +437,14 @@ async def place_hold(
     )
 
 
+_LOCK_HOLD = select(Hold).where(Hold.id == bindparam("hold_id")).with_for_update()
+
+
 async def lock_hold(session: AsyncSession, hold_id: int) -> Hold:
-    query = (
-        select(Hold)
-        .where(Hold.id == hold_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return (await session.execute(query)).scalar_one()
+    rows = await executor.fetch(session, _LOCK_HOLD, {"hold_id": hold_id})
+    if not rows:
+        raise NoResultFound(f"no hold {hold_id}")
+    return executor.attach(session, Hold, rows[0])
 
 
 async def post_hold(
@@ -361,14 +479,19 @@ async def _resolve(
     # re-check its foreign keys (KEY SHARE on the origin account); without this lock that
     # check would wait on a concurrent place_hold of the same player, which waits on the
     # suspense account this transaction holds: a deadlock.
-    await _lock(session, [hold.account_id, hold.suspense_id, destination.id])
-    suspense = await session.get(LedgerAccount, hold.suspense_id)
-    assert suspense is not None
-    entry = await transfer(
+    # The same statement loads the accounts (one round trip: no second lock in post_entry,
+    # no separate look-up of the suspense account).
+    ids = sorted({hold.account_id, hold.suspense_id, destination.id})
+    rows = await executor.fetch(session, _LOCK_ROWS, {"ids": ids})
+    accounts = {a.id: a for a in (executor.attach(session, LedgerAccount, row) for row in rows)}
+    suspense = accounts[hold.suspense_id]
+    legs = [Leg(suspense, -hold.amount), Leg(accounts[destination.id], hold.amount)]
+    _check_balanced(legs)
+    entry = await _write_entry(
         session,
-        source=suspense,
-        destination=destination,
-        amount=hold.amount,
+        legs,
+        _deltas(legs),
+        {a.id: (a.balance, a.may_go_negative) for a in accounts.values()},
         kind=f"{kind}:{hold.purpose}",
         actor=actor,
         memo=memo,

@@ -20,6 +20,7 @@ import structlog
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount
@@ -58,12 +59,22 @@ async def active_bonus(
     return (await session.execute(query, {"member_id": member_id})).scalar_one_or_none()
 
 
+async def has_active_bonus(session: AsyncSession, *, member_id: int) -> bool:
+    """Whether the member has an active bonus: the gate every withdrawal and transfer asks,
+    run through pao.core.executor (on PostgreSQL on the driver)."""
+    return bool(await executor.fetch(session, _ACTIVE_ID, {"member_id": member_id}))
+
+
 # Prebuilt: every withdrawal and transfer asks (pao.promotions.gates).
 _ACTIVE = select(MemberBonus).where(
     MemberBonus.member_id == bindparam("member_id"),
     MemberBonus.status == MemberBonusStatus.ACTIVE,
 )
 _ACTIVE_FOR_UPDATE = _ACTIVE.with_for_update().execution_options(populate_existing=True)
+_ACTIVE_ID = select(MemberBonus.id).where(
+    MemberBonus.member_id == bindparam("member_id"),
+    MemberBonus.status == MemberBonusStatus.ACTIVE,
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +97,9 @@ async def pay_reward(
     """Move ``amount`` from the operator's bonus expense into the member's wallet, with a
     ``bonus`` statement line. The caller has locked the member and checked the state."""
     currency = Currency(member.currency)
-    expense = await get_or_open_account(session, kind=AccountKind.BONUS_EXPENSE, currency=currency)
+    expense = await get_or_open_account(
+        session, kind=AccountKind.BONUS_EXPENSE, currency=currency, member_id=member.id
+    )
     wallet = await player_wallet(session, member_id=member.id, currency=currency)
     entry = await transfer(
         session,

@@ -18,10 +18,10 @@ WALLET = "wallet"
 
 async def check_withdrawal_allowed(session: AsyncSession, *, member_id: int) -> None:
     """Raise ``BONUS_REMAINING`` while the member has an active bonus."""
-    from pao.promotions.common import active_bonus
+    from pao.promotions.common import has_active_bonus
     from pao.promotions.exceptions import BonusRemaining
 
-    if await active_bonus(session, member_id=member_id) is not None:
+    if await has_active_bonus(session, member_id=member_id):
         raise BonusRemaining()
 
 
@@ -29,10 +29,10 @@ async def check_transfer_allowed(
     session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
 ) -> None:
     """Raise ``BONUS_REMAINING`` for a transfer into the wallet while a bonus is active."""
-    from pao.promotions.common import active_bonus
+    from pao.promotions.common import has_active_bonus
     from pao.promotions.exceptions import BonusRemaining
 
     if destination.strip().lower() != WALLET:
         return
-    if await active_bonus(session, member_id=member_id) is not None:
+    if await has_active_bonus(session, member_id=member_id):
         raise BonusRemaining()

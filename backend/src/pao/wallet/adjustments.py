@@ -187,7 +187,10 @@ async def _post(session: AsyncSession, adjustment: ManualAdjustment, *, actor: s
     wallet's row lock) a debit the wallet cannot cover."""
     currency = Currency(adjustment.currency)
     manual = await get_or_open_account(
-        session, kind=AccountKind.MANUAL_ADJUSTMENTS, currency=currency
+        session,
+        kind=AccountKind.MANUAL_ADJUSTMENTS,
+        currency=currency,
+        member_id=adjustment.member_id,
     )
     wallet = await player_wallet(session, member_id=adjustment.member_id, currency=currency)
     credit = adjustment.direction == AdjustmentDirection.CREDIT

@@ -27,7 +27,12 @@ from pao.kit.events import WithdrawalChanged, WithdrawalPaid, WithdrawalRequeste
 from pao.kit.money import Currency
 from pao.kit.states import IllegalTransition, transition
 from pao.ledger.models import AccountKind
-from pao.ledger.service import get_or_open_account, place_hold, player_wallet, post_hold, void_hold
+from pao.ledger.service import (
+    get_or_open_account,
+    hold_from_wallet,
+    post_hold,
+    void_hold,
+)
 from pao.promotions.gates import check_withdrawal_allowed
 from pao.site.settings import load_site_settings
 from pao.wallet.claims import Claimant, check_claimant, claim_active
@@ -68,10 +73,10 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
     # The BONUS_REMAINING gate belongs to promotions; it runs before the hold is placed.
     await check_withdrawal_allowed(session, member_id=member.id)
     currency = Currency(member.currency)
-    wallet = await player_wallet(session, member_id=member.id, currency=currency)
-    hold = await place_hold(
+    hold = await hold_from_wallet(
         session,
-        account=wallet,
+        member_id=member.id,
+        currency=currency,
         amount=amount,
         purpose="withdrawal",
         actor=f"member:{member.id}",
@@ -140,7 +145,10 @@ async def _move(
 async def _pay(session: AsyncSession, withdrawal: Withdrawal, *, actor: str, memo: str) -> None:
     await _move(session, withdrawal, WithdrawalStatus.PAID, actor=actor, reason=memo)
     payout = await get_or_open_account(
-        session, kind=AccountKind.PAYOUT_CLEARING, currency=Currency(withdrawal.currency)
+        session,
+        kind=AccountKind.PAYOUT_CLEARING,
+        currency=Currency(withdrawal.currency),
+        member_id=withdrawal.member_id,
     )
     await post_hold(session, hold_id=withdrawal.hold_id, destination=payout, actor=actor, memo=memo)
     await set_statement_status(

@@ -196,7 +196,7 @@ async def match_payment(
     currency = Currency(row.currency)
     if isinstance(row, BankNotification):
         clearing = await get_or_open_account(
-            session, kind=AccountKind.BANK_CLEARING, currency=currency
+            session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member.id
         )
         entry = await credit_payment(
             session,
@@ -213,7 +213,11 @@ async def match_payment(
         )
     else:
         clearing = await get_or_open_account(
-            session, kind=AccountKind.GATEWAY_CLEARING, currency=currency, owner=row.gateway
+            session,
+            kind=AccountKind.GATEWAY_CLEARING,
+            currency=currency,
+            owner=row.gateway,
+            member_id=member.id,
         )
         entry = await credit_payment(
             session,

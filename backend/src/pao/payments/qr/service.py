@@ -491,7 +491,9 @@ async def handle_bank_notification(
         return NotificationResult(notification, duplicate=False)
     qr = await _lock_qr(session, found.id)
     outcome = await _settle(session, qr, actor="bank")
-    clearing = await get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=currency)
+    clearing = await get_or_open_account(
+        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=qr.member_id
+    )
     entry = await _credit(
         session,
         qr=qr,
@@ -560,7 +562,11 @@ async def record_gateway_payment(
         return row, False
     row.outcome = await _settle(session, qr, actor=f"gateway:{gateway}")
     clearing = await get_or_open_account(
-        session, kind=AccountKind.GATEWAY_CLEARING, currency=payment.currency, owner=gateway
+        session,
+        kind=AccountKind.GATEWAY_CLEARING,
+        currency=payment.currency,
+        owner=gateway,
+        member_id=qr.member_id,
     )
     entry = await _credit(
         session,

@@ -352,7 +352,9 @@ async def credit_slip(
     DepositCredited. The automatic path and a staff approval both come through here."""
     currency = Currency(member.currency)
     actor = actor or f"slip:{slip.id}"
-    clearing = await get_or_open_account(session, kind=AccountKind.BANK_CLEARING, currency=currency)
+    clearing = await get_or_open_account(
+        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member.id
+    )
     wallet = await player_wallet(session, member_id=member.id, currency=currency)
     entry = await transfer(
         session,

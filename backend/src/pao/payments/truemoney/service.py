@@ -95,7 +95,10 @@ async def credit_voucher(
         raise TrueLinkDuplicate()
     currency = Currency(row.currency)
     clearing = await get_or_open_account(
-        session, kind=AccountKind.WALLET_PROVIDER_CLEARING, currency=currency
+        session,
+        kind=AccountKind.WALLET_PROVIDER_CLEARING,
+        currency=currency,
+        member_id=row.member_id,
     )
     wallet = await player_wallet(session, member_id=row.member_id, currency=currency)
     entry = await transfer(

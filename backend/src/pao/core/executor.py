@@ -1,0 +1,296 @@
+"""Where money statements execute: the one module that touches the database driver.
+
+The hot paths' statements are SQLAlchemy Core constructs, built once. On PostgreSQL they run
+here on the **asyncpg connection underneath the caller's session** — the same pooled
+connection and the same transaction as everything else the request does — because
+SQLAlchemy's async layer (greenlet hand-offs, the adapter's cursor emulation, result set-up)
+caps a request at about a third of what the database can do (docs/benchmarks.md, the ceiling
+rows; ADR 0014). On SQLite they run through ``session.execute`` as any other statement. Both
+databases get the same statements, the same rows back (plain tuples) and the same SQLAlchemy
+exceptions (``IntegrityError`` …), so the code that calls this module has one implementation.
+
+Each statement is compiled once per dialect (and per length of its expanding ``IN`` lists):
+the SQL text, the order of its positional parameters, the types' bind and result processors.
+asyncpg prepares it once per connection (its own statement cache).
+
+The pitfall (ARCHITECTURE.md, "Where money statements execute"): SQLAlchemy's asyncpg adapter
+opens the driver's transaction lazily, on its first statement. A raw statement sent before that
+would run in asyncpg's autocommit and survive a rollback, so :func:`_driver` opens it first.
+Pending ORM changes are flushed first too, as SQLAlchemy's autoflush would, so a raw statement
+sees what the unit of work has written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import event, exc, inspect
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.dml import UpdateBase
+
+T = TypeVar("T")
+Params = Mapping[str, Any]
+_Processor = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]
+    binds: tuple[Any, ...]  # a bind processor (or None) per positional parameter
+    results: tuple[_Processor, ...] | None  # None: no column needs processing
+    defaults: dict[str, Callable[[], Any]] | None  # Python-side defaults of columns not given
+
+
+_compiled: dict[tuple[Any, ...], _Compiled] = {}
+# The statement is kept in the value: an id() stays unique while its object lives.
+_base: dict[
+    tuple[int, str, frozenset[str]],
+    tuple[SQLCompiler, tuple[str, ...], dict[str, Any] | None, Executable],
+] = {}
+_INFO_KEY = "pao.executor.driver"
+
+
+def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_Compiled, Params]:
+    """The statement compiled for ``dialect``, and ``params`` with the values of the binds
+    that the statement carries itself (``.where(x == 5)``) merged in."""
+    # INSERT and UPDATE compile for the columns given (as SQLAlchemy's execute does); a
+    # column left out whose default is computed in Python is filled in by _args.
+    dml = isinstance(statement, UpdateBase)
+    columns = frozenset(params) if dml else frozenset()
+    base = _base.get((id(statement), dialect.name, columns))
+    if base is None:
+        compiled = statement.compile(  # type: ignore[attr-defined]
+            dialect=dialect, column_keys=sorted(columns) if dml else None
+        )
+        assert isinstance(compiled, SQLCompiler)
+        names = tuple(
+            compiled.bind_names[bind] for bind in compiled.binds.values() if bind.expanding
+        )
+        own: dict[str, Any] = {
+            name: value
+            for name, value in compiled.construct_params(_check=False).items()
+            if value is not None
+        }
+        base = _base[(id(statement), dialect.name, columns)] = (
+            compiled,
+            names,
+            own or None,
+            statement,
+        )
+    compiled, expanding, carried, _ = base
+    if carried is not None:
+        params = {**carried, **params}
+    key: tuple[Any, ...] = (
+        id(statement),
+        dialect.name,
+        columns,
+        *(len(params[name]) for name in expanding),
+    )
+    found = _compiled.get(key)
+    if found is not None:
+        return found, params
+    processors: Mapping[str, Any]
+    if expanding:
+        state = compiled.construct_expanded_state({name: params[name] for name in expanding})
+        sql, names, processors = state.statement, tuple(state.positiontup or ()), state.processors
+    else:
+        sql, names = compiled.string, tuple(compiled.positiontup or ())
+        processors = compiled._bind_processors
+    binds = tuple(processors.get(name) for name in names)
+    defaults = {
+        column.key: _default(column)
+        for column in (*compiled.insert_prefetch, *compiled.update_prefetch)
+    }
+    results = tuple(
+        column.type._cached_result_processor(dialect, None)
+        for column in _returned_columns(statement)
+    )
+    found = _Compiled(sql, tuple(names), binds, results if any(results) else None, defaults or None)
+    _compiled[key] = found
+    return found, params
+
+
+def _default(column: Any) -> Callable[[], Any]:
+    """A column's Python-side default (``default=utcnow``, ``default=0``) as a function."""
+    default = column.onupdate if column.default is None else column.default
+    if default.is_callable:
+        return lambda: default.arg(None)
+    value = default.arg
+    return lambda: value
+
+
+def _returned_columns(statement: Executable) -> Sequence[Any]:
+    selected = getattr(statement, "selected_columns", None)
+    if selected is not None:
+        return list(selected)
+    returning = getattr(statement, "_returning", ())
+    return [column for element in returning for column in _expand(element)]
+
+
+def _expand(element: Any) -> Sequence[Any]:
+    # returning(table) → its columns; returning(column) → the column.
+    columns = getattr(element, "columns", None)
+    return list(columns) if columns is not None and not hasattr(element, "type") else [element]
+
+
+def _args(compiled: _Compiled, params: Params) -> list[Any]:
+    if compiled.defaults is not None:
+        params = {**{k: make() for k, make in compiled.defaults.items()}, **params}
+    args = []
+    for name, process in zip(compiled.names, compiled.binds, strict=True):
+        base, _, index = name.rpartition("_")
+        if name in params:
+            value = params[name]
+        elif base and index.isdigit():  # an expanded IN list: ids_1, ids_2, …
+            value = params[base][int(index) - 1]
+        else:
+            value = None
+        args.append(process(value) if process is not None and value is not None else value)
+    return args
+
+
+async def _driver(session: AsyncSession) -> Any:
+    """The asyncpg connection under ``session``'s transaction, with that transaction open on
+    the driver (ARCHITECTURE.md: a raw statement before it would be autocommitted)."""
+    if not session.sync_session._is_clean():
+        await session.flush()
+    transaction = session.sync_session.get_transaction()
+    cached = session.info.get(_INFO_KEY)
+    if cached is not None and transaction is not None and cached[0] is transaction:
+        adapter = cached[1]
+    else:
+        connection = await session.connection()
+        adapter = (await connection.get_raw_connection()).dbapi_connection
+        session.info[_INFO_KEY] = (session.sync_session.get_transaction(), adapter)
+    if adapter._transaction is None:
+        await adapter._start_transaction()
+    return adapter
+
+
+async def _connection(session: AsyncSession) -> AsyncConnection:
+    """SQLite: the session's connection, after the autoflush that ``session.execute`` does.
+    Core rows (columns, not ORM entities) come back for ``select(Model)`` too."""
+    if not session.sync_session._is_clean():
+        await session.flush()
+    return await session.connection()
+
+
+def _wrap(adapter: Any, error: Exception, sql: str) -> exc.StatementError:
+    try:
+        adapter._handle_exception(error)
+    except Exception as translated:  # the DB-API flavour of the driver's error
+        return exc.DBAPIError.instance(
+            sql, None, translated, adapter.dbapi.Error, hide_parameters=True
+        )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _is_postgres(session: AsyncSession) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+# Called with the SQL of every statement sent here; see recorded().
+listeners: list[Callable[[str], None]] = []
+
+
+@contextmanager
+def recorded(engine: AsyncEngine) -> Iterator[list[str]]:
+    """Every statement sent to ``engine``'s database while inside, through SQLAlchemy or here
+    on the driver, whitespace collapsed (for tests and bench/sqlcheck.py)."""
+    statements: list[str] = []
+
+    def record(sql: str) -> None:
+        statements.append(" ".join(sql.split()))
+
+    def before(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        record(sql)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", before)
+    listeners.append(record)
+    try:
+        yield statements
+    finally:
+        listeners.remove(record)
+        event.remove(engine.sync_engine, "before_cursor_execute", before)
+
+
+async def fetch(
+    session: AsyncSession, statement: Executable, params: Params | None = None
+) -> list[tuple[Any, ...]]:
+    """Run ``statement`` in ``session``'s transaction; its rows as tuples (column order)."""
+    params = params or {}
+    if not _is_postgres(session):
+        return [tuple(row) for row in await (await _connection(session)).execute(statement, params)]
+    compiled, params = _compile(statement, session.get_bind().dialect, params)
+    adapter = await _driver(session)
+    for listener in listeners:
+        listener(compiled.sql)
+    try:
+        records = await adapter._connection.fetch(compiled.sql, *_args(compiled, params))
+    except Exception as error:
+        raise _wrap(adapter, error, compiled.sql) from error
+    processors = compiled.results
+    if processors is None:
+        return [tuple(record) for record in records]
+    return [
+        tuple(
+            process(value) if process is not None else value
+            for process, value in zip(processors, record, strict=True)
+        )
+        for record in records
+    ]
+
+
+async def fetch_one_or_none(
+    session: AsyncSession, statement: Executable, params: Params | None = None
+) -> tuple[Any, ...] | None:
+    rows = await fetch(session, statement, params)
+    return rows[0] if rows else None
+
+
+async def execute_many(
+    session: AsyncSession, statement: Executable, rows: Sequence[Params]
+) -> None:
+    """Run a DML ``statement`` once per parameter set (one pipelined round trip on asyncpg)."""
+    if not rows:
+        return
+    if not _is_postgres(session):
+        await (await _connection(session)).execute(statement, list(rows))
+        return
+    compiled, _ = _compile(statement, session.get_bind().dialect, rows[0])
+    args = [_args(compiled, _compile(statement, session.get_bind().dialect, p)[1]) for p in rows]
+    adapter = await _driver(session)
+    for listener in listeners:
+        listener(compiled.sql)
+    try:
+        await adapter._connection.executemany(compiled.sql, args)
+    except Exception as error:
+        raise _wrap(adapter, error, compiled.sql) from error
+
+
+def attach(session: AsyncSession, model: type[T], row: Sequence[Any]) -> T:
+    """The ORM object of ``model`` for a row of ``select(model)`` read here, in ``session`` as
+    if loaded: the object already in the identity map is refreshed (``populate_existing``),
+    otherwise a new one is attached."""
+    mapper = inspect(model)
+    values = dict(zip((prop.key for prop in mapper.column_attrs), row, strict=True))
+    identity = mapper.identity_key_from_primary_key(
+        [values[mapper.get_property_by_column(column).key] for column in mapper.primary_key]
+    )
+    existing = session.sync_session.identity_map.get(identity)
+    obj: T = existing if existing is not None else mapper.class_manager.new_instance()
+    for key, value in values.items():
+        set_committed_value(obj, key, value)
+    if existing is None:
+        make_transient_to_detached(obj)
+        session.add(obj)
+    return obj
