@@ -47,6 +47,7 @@ from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
+from pao.reports.jobs import register as reports_register
 from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
@@ -142,6 +143,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_slips_and_payouts(app)
     # Game accounts, transfers (saga + reconciler job) and auto-login.
     games_register(app)
+    # The report summaries' background refresh (ADR 0015).
+    reports_register(app)
 
     # The chat: its API routes and the socket.io server mounted at /socket.io; its agents are
     # the back office's staff.

@@ -12,6 +12,7 @@ from pao.payments.slips import models as slip_models
 from pao.payments.truemoney import models as truemoney_models
 from pao.promotions import models as promotions_models
 from pao.promotions import subscribers as promotions_subscribers
+from pao.reports import models as report_models
 from pao.site import models as site_models
 from pao.support import models as support_models
 from pao.wallet import models as wallet_models
@@ -27,6 +28,7 @@ __all__ = [
     "promotions_models",
     "promotions_subscribers",
     "qr_models",
+    "report_models",
     "site_models",
     "slip_models",
     "states",

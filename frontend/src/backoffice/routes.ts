@@ -10,6 +10,7 @@ import type { Permission } from './lib/permissions';
 
 export type NavLabel =
   | 'bo.nav.dashboard'
+  | 'bo.nav.reports'
   | 'bo.nav.members'
   | 'bo.nav.withdrawals'
   | 'bo.nav.deposits'
@@ -35,6 +36,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'dashboard.read',
     nav: { label: 'bo.nav.dashboard', icon: 'home' },
     Screen: lazy(() => import('./features/dashboard/DashboardPage')),
+  },
+  {
+    path: 'reports',
+    permission: 'reports.read',
+    nav: { label: 'bo.nav.reports', icon: 'list' },
+    Screen: lazy(() => import('./features/reports/ReportsPage')),
   },
   {
     path: 'members',

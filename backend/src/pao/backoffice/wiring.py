@@ -23,6 +23,7 @@ from pao.backoffice.dashboard import routes as dashboard_routes
 from pao.backoffice.members import actions as member_actions
 from pao.backoffice.members import routes as member_routes
 from pao.backoffice.members import sensitive as member_sensitive
+from pao.backoffice.reports import routes as report_routes
 from pao.backoffice.withdrawals import live as withdrawals_live
 from pao.backoffice.withdrawals import routes as withdrawals_routes
 from pao.core.settings import Settings
@@ -33,6 +34,7 @@ ROUTERS = (
     staff_routes.router,
     audit_routes.router,
     dashboard_routes.router,
+    report_routes.router,
     member_routes.router,
     member_sensitive.router,
     member_actions.router,

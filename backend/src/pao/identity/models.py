@@ -38,7 +38,11 @@ MEMBER_TRANSITIONS: dict[MemberStatus, frozenset[MemberStatus]] = {
 
 class Member(Base):
     __tablename__ = "members"
-    __table_args__ = (UniqueConstraint("bank_code", "bank_account_no"),)
+    __table_args__ = (
+        UniqueConstraint("bank_code", "bank_account_no"),
+        # Registrations over a range of days (the reports).
+        Index("ix_members_currency_created_at", "currency", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     phone: Mapped[str] = mapped_column(String(20), unique=True)

@@ -123,6 +123,8 @@ class MemberBonus(Base):
             postgresql_where=text("status = 'ACTIVE'"),
         ),
         Index("ix_promo_member_bonuses_member_bonus", "member_id", "bonus_id", "received_at"),
+        # Bonuses granted over a range of days (the reports).
+        Index("ix_promo_member_bonuses_received_at", "received_at"),
         CheckConstraint("bonus_amount > 0", name="positive"),
     )
 

@@ -66,6 +66,8 @@ class Withdrawal(Base):
     __table_args__ = (
         CheckConstraint("amount > 0", name="positive"),
         Index("ix_withdrawals_status_created", "status", "created_at"),
+        # Withdrawals requested over a range of days (the reports).
+        Index("ix_withdrawals_created_at", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

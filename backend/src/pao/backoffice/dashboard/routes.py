@@ -25,12 +25,13 @@ from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
+from pao.reports.refresh import catch_up
 from pao.site.settings import load_site_settings
 
 router = backoffice_router()
 
 
-def _range(query: DashboardQuery, today: date) -> tuple[date, date]:
+def day_range(query: DashboardQuery, today: date) -> tuple[date, date]:
     last = query.last or (query.first if query.first and query.first > today else today)
     first = query.first or last
     if first > last:
@@ -55,10 +56,11 @@ async def dashboard(
 ) -> DashboardOut:
     site = await load_site_settings(session)
     zone = ZoneInfo(site.timezone)
-    first, last = _range(query, utcnow().astimezone(zone).date())
+    first, last = day_range(query, utcnow().astimezone(zone).date())
     currency = query.currency or (
         Currency.LAK if request.app.state.settings.lao_mode else Currency.THB
     )
+    await catch_up(session, request.app.state.sessionmaker, zone=zone)
     result = await figures.compute(session, first=first, last=last, currency=currency, zone=zone)
     return DashboardOut.of(result, await figures.queues(session))
 

@@ -4,7 +4,6 @@
  * providers' floats, and the queues' live counts (refetched every 15 s, each a link to its queue).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
@@ -13,51 +12,13 @@ import { formatMoney, type Currency } from '@/lib/money';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { DayChart } from './DayChart';
-import { operatorToday, PRESETS, readRange, writeRange, type DashboardRange } from './range';
+import { RangePicker } from './RangePicker';
+import { operatorToday, readRange, writeRange, type DashboardRange } from './range';
 
 type Dashboard = components['schemas']['DashboardOut'];
 type Queues = components['schemas']['QueuesOut'];
 
 const QUEUES_EVERY_MS = 15_000;
-
-function RangePicker({ range, onChange }: { range: DashboardRange; onChange: (next: DashboardRange) => void }) {
-  const { t } = useTranslation();
-  const [draft, setDraft] = useState({ from: range.from, to: range.to });
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    if (draft.from && draft.to) onChange({ kind: 'custom', ...draft });
-  };
-  return (
-    <div className="bo-range">
-      <div className="bo-segmented" role="group" aria-label={t('bo.dashboard.range')}>
-        {PRESETS.map((preset) => (
-          <button
-            key={preset}
-            type="button"
-            className="bo-btn bo-btn-sm"
-            aria-pressed={range.kind === preset}
-            onClick={() => onChange({ kind: preset, from: '', to: '' })}
-          >
-            {t(`bo.dashboard.preset.${preset}`)}
-          </button>
-        ))}
-      </div>
-      <form className="bo-range-custom" onSubmit={apply} aria-label={t('bo.dashboard.custom')}>
-        <label className="bo-filter">
-          <span>{t('bo.dashboard.from')}</span>
-          <input className="bo-input bo-input-sm" type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label className="bo-filter">
-          <span>{t('bo.dashboard.to')}</span>
-          <input className="bo-input bo-input-sm" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
-        <button type="submit" className="bo-btn bo-btn-sm" aria-pressed={range.kind === 'custom'}>
-          {t('bo.dashboard.apply')}
-        </button>
-      </form>
-    </div>
-  );
-}
 
 function Metric({ label, value, detail, tone }: { label: string; value: string; detail?: string; tone?: 'good' | 'bad' }) {
   return (

@@ -1,0 +1,54 @@
+"""The reports by name, in the order the back office lists them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.reports import daily, games, members, payments, promotions
+from pao.reports.tables import Range, Table
+
+
+class ReportName(StrEnum):
+    DAILY = "daily"
+    PAYMENTS = "payments"
+    PROMOTIONS = "promotions"
+    GAMES = "games"
+    MEMBERS = "members"
+    STAFF = "staff"  # served by the back office: the audit log is its own table
+
+
+async def run(
+    name: ReportName,
+    session: AsyncSession,
+    span: Range,
+    *,
+    only: str | None = None,
+    sessionmaker: async_sessionmaker[AsyncSession] | None = None,
+) -> list[Table]:
+    """The tables of report ``name`` (all but ``staff``) over ``span``; ``only`` one of them
+    (a CSV export), which for a large table streams through ``sessionmaker``'s sessions."""
+    match name:
+        case ReportName.DAILY:
+            return await daily.report(session, span, only=only)
+        case ReportName.PAYMENTS:
+            return await payments.report(session, span, only=only)
+        case ReportName.PROMOTIONS:
+            return await promotions.report(session, span, only=only)
+        case ReportName.GAMES:
+            return await games.report(session, span, only=only)
+        case ReportName.MEMBERS:
+            return await members.report(session, span, only=only, sessionmaker=sessionmaker)
+    raise ValueError(name)
+
+
+# The tables of each report, in order (the CSV export's path names one).
+TABLES: dict[ReportName, tuple[str, ...]] = {
+    ReportName.DAILY: ("days",),
+    ReportName.PAYMENTS: ("channels", "withdrawals", "payout_time"),
+    ReportName.PROMOTIONS: ("bonuses", "payouts"),
+    ReportName.GAMES: ("transfers", "floats", "unresolved"),
+    ReportName.MEMBERS: ("registrations", "sources", "depositors"),
+    ReportName.STAFF: ("actions",),
+}
