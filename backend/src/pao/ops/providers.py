@@ -22,7 +22,7 @@ from pao.games.admin import providers_overview
 from pao.games.availability import ProviderStatus
 from pao.games.health import create_health_tracker
 from pao.games.models import Game
-from pao.ops.base import OpsError, operator, run
+from pao.ops.base import fail, operator, run
 
 OBJECT = "provider"
 
@@ -69,9 +69,9 @@ def _until(text: str | None) -> datetime | None:
     try:
         value = datetime.fromisoformat(text)
     except ValueError:
-        raise OpsError(f"invalid --until {text!r}: give e.g. 2026-12-01T14:00+07:00") from None
+        fail(f"invalid --until {text!r}: give e.g. 2026-12-01T14:00+07:00")
     if value.tzinfo is None:
-        raise OpsError(f"invalid --until {text!r}: give the time zone, e.g. +07:00")
+        fail(f"invalid --until {text!r}: give the time zone, e.g. +07:00")
     return value
 
 
