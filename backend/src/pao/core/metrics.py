@@ -170,6 +170,12 @@ def provider_call(provider: str, operation: str) -> Iterator[ProviderCall]:
         PROVIDER_CALLS.labels(provider, operation, call.outcome).inc()
 
 
+def count_provider_call(provider: str, operation: str, outcome: str, seconds: float) -> None:
+    """A third-party call timed by its caller (the game providers' health tracker does)."""
+    PROVIDER_CALL_SECONDS.labels(provider, operation).observe(seconds)
+    PROVIDER_CALLS.labels(provider, operation, outcome).inc()
+
+
 def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROC_ENV) or None
 

@@ -34,6 +34,7 @@ import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from pao.core import metrics
 from pao.core.settings import Settings
 
 log = structlog.get_logger(__name__)
@@ -377,6 +378,9 @@ async def record_call(
     """Where every provider call's outcome is recorded (:class:`pao.games.providers.observed.
     ObservedProvider` calls it): the health tracker, the log, and the hook for call metrics
     (per provider, operation and outcome, with the duration)."""
+    # The metrics' outcome names are those of every third party: a failed call is an "error".
+    label = "error" if outcome is CallOutcome.FAILED else str(outcome)
+    metrics.count_provider_call(code, operation, label, seconds)
     if not outcome.healthy:
         log.info(
             "provider call failed",
