@@ -65,7 +65,8 @@ async def seed_games(session: AsyncSession) -> int:
                 ft_wallet_slot=demo.ft_wallet_slot,
                 logo=art_path(demo.code, "logo"),
                 background=art_path(demo.code, "bg"),
-                # The provider's own login page, where the credentials can be typed in.
+                # The provider's own login page: it takes the credentials typed in, or handed over
+                # in the link's fragment (pao.games.autologin.CREDENTIAL_FORM_CODES).
                 web=f"/sandbox/games/login/{demo.code}",
                 android=None,
                 ios=None,

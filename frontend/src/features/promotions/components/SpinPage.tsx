@@ -65,9 +65,11 @@ export function SpinPage() {
 
   const data = setup.data;
   const coins = data?.userCoin ?? 0;
+  // Between the stop and the prize dialog: the reveal plays; no new spin meanwhile.
+  const revealing = reveal !== null && prize === null;
 
   const onSpin = () => {
-    if (spinning || !data || coins <= 0) return;
+    if (spinning || revealing || !data || coins <= 0) return;
     setReveal(null);
     setSpinning(true);
     spin.mutate(spinIntent.current(), {
@@ -157,7 +159,17 @@ export function SpinPage() {
           highlight={reveal?.index ?? null}
           label={t('promotions.spin.wheelLabel', { name: data.name })}
         />
-        {reveal && !prize && (
+        <button
+          type="button"
+          className="wheel-button"
+          onClick={onSpin}
+          disabled={spinning || revealing || coins <= 0}
+          aria-label={t('promotions.spin.spinButton', { n: coins })}
+        >
+          <span>{t('promotions.spin.spin')}</span>
+          <span className="small">{t('promotions.spin.coins', { n: coins })}</span>
+        </button>
+        {revealing && (
           <div className="wheel-reveal" aria-hidden="true">
             {Array.from({ length: 14 }, (_, i) => (
               <span key={i} className="wheel-spark" style={{ '--turn': `${i * (360 / 14)}deg` } as CSSProperties} />
@@ -165,16 +177,6 @@ export function SpinPage() {
             <span className="wheel-reveal-label">{reveal.label}</span>
           </div>
         )}
-        <button
-          type="button"
-          className="wheel-button"
-          onClick={onSpin}
-          disabled={spinning || coins <= 0}
-          aria-label={t('promotions.spin.spinButton', { n: coins })}
-        >
-          <span>{t('promotions.spin.spin')}</span>
-          <span className="small">{t('promotions.spin.coins', { n: coins })}</span>
-        </button>
       </div>
       <p className="visually-hidden" role="status">
         {spinning ? t('promotions.spin.spinning') : reveal ? t('promotions.spin.landed', { prize: reveal.label }) : ''}
