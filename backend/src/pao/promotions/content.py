@@ -3,7 +3,7 @@ wheel's name and its slices' labels, descriptions and prize names (ADR 0011).
 
 Writers (:func:`set_bonus_texts`, :func:`set_wheel_name`, :func:`set_slice_texts`) validate
 and store a text as ``{locale: text}``; HTML is sanitised on the way in (and again on the way
-out). They are what ``pao ops promotions text`` and the back office's editors call. Readers
+out). They are what the back office's editors (issue 18) are to call. Readers
 take a :class:`pao.core.language.Language` and answer one string per field, so the wire
 shapes of spec §7 stay as they were.
 """
