@@ -3,7 +3,7 @@ wheel's name and its slices' labels, descriptions and prize names (ADR 0011).
 
 Writers (:func:`set_bonus_texts`, :func:`set_wheel_name`, :func:`set_slice_texts`) validate
 and store a text as ``{locale: text}``; HTML is sanitised on the way in (and again on the way
-out). They are what ``pao ops promotions text`` and the back office's editors call. Readers
+out). They are what the back office's editors (issue 18) are to call. Readers
 take a :class:`pao.core.language.Language` and answer one string per field, so the wire
 shapes of spec §7 stay as they were.
 """
@@ -37,8 +37,10 @@ BANNERS_MAX = 10
 class InvalidText(Unprocessable):
     """A text that is too long, not per locale, or a banner that does not validate."""
 
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__()
+    def __init__(self, *, field: str, reason: str) -> None:
+        # The answer names the field ({"message": "KEY_INVALID", "field": …}) like the
+        # request validation's; the reason is for the operator's log and the CLI.
+        super().__init__(field=field)
         self.field = field
         self.reason = reason
 
@@ -50,10 +52,12 @@ def _text(field: str, value: Mapping[str, str] | str, *, max_length: int) -> dic
     try:
         texts = LocalizedText.model_validate(value).as_dict()
     except ValidationError as exc:
-        raise InvalidText(field, exc.errors()[0]["msg"]) from exc
+        raise InvalidText(field=field, reason=exc.errors()[0]["msg"]) from exc
     for locale, text in texts.items():
         if len(text) > max_length:
-            raise InvalidText(field, f"{locale} is longer than {max_length} characters")
+            raise InvalidText(
+                field=field, reason=f"{locale} is longer than {max_length} characters"
+            )
     return texts
 
 
@@ -61,10 +65,12 @@ def _html(field: str, value: Mapping[str, str] | str, *, max_length: int) -> dic
     try:
         texts = LocalizedHtml.model_validate(value).as_dict()
     except ValidationError as exc:
-        raise InvalidText(field, exc.errors()[0]["msg"]) from exc
+        raise InvalidText(field=field, reason=exc.errors()[0]["msg"]) from exc
     for locale, text in texts.items():
         if len(text) > max_length:
-            raise InvalidText(field, f"{locale} is longer than {max_length} characters")
+            raise InvalidText(
+                field=field, reason=f"{locale} is longer than {max_length} characters"
+            )
     return texts
 
 
@@ -76,12 +82,12 @@ def banners_stored(banners: Iterable[Mapping[str, Any] | Banner]) -> list[dict[s
         try:
             banner = item if isinstance(item, Banner) else Banner.model_validate(item)
         except ValidationError as exc:
-            raise InvalidText(f"banners.{index}", exc.errors()[0]["msg"]) from exc
+            raise InvalidText(field=f"banners.{index}", reason=exc.errors()[0]["msg"]) from exc
         out.append(
             {"image": banner.image, "html": banner.html.as_dict(), "title": banner.title.as_dict()}
         )
     if len(out) > BANNERS_MAX:
-        raise InvalidText("banners", f"at most {BANNERS_MAX} banners")
+        raise InvalidText(field="banners", reason=f"at most {BANNERS_MAX} banners")
     return out
 
 
@@ -107,7 +113,7 @@ async def set_bonus_texts(
     if name is not None:
         texts = _text("name", name, max_length=NAME_MAX)
         if not texts:
-            raise InvalidText("name", "a name needs a text in at least one locale")
+            raise InvalidText(field="name", reason="a name needs a text in at least one locale")
         bonus.name = texts
     if description is not None:
         bonus.description = _text("description", description, max_length=DESCRIPTION_MAX)
@@ -125,7 +131,7 @@ async def set_wheel_name(
         raise NotFound()
     texts = _text("name", name, max_length=NAME_MAX)
     if not texts:
-        raise InvalidText("name", "a name needs a text in at least one locale")
+        raise InvalidText(field="name", reason="a name needs a text in at least one locale")
     wheel.name = texts
     await session.flush()
     return wheel
@@ -151,7 +157,7 @@ async def set_slice_texts(
     if label is not None:
         texts = _text("label", label, max_length=LABEL_MAX)
         if not texts:
-            raise InvalidText("label", "a label needs a text in at least one locale")
+            raise InvalidText(field="label", reason="a label needs a text in at least one locale")
         slice_.label = texts
     if html_description is not None:
         slice_.html_description = _html("htmlDescription", html_description, max_length=HTML_MAX)
