@@ -12,6 +12,7 @@ body names each check, so an operator reading it sees which one failed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -34,9 +35,11 @@ CHECK_TIMEOUT_SECONDS = 1.5
 READY = frozenset({"ok", "ahead"})
 
 
+@functools.cache
 def migration_revisions() -> tuple[frozenset[str], frozenset[str]]:
     """(the heads a fully migrated database is at, every revision this release knows), read
-    once from the migration files."""
+    once per process from the migration files (they do not change while it runs; tests build
+    hundreds of apps)."""
     # Alembic narrates every plugin it loads at INFO, in every process that starts.
     logging.getLogger("alembic").setLevel(logging.WARNING)
     scripts = ScriptDirectory.from_config(alembic_config())
