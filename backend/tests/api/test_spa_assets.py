@@ -186,7 +186,6 @@ async def test_the_lao_variant_is_written_into_the_player_document(
 
 
 async def test_a_lao_variant_needs_a_head_to_write_into(settings: Settings, tmp_path: Path) -> None:
+    dist = built_spa(tmp_path / "dist")
     with pytest.raises(RuntimeError, match="no <head>"):
-        create_app(
-            settings.model_copy(update={"static_dir": built_spa(tmp_path / "dist"), "lao_mode": True})
-        )
+        create_app(settings.model_copy(update={"static_dir": dist, "lao_mode": True}))
