@@ -211,7 +211,7 @@ async def test_chat_agents_become_support_staff_and_back(
 async def test_operator_texts_become_per_language_and_back(
     empty_database: str, tmp_path: Path
 ) -> None:
-    """0010c files each single-language text under the language it is written in (Thai, Lao
+    """0010 files each single-language text under the language it is written in (Thai, Lao
     or English), gives banners, the bot tree and statement notes their per-language shape, and
     its downgrade gives every text back."""
     settings = Settings(database_url=empty_database, data_dir=tmp_path)

@@ -76,7 +76,7 @@ def pick_text(texts: Mapping[str, str] | str | None, locale: Locale, *, fallback
 def detect_locale(text: str) -> Locale:
     """The locale a single-language text is written in, judged by its script: Lao letters make
     it Lao, Thai letters Thai, anything else English. Used to file texts written before they
-    were per locale under the right language (migration 0010c, plain strings given to a
+    were per locale under the right language (migration 0010, plain strings given to a
     setter)."""
     lao = thai = 0
     for char in text:

@@ -1,8 +1,8 @@
 """reports: daily summary tables kept in step with the journal, their watermark (ADR 0015),
 and the indexes the reports' range queries walk (members, withdrawals and bonuses by time)
 
-Revision ID: 0010r
-Revises: 0009
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-27 16:00:00
 """
 
@@ -13,8 +13,8 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0010r"
-down_revision: str | None = "0009"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

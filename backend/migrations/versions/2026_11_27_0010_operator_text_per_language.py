@@ -14,7 +14,7 @@
 The column swap is add, copy, drop, rename on both databases: SQLite's batch copy-and-swap
 would drop tables that others point at (see 0009).
 
-Revision ID: 0010c
+Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-27 16:00:00
 """
@@ -26,7 +26,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010c"
+revision: str = "0010"
 down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -3,8 +3,8 @@
 One row per game code while its maintenance lasts: the reason, the planned end (optional),
 who set it and when. Ending it deletes the row; the audit log keeps the history.
 
-Revision ID: 0010m
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-27 16:00:00
 """
 
@@ -15,8 +15,8 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0010m"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -6,8 +6,8 @@ to ``pao.ledger.models.SHARDS`` rows, chosen by member id, so that members' move
 queue on one row lock. Member-owned accounts keep shard 0. Existing rows become shard 0; their
 balances and postings are unchanged, and every report sums an account over its shards.
 
-Revision ID: 0010w
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-27 16:00:00
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010w"
-down_revision: str | None = "0009"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
