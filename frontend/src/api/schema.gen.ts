@@ -1195,6 +1195,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/reports/{report}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report's tables for the days [from, to] (operator's time zone; ≤ 366 days) */
+        get: operations["backofficeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/reports/{report}/{table}.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One table of a report as CSV (amounts in major units), streamed */
+        get: operations["backofficeReportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/sessions": {
         parameters: {
             query?: never;
@@ -3259,6 +3293,13 @@ export interface components {
              */
             code: string;
         };
+        /** ColumnOut */
+        ColumnOut: {
+            /** Key */
+            key: string;
+            /** @description How to show a cell: money is in major units. */
+            kind: components["schemas"]["Kind"];
+        };
         /** ContactOut */
         ContactOut: {
             /**
@@ -3742,6 +3783,11 @@ export interface components {
             /** Total */
             total: number;
         };
+        /**
+         * Kind
+         * @enum {string}
+         */
+        Kind: "day" | "text" | "count" | "money" | "seconds" | "percent";
         /** LaunchSettingsOut */
         LaunchSettingsOut: {
             /**
@@ -4928,6 +4974,28 @@ export interface components {
             type: "reply";
         };
         /**
+         * ReportName
+         * @enum {string}
+         */
+        ReportName: "daily" | "payments" | "promotions" | "games" | "members" | "staff";
+        /** ReportOut */
+        ReportOut: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * From
+             * Format: date
+             */
+            from: string;
+            report: components["schemas"]["ReportName"];
+            /** Tables */
+            tables: components["schemas"]["TableOut"][];
+            /**
+             * To
+             * Format: date
+             */
+            to: string;
+        };
+        /**
          * Role
          * @enum {string}
          */
@@ -5394,6 +5462,15 @@ export interface components {
             statements: components["schemas"]["StatementLine"][];
             /** Total */
             total: number;
+        };
+        /** TableOut */
+        TableOut: {
+            /** Columns */
+            columns: components["schemas"]["ColumnOut"][];
+            /** Name */
+            name: string;
+            /** Rows */
+            rows: (string | number | null)[][];
         };
         /** TallyOut */
         TallyOut: {
@@ -12267,6 +12344,182 @@ export interface operations {
                 };
             };
             /** @description NO_GAME */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeReport: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, operator's time zone). */
+                from?: string | null;
+                /** @description Last day, inclusive; default today. */
+                to?: string | null;
+                /** @description Default: the operator's currency (LAK in Lao mode). */
+                currency?: components["schemas"]["Currency"] | null;
+            };
+            header?: never;
+            path: {
+                report: components["schemas"]["ReportName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportOut"];
+                };
+            };
+            /** @description KEY_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeReportCsv: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, operator's time zone). */
+                from?: string | null;
+                /** @description Last day, inclusive; default today. */
+                to?: string | null;
+                /** @description Default: the operator's currency (LAK in Lao mode). */
+                currency?: components["schemas"]["Currency"] | null;
+            };
+            header?: never;
+            path: {
+                report: components["schemas"]["ReportName"];
+                table: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description KEY_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
             404: {
                 headers: {
                     [name: string]: unknown;
