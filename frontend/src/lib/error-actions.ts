@@ -73,6 +73,10 @@ export const CATALOGUE_TEXT_FITS: Readonly<Record<string, 'all' | readonly Error
   INVALID_BANK: 'all',
   MONEY_NOT_ENOUGH: 'all',
   NO_GAME: 'all',
+  // "Your money has not moved": the catalogue text speaks of a transfer; opening, launching
+  // or resetting a game in maintenance has its own (errorAction.gameAccount).
+  PROVIDER_MAINTENANCE: ['gameTransfer'],
+  PROVIDER_UNAVAILABLE: ['gameTransfer'],
   PHONE_NUMBER_REQUIRE_10_DIGIT: 'all',
   REQUEST_LIMIT: 'all',
   WRONG_PASSWORD: 'all',
