@@ -53,7 +53,6 @@ def _depositors(span: Range) -> Select[int, int, int]:
     return query
 
 
-
 async def report(
     session: AsyncSession,
     span: Range,
