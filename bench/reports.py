@@ -67,7 +67,7 @@ SEED = [
               'MEMBER ' || n, lpad(n::text, 10, '0'),
               CASE WHEN n % 4 = 0 THEN NULL ELSE 'SRC' || (n % 12) END, 0,
               (SELECT t0 FROM params) + (n::float / :members) * interval '365 days'
-       FROM generate_series(1, :members) AS n""",
+       FROM generate_series(1::bigint, :members) AS n""",
     """INSERT INTO ledger_accounts (kind, owner, currency, balance, may_go_negative, created_at)
        SELECT 'player_wallet', id::text, 'THB', 0, false, created_at FROM members""",
     """INSERT INTO ledger_accounts (kind, owner, currency, balance, may_go_negative, created_at)
@@ -94,7 +94,7 @@ SEED = [
               1 + (n * 7919) % :members AS member,
               n % 20 AS what,
               100 + (n * 31) % 500000 AS amount
-       FROM generate_series(1, :entries) AS n""",
+       FROM generate_series(1::bigint, :entries) AS n""",
     """INSERT INTO journal_entries (id, kind, actor, memo, created_at)
        SELECT n, CASE WHEN what < 8 THEN 'deposit' WHEN what < 11 THEN 'post'
                       WHEN what = 11 THEN (ARRAY['bonus','invite_bonus','refund','luckydraw'])[1 + n % 4]
@@ -143,7 +143,7 @@ SEED = [
               (SELECT t0 FROM params) + (n::float / :withdrawals) * interval '365 days',
               CASE WHEN n % 10 < 9 THEN (SELECT t0 FROM params) + (n::float / :withdrawals) * interval '365 days'
                      + (60 + (n * 37) % 7200) * interval '1 second' END
-       FROM generate_series(1, :withdrawals) AS n
+       FROM generate_series(1::bigint, :withdrawals) AS n
        JOIN wallets w ON w.member = 1 + (n * 104729) % :members""",
     """INSERT INTO withdrawals (member_id, amount, currency, status, hold_id, bank_code,
          bank_account_name, bank_account_no, created_at, decided_at)
@@ -164,7 +164,7 @@ SEED = [
               CASE WHEN n % 3 = 0 THEN 'CLEARED' WHEN n % 3 = 1 THEN 'ENDED' ELSE 'CLEARED' END,
               'THB', 10000, 100 + n % 20000, 300000, 10,
               (SELECT t0 FROM params) + (n::float / :bonuses) * interval '365 days', NULL
-       FROM generate_series(1, :bonuses) AS n""",
+       FROM generate_series(1::bigint, :bonuses) AS n""",
     """INSERT INTO staff (login, display_name, role, password_hash, created_at)
        SELECT 'staff' || n, 'Staff ' || n, (ARRAY['owner','manager','cashier','support','viewer'])[1 + n % 5],
               'x', now()
@@ -174,7 +174,7 @@ SEED = [
               s.id, s.role, s.login,
               (ARRAY['withdrawal.approve','withdrawal.reject','slip.approve','member.suspend',
                      'adjustment.request'])[1 + n % 5], 'withdrawal', n::text
-       FROM generate_series(1, :audit) AS n
+       FROM generate_series(1::bigint, :audit) AS n
        JOIN staff s ON s.login = 'staff' || (1 + n % 10)""",
     """SELECT setval(pg_get_serial_sequence('ledger_holds', 'id'), :withdrawals)""",
 ]
