@@ -147,11 +147,11 @@ SEED = [
        JOIN wallets w ON w.member = 1 + (n * 104729) % :members""",
     """INSERT INTO withdrawals (member_id, amount, currency, status, hold_id, bank_code,
          bank_account_name, bank_account_no, created_at, decided_at)
-       SELECT (SELECT member FROM wallets WHERE id = h.account_id), h.amount, 'THB',
+       SELECT w.member, h.amount, 'THB',
               CASE h.status WHEN 'POSTED' THEN 'PAID' WHEN 'VOIDED' THEN 'REJECTED' ELSE 'PENDING' END,
               h.id, (ARRAY['KBANK','SCB','BBL','KTB','BAY'])[1 + h.id % 5], 'MEMBER', lpad(h.id::text, 10, '0'),
               h.created_at, h.resolved_at
-       FROM ledger_holds h""",
+       FROM ledger_holds h JOIN wallets w ON w.id = h.account_id""",
     """INSERT INTO promo_bonuses (code, kind, type, name, description, max_received, percent,
          fixed_amount, max_amount, min_deposit, turnover_multiplier, percent_fail, claimed_count,
          banners, is_active, sort_order, created_at)
