@@ -11,9 +11,11 @@ entry that commits after a later one was summarised (a gap) is counted when it s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections import defaultdict
 from datetime import UTC, date, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -49,10 +51,8 @@ async def account(session: AsyncSession, kind: AccountKind, owner: str = "") -> 
 
 async def one_move(app: FastAPI, rng: random.Random) -> None:
     """One random movement of money, committed (or refused: a racing mover spent it)."""
-    try:
+    with contextlib.suppress(InsufficientFunds):
         await _move(app, rng)
-    except InsufficientFunds:
-        pass
 
 
 async def _move(app: FastAPI, rng: random.Random) -> None:
@@ -135,7 +135,10 @@ async def refreshed(app: FastAPI, **kw: object) -> int:
     return done
 
 
-async def expected(app: FastAPI) -> tuple[dict[tuple[object, ...], list[int]], ...]:
+Summaries = tuple[dict[Any, list[int]], ...]
+
+
+async def expected(app: FastAPI) -> Summaries:
     """The summaries computed from the raw postings, in Python."""
     async with app.state.sessionmaker() as session:
         rows = (
@@ -175,7 +178,7 @@ async def expected(app: FastAPI) -> tuple[dict[tuple[object, ...], list[int]], .
         else:
             tally[2] += 1
             tally[3] += amount
-    members: dict[tuple[object, ...], list[int]] = defaultdict(lambda: [0, 0])
+    members: dict[tuple[date, int, str], list[int]] = defaultdict(lambda: [0, 0])
     firsts: dict[tuple[object, ...], list[int]] = {}
     for entry, legs in entries.items():
         if not any(a < 0 and kind in DEPOSIT_SOURCES for a, kind, _ in legs):
@@ -190,9 +193,9 @@ async def expected(app: FastAPI) -> tuple[dict[tuple[object, ...], list[int]], .
     return ledger, members, firsts
 
 
-async def summarised(app: FastAPI) -> tuple[dict[tuple[object, ...], list[int]], ...]:
+async def summarised(app: FastAPI) -> Summaries:
     async with app.state.sessionmaker() as session:
-        ledger = {
+        ledger: dict[Any, list[int]] = {
             (r.day, r.currency, r.account_kind, r.owner, r.entry_kind, r.marked): [
                 r.out_count,
                 r.out_sum,
@@ -201,11 +204,11 @@ async def summarised(app: FastAPI) -> tuple[dict[tuple[object, ...], list[int]],
             ]
             for r in (await session.execute(select(LedgerDay))).scalars()
         }
-        members = {
+        members: dict[Any, list[int]] = {
             (r.day, r.member_id, r.currency): [r.deposit_count, r.deposit_sum]
             for r in (await session.execute(select(MemberDay))).scalars()
         }
-        firsts = {
+        firsts: dict[Any, list[int]] = {
             (r.member_id, r.currency): [r.day.toordinal()]
             for r in (await session.execute(select(MemberFirstDeposit))).scalars()
         }
@@ -261,7 +264,8 @@ async def test_an_entry_committed_late_is_counted_once(app: FastAPI, database_ur
             gaps = list((await session.execute(select(WatermarkGap.entry_id))).scalars())
             mark = await session.get(Watermark, "journal")
         assert gaps == [late.id]
-        assert mark is not None and mark.last_id > late.id
+        assert mark is not None
+        assert mark.last_id > late.id
         await slow.commit()
     await refreshed(app)
     await refreshed(app)

@@ -26,7 +26,7 @@ SOURCES = columns(
     source=Kind.TEXT, registered=Kind.COUNT, converted=Kind.COUNT, conversion=Kind.PERCENT
 )
 DEPOSITORS = columns(
-    member=Kind.COUNT, name=Kind.TEXT, deposits_count=Kind.COUNT, deposits=Kind.MONEY
+    member=Kind.TEXT, name=Kind.TEXT, deposits_count=Kind.COUNT, deposits=Kind.MONEY
 )
 TOP = 100
 CHUNK = 5_000
@@ -51,7 +51,6 @@ def _depositors(span: Range) -> Select[int, int, int]:
         .group_by(MemberDay.member_id)
     )
     return query
-
 
 
 async def report(
