@@ -1,8 +1,5 @@
 """Read-only queries of the payments domain for the operator's figures (the dashboard).
 
-* :func:`slip_entries` — the journal entries that credited a slip: the bank clearing account
-  receives both slips and bank QR payments (KBANK / Lao QR), and this subquery tells them apart
-  (``pao.ledger.figures.daily_flows(marked=...)``).
 * :func:`count_slips_to_review` — the slips whose staff review is OPEN: the review module's own
   query (:func:`pao.payments.slips.review.under_review`), so the dashboard's count and the
   back office's queue are one list. A slip approved or rejected leaves it.
@@ -12,20 +9,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.payments.qr.matching import count_payments
 from pao.payments.qr.models import PaymentOutcome
-from pao.payments.slips.models import Slip, SlipReview
+from pao.payments.slips.models import SlipReview
 from pao.payments.slips.review import count_under_review
-
-
-def slip_entries() -> Select[Any]:
-    """The ids (labelled ``entry_id``) of the journal entries that credited a slip."""
-    return select(Slip.journal_entry_id.label("entry_id")).where(Slip.journal_entry_id.is_not(None))
 
 
 async def count_slips_to_review(session: AsyncSession) -> int:
