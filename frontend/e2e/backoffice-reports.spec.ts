@@ -55,6 +55,7 @@ test('a manager exports the daily figures and they match the dashboard', async (
   expect(download.suggestedFilename()).toMatch(/^pao-daily-days-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
   const [header, today, ...rest] = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/).map((line) => line.split(','));
   expect(rest).toEqual([]);
+  if (!header || !today) throw new Error('the CSV has no row of today');
   const cell = (key: string) => Number(today[header.indexOf(key)]);
   expect(cell('deposits')).toBeCloseTo(board.deposits, 2);
   expect(cell('withdrawals')).toBeCloseTo(board.withdrawals, 2);

@@ -63,6 +63,8 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   // Deposit by Lao QR at BCEL: kip-sized quick amounts, the QR in kip.
   await page.getByRole('button', { name: t('home.deposit') }).click();
   const deposit = page.getByRole('dialog', { name: t('deposit.title') });
+  // Only ways in that credit kip: no Thai bank, gateway or TrueMoney tab for a kip wallet.
+  await expect(deposit.getByRole('tab')).toHaveText([t('deposit.qrTab', { name: BCEL })]);
   await deposit.getByRole('tab', { name: t('deposit.qrTab', { name: BCEL }), exact: true }).click();
   await deposit.getByRole('button', { name: '50,000', exact: true }).click();
   await deposit.getByRole('button', { name: t('deposit.qr.create') }).click();

@@ -111,6 +111,7 @@ export default function HomeRoute() {
             open
             onClose={() => setDepositOpen(false)}
             onCredited={reloadWallet}
+            currency={wallet.data?.wallet.currency}
             renderSlipUpload={() => (
               <Suspense fallback={null}>
                 <SlipUpload onCredited={reloadWallet} />

@@ -23,6 +23,8 @@ type Props = {
   onCredited: () => void;
   /** The slips feature's upload form, shown on the bank-transfer tab. */
   renderSlipUpload?: () => ReactNode;
+  /** The member's wallet currency once known: only ways in that credit it are offered. */
+  currency?: string;
 };
 
 type Channel =
@@ -30,24 +32,28 @@ type Channel =
   | { key: string; kind: 'qr'; bank: DepositBank }
   | { key: string; kind: 'wallet'; wallet: DepositWallet };
 
-function channelsOf(banks: DepositBank[], wallets: DepositWallet[]): Channel[] {
-  const list: Channel[] = banks.map((bank) =>
+function channelsOf(banks: DepositBank[], wallets: DepositWallet[], currency?: string): Channel[] {
+  // A Lao kip wallet is paid through Lao banks only; Thai banks, the gateways and TrueMoney
+  // take baht (a QR of theirs would be refused with QR_FAIL).
+  const list: Channel[] = banks.filter((bank) => !currency || bank.currency === currency).map((bank) =>
     isGateway(bank.bankType) || bank.mode === 'AUTO'
       ? { key: `qr-${bank.bankCode}`, kind: 'qr', bank }
       : { key: `bank-${bank.bankCode}`, kind: 'bank', bank },
   );
-  wallets.forEach((wallet, index) => list.push({ key: `wallet-${index}`, kind: 'wallet', wallet }));
+  if (!currency || currency === 'THB') {
+    wallets.forEach((wallet, index) => list.push({ key: `wallet-${index}`, kind: 'wallet', wallet }));
+  }
   return list;
 }
 
-export function DepositModal({ open, onClose, onCredited, renderSlipUpload }: Props) {
+export function DepositModal({ open, onClose, onCredited, renderSlipUpload, currency }: Props) {
   const { t, i18n } = useTranslation();
   const lookup = useQuery({ ...depositLookupQuery(), enabled: open });
   const baseId = useId();
   const [selected, setSelected] = useState<string | null>(null);
   if (!open) return null;
 
-  const channels = lookup.data ? channelsOf(lookup.data.banks, lookup.data.wallets) : [];
+  const channels = lookup.data ? channelsOf(lookup.data.banks, lookup.data.wallets, currency) : [];
   const current = channels.find((c) => c.key === selected) ?? channels[0];
   const label = (channel: Channel) =>
     channel.kind === 'wallet'
