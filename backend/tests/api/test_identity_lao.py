@@ -11,6 +11,8 @@ from pao.core.settings import Settings
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, LedgerAccount
+from pao.payments.accounts import seed_receiving_accounts
+from pao.payments.truemoney.models import VoucherRedemption
 from tests.helpers import auth, login, registration_payload, set_site_setting
 
 
@@ -91,3 +93,25 @@ async def test_lao_account_number_bounds(client: httpx.AsyncClient) -> None:
     )
     response = await client.post("/api/account/validate", json=too_long)
     assert (response.status_code, response.json()) == (400, {"message": "INVALID_BANK"})
+
+
+async def test_a_kip_wallet_takes_no_gift_link(client: httpx.AsyncClient, app: FastAPI) -> None:
+    """A TrueMoney gift link carries baht: a kip wallet is refused before the voucher is
+    claimed, so nothing is credited and the link stays usable elsewhere."""
+    async with app.state.sessionmaker() as session:
+        await seed_receiving_accounts(session, lao_mode=True)
+        await session.commit()
+    phone = "2055000222"
+    body = registration_payload(phone=phone, bank_code="BCEL", bank_account_no="010120000123456002")
+    assert (await client.post("/api/account", json=body)).status_code == 201
+    token = await login(client, phone)
+    minted = await client.post("/sandbox/truemoney/vouchers", json={"amount": 50})
+    answer = await client.post(
+        "/api/wallet/truelink", json={"link": minted.json()["link"]}, headers=auth(token)
+    )
+    assert answer.status_code == 400
+    assert answer.json()["message"] == "NO_WALLET"
+    wallet = (await client.get("/api/wallet", headers=auth(token))).json()["wallet"]
+    assert wallet == {"amount": 0, "currency": "LAK"}
+    async with app.state.sessionmaker() as session:
+        assert (await session.execute(select(VoucherRedemption))).first() is None

@@ -79,7 +79,9 @@ async def truelink(
     if replay is not None:
         return JSONResponse(replay)
     wallet = await find_active(session, kind=ReceivingKind.TRUEMONEY, code="TRUEMONEY")
-    if wallet is None or not wallet.account_no:
+    # A gift link carries baht: a kip wallet has no TrueMoney way in (it would be credited the
+    # same number of kip), so it is refused before the voucher is claimed.
+    if wallet is None or not wallet.account_no or wallet.currency != member.currency:
         raise NoWallet()
     mobile = wallet.account_no
     claim = await service.claim_voucher(session, member=member, voucher_hash=hashed)
