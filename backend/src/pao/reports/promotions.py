@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.kit.i18n import default_locale, pick_text
+from pao.kit.money import Currency
 from pao.ledger.models import AccountKind
 from pao.promotions.models import Bonus, MemberBonus, MemberBonusStatus
 from pao.reports.ledger_days import flows
@@ -51,8 +53,8 @@ async def _bonuses(session: AsyncSession, span: Range) -> Table:
     start, end = span.bounds
     query = (
         select(
+            Bonus.id,
             Bonus.code,
-            Bonus.name,
             func.count(),
             func.sum(MemberBonus.bonus_amount),
             _count(MemberBonusStatus.CLEARED),
@@ -71,12 +73,27 @@ async def _bonuses(session: AsyncSession, span: Range) -> Table:
             MemberBonus.received_at < end,
             MemberBonus.currency == span.currency,
         )
-        .group_by(Bonus.code, Bonus.name)
+        # Not by name: it is per-language JSON, which PostgreSQL cannot compare.
+        .group_by(Bonus.id, Bonus.code)
         .order_by(func.sum(MemberBonus.bonus_amount).desc(), Bonus.code)
     )
+    rows = (await session.execute(query)).all()
+    names = dict(
+        (
+            await session.execute(
+                select(Bonus.id, Bonus.name).where(Bonus.id.in_([r[0] for r in rows]))
+            )
+        ).all()
+    )
+    # The operator's own language: Lao on a kip site, else Thai (as the cashier's screens).
+    locale = default_locale(lao_mode=span.currency is Currency.LAK)
     bonuses = [
-        (code, name, *(int(value or 0) for value in rest))
-        for code, name, *rest in await session.execute(query)
+        (
+            code,
+            pick_text(names.get(bonus_id), locale, fallback=locale),
+            *(int(v or 0) for v in rest),
+        )
+        for bonus_id, code, *rest in rows
     ]
     return Table("bonuses", BONUSES, bonuses)
 
