@@ -18,6 +18,7 @@ from pao.identity.changes import bank_changed_since
 from pao.identity.logins import list_logins
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.i18n import default_locale, pick_text
 from pao.kit.money import Currency
 from pao.promotions.bonuses import progress
 from pao.promotions.common import active_bonus
@@ -34,8 +35,10 @@ async def _active_bonus(
     if grant is None:
         return None
     found = await progress(app, session, member=member, grant=grant)
+    # Staff read the operator's own language, as on the withdrawal queue.
+    default = default_locale(lao_mode=bool(app.state.settings.lao_mode))
     return MemberActiveBonusOut(
-        name=found.bonus.name,
+        name=pick_text(found.bonus.name, default, fallback=default),
         turnover_required=grant.turnover_required,
         turnover_done=found.turnover,
     )
