@@ -429,7 +429,14 @@ def test_serve_runs_uvicorn_with_the_app_factory(
     assert calls == [
         (
             ("pao.main:create_app",),
-            {"factory": True, "host": "127.0.0.1", "port": 8123, "workers": 3},
+            {
+                "factory": True,
+                "host": "127.0.0.1",
+                "port": 8123,
+                "workers": 3,
+                "timeout_graceful_shutdown": 30,
+                "timeout_worker_healthcheck": 30,
+            },
         )
     ]
 
