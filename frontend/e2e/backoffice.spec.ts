@@ -140,7 +140,9 @@ for (const locale of ['th', 'en'] as const) {
       await signIn(page, t, viewer);
       const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
       await expect(nav.getByRole('link')).toHaveText(
-        ['dashboard', 'members', 'withdrawals', 'deposits', 'accounts', 'sessions'].map((screen) => t(`bo.nav.${screen}`)),
+        ['dashboard', 'reports', 'members', 'withdrawals', 'deposits', 'accounts', 'providers', 'sessions'].map(
+          (screen) => t(`bo.nav.${screen}`),
+        ),
       );
       // A link to a screen the role may not open lands on one it may (the first: the dashboard).
       await page.goto('/backoffice/staff');

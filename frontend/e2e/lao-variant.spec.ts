@@ -86,7 +86,9 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   await expect(bankApp.locator('#qr-out')).toContainText('Operator notified: yes');
   await bankApp.close();
 
-  await deposit.getByRole('button', { name: t('deposit.qr.done') }).click();
+  // The open QR learns it was paid (it polls its status) and turns into the success.
+  await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();
+  await deposit.getByRole('button', { name: t('common.ok'), exact: true }).click();
   await expect(deposit).toBeHidden();
   // Kip without decimals, named as kip.
   await expect(balance).toHaveText(new RegExp(`^50,000\\s*${t('common.currency.LAK')}$`));
