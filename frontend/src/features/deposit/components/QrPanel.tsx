@@ -18,7 +18,7 @@ import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatMoney, parseAmount, type Currency } from '@/lib/money';
 import { qrProgressQuery, qrStateQuery, useCancelQr, useCreateQr, type DepositBank } from '../api/deposit';
 import { canCreate, qrMinimum, quickAmounts } from '../hooks/qr-rules';
-import { formatMmSs, useCountdown } from '../hooks/use-countdown';
+import { formatMmSs, useCountdown } from '@/hooks/use-countdown';
 import { QrImage } from './QrImage';
 
 type Props = { bank: DepositBank; onDone: () => void };

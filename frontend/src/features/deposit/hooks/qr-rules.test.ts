@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMmSs } from './use-countdown';
+import { formatMmSs } from '@/hooks/use-countdown';
 import { canCreate, qrMinimum, quickAmounts } from './qr-rules';
 
 describe('QR rules', () => {

@@ -14,7 +14,7 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { formatMoney } from '@/lib/money';
 import { useActiveBonus, useBonuses, useClearBonus, type BonusItem } from '../api/bonus';
 import { BonusModal } from './BonusModal';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { receivedInPeriod } from './periods';
 import { PromotionModal } from './PromotionModal';
 

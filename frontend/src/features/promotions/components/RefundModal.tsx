@@ -24,7 +24,7 @@ import {
   useRefunds,
 } from '../api/refund';
 import { BannerCarousel } from './BannerCarousel';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 
 export function RefundModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();

@@ -17,7 +17,7 @@ import { formatMoney } from '@/lib/money';
 import { pageCount } from '@/lib/pagination';
 import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
 import { useWheelSize } from '../hooks/use-wheel-size';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { WheelCanvas } from './WheelCanvas';
 import { angleAt, planSpin } from './wheel-motion';
 

@@ -1,2 +1,0 @@
-/** The shared countdown (hooks/use-countdown), where the deposit panels import it. */
-export { formatMmSs, useCountdown } from '@/hooks/use-countdown';
