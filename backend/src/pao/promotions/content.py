@@ -48,22 +48,17 @@ class InvalidText(Unprocessable):
         return f"{self.field}: {self.reason}"
 
 
-def _text(field: str, value: Mapping[str, str] | str, *, max_length: int) -> dict[str, str]:
+def _localized(
+    model: type[LocalizedText] | type[LocalizedHtml],
+    field: str,
+    value: Mapping[str, str] | str,
+    *,
+    max_length: int,
+) -> dict[str, str]:
+    """``value`` validated as ``model`` (plain text, or HTML sanitised per language), each
+    language within ``max_length``; :class:`InvalidText` names ``field`` otherwise."""
     try:
-        texts = LocalizedText.model_validate(value).as_dict()
-    except ValidationError as exc:
-        raise InvalidText(field=field, reason=exc.errors()[0]["msg"]) from exc
-    for locale, text in texts.items():
-        if len(text) > max_length:
-            raise InvalidText(
-                field=field, reason=f"{locale} is longer than {max_length} characters"
-            )
-    return texts
-
-
-def _html(field: str, value: Mapping[str, str] | str, *, max_length: int) -> dict[str, str]:
-    try:
-        texts = LocalizedHtml.model_validate(value).as_dict()
+        texts = model.model_validate(value).as_dict()
     except ValidationError as exc:
         raise InvalidText(field=field, reason=exc.errors()[0]["msg"]) from exc
     for locale, text in texts.items():
@@ -111,12 +106,14 @@ async def set_bonus_texts(
     """Replace the given texts of the bonus or promotion ``code`` (the others stay)."""
     bonus = await _bonus(session, code)
     if name is not None:
-        texts = _text("name", name, max_length=NAME_MAX)
+        texts = _localized(LocalizedText, "name", name, max_length=NAME_MAX)
         if not texts:
             raise InvalidText(field="name", reason="a name needs a text in at least one locale")
         bonus.name = texts
     if description is not None:
-        bonus.description = _text("description", description, max_length=DESCRIPTION_MAX)
+        bonus.description = _localized(
+            LocalizedText, "description", description, max_length=DESCRIPTION_MAX
+        )
     if banners is not None:
         bonus.banners = banners_stored(banners)
     await session.flush()
@@ -129,7 +126,7 @@ async def set_wheel_name(
     wheel = await session.get(Wheel, wheel_id)
     if wheel is None:
         raise NotFound()
-    texts = _text("name", name, max_length=NAME_MAX)
+    texts = _localized(LocalizedText, "name", name, max_length=NAME_MAX)
     if not texts:
         raise InvalidText(field="name", reason="a name needs a text in at least one locale")
     wheel.name = texts
@@ -155,14 +152,16 @@ async def set_slice_texts(
     if slice_ is None:
         raise NotFound()
     if label is not None:
-        texts = _text("label", label, max_length=LABEL_MAX)
+        texts = _localized(LocalizedText, "label", label, max_length=LABEL_MAX)
         if not texts:
             raise InvalidText(field="label", reason="a label needs a text in at least one locale")
         slice_.label = texts
     if html_description is not None:
-        slice_.html_description = _html("htmlDescription", html_description, max_length=HTML_MAX)
+        slice_.html_description = _localized(
+            LocalizedHtml, "htmlDescription", html_description, max_length=HTML_MAX
+        )
     if prize_name is not None:
-        slice_.prize_name = _text("prizeName", prize_name, max_length=NAME_MAX)
+        slice_.prize_name = _localized(LocalizedText, "prizeName", prize_name, max_length=NAME_MAX)
     await session.flush()
     return slice_
 
