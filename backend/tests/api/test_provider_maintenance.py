@@ -22,6 +22,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
+from pao.backoffice import providers_service
 from pao.backoffice.audit import Actor
 from pao.backoffice.models import AuditEntry
 from pao.backoffice.roles import Role
@@ -29,7 +30,6 @@ from pao.games.models import GameTransfer, GameTransferStatus
 from pao.games.reconciler import reconcile_tick
 from pao.kit.clock import clock, utcnow
 from pao.ledger.models import AccountKind, Hold
-from pao.ops import providers as ops_providers
 from tests.games_support import (
     activate,
     arm,
@@ -149,7 +149,7 @@ async def test_many_simultaneous_transfers_to_a_provider_in_maintenance_move_not
     token, mid = await funded_member(client, 50_00)
     await activate(client, token, "PG")
     async with app.state.sessionmaker() as session:
-        await ops_providers.turn_on(
+        await providers_service.turn_on(
             session, code="PG", reason="provider upgrade", until=None, actor=Actor.operator("t")
         )
         await session.commit()
@@ -216,7 +216,7 @@ async def test_a_transfer_in_flight_is_settled_by_the_reconciler_during_maintena
         app.state.settings.game_provider_timeout_seconds = 60.0
     assert pending.json()["code"] == "PENDING"
     async with app.state.sessionmaker() as session:
-        await ops_providers.turn_on(
+        await providers_service.turn_on(
             session, code="JOKER", reason="maintenance", until=None, actor=Actor.operator("t")
         )
         await session.commit()
@@ -265,7 +265,7 @@ async def test_permissions_audit_and_ops_share_one_function(
     assert (await _maintenance(client, owner, "JOKER", on=True)).status_code == 200
     assert (await _maintenance(client, owner, "JOKER", on=False)).status_code == 200
     async with app.state.sessionmaker() as session:
-        await ops_providers.turn_on(
+        await providers_service.turn_on(
             session, code="pg", reason="night work", until=None, actor=Actor.operator("ops:root")
         )
         await session.commit()
@@ -278,7 +278,7 @@ async def test_permissions_audit_and_ops_share_one_function(
         == "ops:root"
     )
     async with app.state.sessionmaker() as session:
-        await ops_providers.turn_off(session, code="PG", actor=Actor.operator("ops:root"))
+        await providers_service.turn_off(session, code="PG", actor=Actor.operator("ops:root"))
         await session.commit()
         trail = [
             (r.action, r.object_id, r.actor, r.before, r.after)
@@ -309,7 +309,7 @@ async def test_a_planned_end_in_the_past_ends_the_maintenance(
     token, _ = await funded_member(client, 10_00)
     await activate(client, token, "JOKER")
     async with app.state.sessionmaker() as session:
-        await ops_providers.turn_on(
+        await providers_service.turn_on(
             session,
             code="JOKER",
             reason="short",

@@ -1,8 +1,9 @@
 """``/api/backoffice/providers``: each game provider's health (the circuit breaker's window:
 calls, failures, time-outs, last success) and maintenance, which a manager sets with a reason
-and an optional planned end, or ends. The routes call :mod:`pao.games.maintenance`, the
-functions ``pao ops providers maintenance on|off`` calls too, audit the change, and drop this
-process's cached provider states so players see it at once (other processes within a second).
+and an optional planned end, or ends. The routes call :mod:`pao.backoffice.providers_service`
+(audited :mod:`pao.games.maintenance`), as ``pao ops providers maintenance on|off`` does,
+and drop this process's cached provider states so players see it at once (other processes
+within a second).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, Request
 from pydantic import Field, StringConstraints
 
-from pao.backoffice import audit
+from pao.backoffice import providers_service
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
 from pao.backoffice.roles import Permission
@@ -31,7 +32,6 @@ router = backoffice_router()
 
 Reader = Annotated[Staff, Depends(require(Permission.PROVIDERS_READ))]
 Manager = Annotated[Staff, Depends(require(Permission.PROVIDERS_MANAGE))]
-OBJECT = "provider"
 CHANGE = {**AUTHENTICATED, **errors(_404="NO_GAME"), **VALIDATION}
 
 
@@ -140,19 +140,8 @@ async def set_maintenance(
     staff: Manager,
 ) -> ProviderOut:
     code = code.strip().upper()
-    actor = actor_of(request)
-    before, after = await maintenance.set_maintenance(
-        session, code=code, reason=body.reason, until=body.until, actor=actor.label
-    )
-    old, new = audit.changed(before, after)
-    await audit.record(
-        session,
-        actor=actor,
-        action="provider.maintenance.on",
-        object_type=OBJECT,
-        object_id=code,
-        before=old,
-        after=new,
+    await providers_service.turn_on(
+        session, code=code, reason=body.reason, until=body.until, actor=actor_of(request)
     )
     return await _one(request, session, code)
 
@@ -171,15 +160,5 @@ async def end_maintenance(
     staff: Manager,
 ) -> ProviderOut:
     code = code.strip().upper()
-    before, after = await maintenance.end_maintenance(session, code=code)
-    old, new = audit.changed(before, after)
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="provider.maintenance.off",
-        object_type=OBJECT,
-        object_id=code,
-        before=old,
-        after=new,
-    )
+    await providers_service.turn_off(session, code=code, actor=actor_of(request))
     return await _one(request, session, code)

@@ -1,30 +1,27 @@
 """``pao ops providers list|maintenance on|off``: game providers' state and maintenance.
 
-The same functions as the back office's ``/api/backoffice/providers`` (:mod:`pao.games.
-maintenance`), with the same audit rows, recorded as ``ops:<OS user>``. Running API processes
-see a change within a second (pao.games.availability). ``list`` shows the health tracker's
-window too when Redis is configured (without it each API process keeps its own, which this
-command cannot see)."""
+The same functions as the back office's ``/api/backoffice/providers``
+(:mod:`pao.backoffice.providers_service`), with the same audit rows, recorded as
+``ops:<OS user>``. Running API processes see a change within a second
+(pao.games.availability). ``list`` shows the health tracker's window too when Redis is
+configured (without it each API process keeps its own, which this command cannot see)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
+from pao.backoffice import providers_service
 from pao.backoffice.audit import Actor
 from pao.core.settings import get_settings
-from pao.games import maintenance
 from pao.games.admin import providers_overview
 from pao.games.availability import ProviderStatus
 from pao.games.health import create_health_tracker
 from pao.games.models import Game
 from pao.ops.base import fail, operator, run
-
-OBJECT = "provider"
 
 app = typer.Typer(help="Game providers: state, health and maintenance.", no_args_is_help=True)
 maintenance_app = typer.Typer(help="Set a provider into maintenance, or end it.")
@@ -75,43 +72,6 @@ def _until(text: str | None) -> datetime | None:
     return value
 
 
-async def turn_on(
-    session: AsyncSession, *, code: str, reason: str, until: datetime | None, actor: Actor
-) -> dict[str, Any]:
-    """Set maintenance and audit it, as ``PUT /api/backoffice/providers/{code}/maintenance``."""
-    before, after = await maintenance.set_maintenance(
-        session, code=code, reason=reason, until=until, actor=actor.label
-    )
-    old, new = audit.changed(before, after)
-    await audit.record(
-        session,
-        actor=actor,
-        action="provider.maintenance.on",
-        object_type=OBJECT,
-        object_id=code.strip().upper(),
-        before=old,
-        after=new,
-    )
-    return after
-
-
-async def turn_off(session: AsyncSession, *, code: str, actor: Actor) -> dict[str, Any]:
-    """End maintenance and audit it, as ``DELETE /api/backoffice/providers/{code}/
-    maintenance``; returns the snapshot before."""
-    before, after = await maintenance.end_maintenance(session, code=code)
-    old, new = audit.changed(before, after)
-    await audit.record(
-        session,
-        actor=actor,
-        action="provider.maintenance.off",
-        object_type=OBJECT,
-        object_id=code.strip().upper(),
-        before=old,
-        after=new,
-    )
-    return before
-
-
 @maintenance_app.command("on")
 def on_command(
     code: Annotated[str, typer.Argument(help="The game code, e.g. JOKER.")],
@@ -125,7 +85,7 @@ def on_command(
     planned = _until(until)
 
     async def work(session: AsyncSession) -> str:
-        await turn_on(
+        await providers_service.turn_on(
             session, code=code, reason=reason, until=planned, actor=Actor.operator(operator())
         )
         end = f" until {planned.isoformat(timespec='minutes')}" if planned else ""
@@ -139,7 +99,8 @@ def off_command(code: Annotated[str, typer.Argument(help="The game code.")]) -> 
     """End a provider's maintenance now."""
 
     async def work(session: AsyncSession) -> str:
-        before = await turn_off(session, code=code, actor=Actor.operator(operator()))
+        actor = Actor.operator(operator())
+        before = await providers_service.turn_off(session, code=code, actor=actor)
         if not before["maintenance"]:
             return f"{code.upper()} was not in maintenance"
         return f"{code.upper()} maintenance ended"
