@@ -3,16 +3,16 @@
  * on touch, arrow keys on the front card, previous/next buttons. Clicking the front card (or a side
  * card) opens the game account modal.
  */
-import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { formatMoney } from '@/lib/money';
 import { SITE_OR_WEB, cssUrl, safeUrl } from '@/lib/safe-url';
 import type { Slot } from '../api/games';
 import { providerNotice } from '../provider-state';
+import { useSwipe } from '@/hooks/use-swipe';
 
 const SPACING = 330;
-const SWIPE_PX = 40;
 
 type Props = {
   id: string;
@@ -35,9 +35,7 @@ function cardStyle(offset: number) {
 export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Props) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
-  const touchX = useRef<number | null>(null);
   const cards = useRef<(HTMLButtonElement | null)[]>([]);
-  if (slots.length === 0) return null;
   const last = slots.length - 1;
   const go = (next: number, focus = false) => {
     const index = Math.min(last, Math.max(0, next));
@@ -45,23 +43,17 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
     // Keyboard users stay on the front card as it changes.
     if (focus) requestAnimationFrame(() => cards.current[index]?.focus());
   };
+  const { onTouchStart, onTouchEnd } = useSwipe(
+    () => go(active - 1),
+    () => go(active + 1),
+  );
+  if (slots.length === 0) return null;
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowLeft') go(active - 1, true);
     else if (event.key === 'ArrowRight') go(active + 1, true);
     else return;
     event.preventDefault();
-  };
-  const onTouchStart = (event: TouchEvent) => {
-    touchX.current = event.touches[0]?.clientX ?? null;
-  };
-  const onTouchEnd = (event: TouchEvent) => {
-    const start = touchX.current;
-    const end = event.changedTouches[0]?.clientX;
-    touchX.current = null;
-    if (start === null || end === undefined) return;
-    if (end - start > SWIPE_PX) go(active - 1);
-    else if (start - end > SWIPE_PX) go(active + 1);
   };
 
   return (

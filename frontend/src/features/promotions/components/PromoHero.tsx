@@ -5,7 +5,7 @@
  * the user asked for reduced motion (then it neither turns nor slides). A slide opens the bonus
  * page, where the promotion is received.
  */
-import { useEffect, useRef, useState, type TouchEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Icon } from '@/components/ui/Icon';
@@ -13,9 +13,9 @@ import { paths } from '@/lib/paths';
 import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 import { useBonuses } from '../api/bonus';
 import './hero.css';
+import { useSwipe } from '@/hooks/use-swipe';
 
 export const TURN_MS = 6000;
-const SWIPE_PX = 40;
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -33,7 +33,6 @@ export function PromoHero({ enabled }: { enabled: boolean }) {
   // Paused by the button (sticky) or while the pointer or the focus is on the carousel.
   const [paused, setPaused] = useState(prefersReducedMotion);
   const [held, setHeld] = useState(false);
-  const touchX = useRef<number | null>(null);
   const count = slides.length;
   const current = count ? index % count : 0;
   const turning = count > 1 && !paused && !held;
@@ -44,19 +43,13 @@ export function PromoHero({ enabled }: { enabled: boolean }) {
     return () => window.clearTimeout(timer);
   }, [turning, index]);
 
-  if (count === 0) return null;
   const go = (next: number) => setIndex(((next % count) + count) % count);
-  const onTouchStart = (event: TouchEvent) => {
-    touchX.current = event.touches[0]?.clientX ?? null;
-  };
-  const onTouchEnd = (event: TouchEvent) => {
-    const start = touchX.current;
-    const end = event.changedTouches[0]?.clientX;
-    touchX.current = null;
-    if (start === null || end === undefined) return;
-    if (end - start > SWIPE_PX) go(current - 1);
-    else if (start - end > SWIPE_PX) go(current + 1);
-  };
+  const { onTouchStart, onTouchEnd } = useSwipe(
+    () => go(current - 1),
+    () => go(current + 1),
+  );
+
+  if (count === 0) return null;
 
   return (
     <section
