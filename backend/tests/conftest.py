@@ -23,7 +23,6 @@ import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
-from fastapi.dependencies import models as fastapi_dependency_models
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 
@@ -155,20 +154,6 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
     async with LifespanManager(application, startup_timeout=60, shutdown_timeout=60):
         yield application
     clock.reset()
-    forget_dependency_classifications()
-
-
-def forget_dependency_classifications() -> None:
-    """FastAPI classifies each dependency callable once, in module-level LRU caches keyed by the
-    callable. The app's own dependencies close over their app, so those caches kept every
-    test's app (about 6 MB, 35,000 objects) alive: the suite grew to GBs per worker and every
-    full garbage collection walked all of it. One app per process in production, no leak there."""
-    for cache in (
-        fastapi_dependency_models._is_gen_callable_cached,
-        fastapi_dependency_models._is_async_gen_callable_cached,
-        fastapi_dependency_models._is_coroutine_callable_cached,
-    ):
-        cache.cache_clear()
 
 
 @pytest.fixture

@@ -241,6 +241,44 @@ def _names_a_file(path: str) -> bool:
     return _FILE_NAME.search(path) is not None
 
 
+class _Spa:
+    """The built SPA's files and its two documents, kept on ``app.state.spa``."""
+
+    def __init__(self, static_dir: Path, index: Path, *, lao_mode: bool) -> None:
+        self.document = _SpaDocument(index, lao_mode=lao_mode)
+        back_office_html = static_dir / "backoffice.html"
+        self.back_office = (
+            _SpaDocument(back_office_html) if back_office_html.is_file() else self.document
+        )
+        self.documents = {root_file.resolve() for root_file in (index, back_office_html)}
+        self.static_dir = static_dir
+        self.root = static_dir.resolve()
+
+    def answer(self, path: str, accept_encoding: str) -> Response:
+        candidate = (self.static_dir / path).resolve()
+        # The documents themselves are served as documents too: same bytes, same no-cache.
+        if (
+            candidate not in self.documents
+            and candidate.is_file()
+            and candidate.is_relative_to(self.root)
+        ):
+            return FileResponse(candidate)
+        if _names_a_file(path) and candidate not in self.documents:
+            # A file that is not there (a demo video, an image) is a 404: the SPA document in
+            # its place would play as a 0:00 video or a broken image, with no error to show.
+            return JSONResponse({"message": "NO_DATA"}, status_code=status.HTTP_404_NOT_FOUND)
+        if path in ("backoffice", "backoffice.html") or path.startswith("backoffice/"):
+            return self.back_office.response(accept_encoding)
+        return self.document.response(accept_encoding)
+
+
+def _spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
+    # Module-level, reading the app's state: FastAPI caches facts about each endpoint function
+    # for the life of the process, so a closure here would keep every app built alive.
+    spa: _Spa = request.app.state.spa
+    return spa.answer(path, request.headers.get("accept-encoding", ""))
+
+
 def _mount_spa(app: FastAPI, static_dir: Path, *, lao_mode: bool) -> None:
     """Serve the built SPA; unknown non-API paths fall back to index.html (history mode).
 
@@ -250,11 +288,7 @@ def _mount_spa(app: FastAPI, static_dir: Path, *, lao_mode: bool) -> None:
     index = static_dir / "index.html"
     if not index.is_file():
         return
-    document = _SpaDocument(index, lao_mode=lao_mode)
-    back_office_html = static_dir / "backoffice.html"
-    back_office = _SpaDocument(back_office_html) if back_office_html.is_file() else document
-    documents = {root_file.resolve() for root_file in (index, back_office_html)}
-    root = static_dir.resolve()
+    app.state.spa = _Spa(static_dir, index, lao_mode=lao_mode)
     assets = static_dir / "assets"
     if assets.is_dir():
         # Compressed: on a phone over slow 4G the JS bytes decide when /login paints
@@ -265,19 +299,7 @@ def _mount_spa(app: FastAPI, static_dir: Path, *, lao_mode: bool) -> None:
             GZipMiddleware(StaticFiles(directory=assets), minimum_size=1024),
             name="assets",
         )
-
     # HEAD too: a load balancer or uptime probe asks HEAD /login and must not read 405.
-    @app.api_route("/{path:pao_spa_path}", methods=["GET", "HEAD"], include_in_schema=False)
-    def spa(path: str, request: Request) -> Response:  # sync: it touches the filesystem
-        candidate = (static_dir / path).resolve()
-        # The documents themselves are served as documents too: same bytes, same no-cache.
-        if candidate not in documents and candidate.is_file() and candidate.is_relative_to(root):
-            return FileResponse(candidate)
-        if _names_a_file(path) and candidate not in documents:
-            # A file that is not there (a demo video, an image) is a 404: the SPA document in
-            # its place would play as a 0:00 video or a broken image, with no error to show.
-            return JSONResponse({"message": "NO_DATA"}, status_code=status.HTTP_404_NOT_FOUND)
-        accept = request.headers.get("accept-encoding", "")
-        if path in ("backoffice", "backoffice.html") or path.startswith("backoffice/"):
-            return back_office.response(accept)
-        return document.response(accept)
+    app.add_api_route(
+        "/{path:pao_spa_path}", _spa, methods=["GET", "HEAD"], include_in_schema=False
+    )

@@ -19,19 +19,23 @@ from pao.core import metrics
 from pao.observability import backlog
 
 
-def install_metrics_endpoint(app: FastAPI, token: str | None) -> None:
-    expected = f"Bearer {token}".encode() if token else None
+async def prometheus_metrics(request: Request) -> Response:
+    expected: bytes | None = request.app.state.metrics_authorization
+    if expected is None:
+        return JSONResponse({"message": "NO_DATA"}, status_code=404)
+    given = request.headers.get("authorization", "").encode()
+    if not hmac.compare_digest(given, expected):
+        return JSONResponse(
+            {"message": "invalid-token"},
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    body = metrics.exposition() + await backlog.exposition(request.app.state.read_sessionmaker)
+    return Response(body, media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/metrics", include_in_schema=False)
-    async def prometheus_metrics(request: Request) -> Response:
-        if expected is None:
-            return JSONResponse({"message": "NO_DATA"}, status_code=404)
-        given = request.headers.get("authorization", "").encode()
-        if not hmac.compare_digest(given, expected):
-            return JSONResponse(
-                {"message": "invalid-token"},
-                status_code=401,
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-        body = metrics.exposition() + await backlog.exposition(app.state.read_sessionmaker)
-        return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+def install_metrics_endpoint(app: FastAPI, token: str | None) -> None:
+    # The endpoint reads the expected header from the app's state rather than closing over it
+    # (see pao.observability.health.install_probes: closures would keep old apps alive).
+    app.state.metrics_authorization = f"Bearer {token}".encode() if token else None
+    app.add_api_route("/metrics", prometheus_metrics, methods=["GET"], include_in_schema=False)

@@ -21,8 +21,7 @@ from pao.observability.pool import unwatch_pool, watch_pool
 
 def install_routes(app: FastAPI, settings: Settings) -> None:
     app.state.drain = Drain()
-    app.state.readiness = Readiness(settings, app.state.engine, app.state.drain)
-    install_probes(app, app.state.readiness)
+    install_probes(app, Readiness(settings, app.state.engine, app.state.drain))
     install_metrics_endpoint(app, settings.metrics_token)
 
 
