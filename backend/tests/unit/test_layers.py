@@ -4,7 +4,9 @@ not at the top of a module and not inside a function. A lower domain that needs 
 from above declares a port (pao.kit.ports); the layer above plugs it in at start-up.
 
 The scan reads the source (``ast``), so an import hidden in a function or under
-``TYPE_CHECKING`` counts too; relative imports are resolved against the importing module.
+``TYPE_CHECKING`` counts too; relative imports are resolved against the importing module, and
+an import of a module outside the domains (``pao.models``) counts if that module brings in a
+layer above.
 """
 
 from __future__ import annotations
@@ -47,14 +49,56 @@ def imported_modules(path: Path, root: Path) -> list[tuple[int, str]]:
     return found
 
 
+def _is_above(module: str) -> bool:
+    return any(module == above or module.startswith(above + ".") for above in ABOVE)
+
+
+def _in_lower(module: str) -> bool:
+    return any(module == f"pao.{domain}" or module.startswith(f"pao.{domain}.") for domain in LOWER)
+
+
+def _source(module: str, root: Path) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _reaches_above(module: str, root: Path, memo: dict[str, str | None]) -> str | None:
+    """The module above that importing ``module`` (outside the lower domains: ``pao.models``,
+    ``pao.observability``…) brings in, following its imports; None if none does."""
+    if module in memo:
+        return memo[module]
+    memo[module] = None  # in progress: an import cycle adds nothing
+    path = _source(module, root)
+    for _, imported in imported_modules(path, root) if path is not None else []:
+        if _is_above(imported):
+            memo[module] = imported
+            break
+        if imported.startswith("pao.") and not _in_lower(imported):
+            found = _reaches_above(imported, root, memo)
+            if found is not None:
+                memo[module] = found
+                break
+    return memo[module]
+
+
 def upward_imports(root: Path) -> list[str]:
-    """``file:line imports module`` for each import of a layer above by a lower domain."""
+    """``file:line imports module`` for each import of a layer above by a lower domain, made
+    directly or through a module outside the domains that imports one (``via``)."""
     found: list[str] = []
+    memo: dict[str, str | None] = {}
     for domain in LOWER:
         for path in sorted((root / "pao" / domain).rglob("*.py")):
             for line, module in imported_modules(path, root):
-                if any(module == above or module.startswith(above + ".") for above in ABOVE):
-                    found.append(f"{path.relative_to(root)}:{line} imports {module}")
+                where = f"{path.relative_to(root)}:{line} imports {module}"
+                if _is_above(module):
+                    found.append(where)
+                elif module.startswith("pao.") and not _in_lower(module):
+                    above = _reaches_above(module, root, memo)
+                    if above is not None:
+                        found.append(f"{where} (via {above})")
     return sorted(set(found))
 
 
@@ -79,11 +123,17 @@ def test_the_scan_finds_an_upward_import_wherever_it_hides(tmp_path: Path) -> No
     )
     (tmp_path / "pao" / "core" / "cli_bits.py").write_text("from pao import ops\n")
     (tmp_path / "pao" / "kit" / "fine.py").write_text("from pao.kit import money\n")
+    # Through a module outside the domains: pao.models imports every domain's tables.
+    (tmp_path / "pao" / "models.py").write_text("from pao.promotions import models\n")
+    (tmp_path / "pao" / "site" / "tables.py").write_text("import pao.models\n")
+    (tmp_path / "pao" / "support" / "tables.py").write_text("from pao import models\n")
     assert upward_imports(tmp_path) == [
         "pao/core/cli_bits.py:1 imports pao.ops",
         "pao/games/transfers.py:2 imports pao.backoffice.audit",
         "pao/payments/payouts/cashier.py:1 imports pao.reports",
         "pao/payments/payouts/cashier.py:1 imports pao.reports.refresh",
+        "pao/site/tables.py:1 imports pao.models (via pao.promotions)",
+        "pao/support/tables.py:1 imports pao.models (via pao.promotions)",
         "pao/wallet/withdrawals.py:1 imports pao.promotions.gates",
         "pao/wallet/withdrawals.py:1 imports pao.promotions.gates.check_withdrawal_allowed",
     ]
