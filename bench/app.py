@@ -38,11 +38,15 @@ WHERE s.token_digest = $1
 
 def _screen_statement() -> tuple[str, Any]:
     """Pao's wallet-screen statement (pao.wallet.screen), compiled once for asyncpg: its SQL
-    and a function giving its positional arguments for a token digest."""
-    from pao.wallet.screen import SCREEN
+    and a function giving its positional arguments for a token digest. Built by the app's
+    wiring (create_app plugs the invite summary it carries); a --before snapshot from before
+    that has it as the module constant ``SCREEN``."""
+    from pao.wallet import screen
     from sqlalchemy.dialects.postgresql.asyncpg import dialect
 
-    compiled = SCREEN.compile(dialect=dialect())
+    built = getattr(screen, "screen_statement", None)
+    statement = built() if built is not None else screen.SCREEN
+    compiled = statement.compile(dialect=dialect())
     names = list(compiled.positiontup or [])
     fixed = [compiled.params[name] for name in names]
     at = names.index("digest")

@@ -33,6 +33,7 @@ from pao.core.settings import Settings
 from pao.kit.clock import clock
 from pao.ledger.ddl import statements_for
 from pao.main import create_app
+from pao.promotions.wiring import install as install_promotions
 
 
 def _per_worker(url: str | None) -> str | None:
@@ -57,6 +58,14 @@ async def build_schema(engine: AsyncEngine) -> None:
             *backoffice_ddl.statements_for(engine.dialect.name),
         ):
             await conn.exec_driver_sql(statement)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plugged_ports() -> None:
+    """Promotions plugged into the wallet's and the games' ports (pao.kit.ports), as
+    create_app and the ``pao`` command do: some tests call a withdrawal or a transfer on a
+    session of their own, before or without any app."""
+    install_promotions()
 
 
 @pytest.fixture(scope="session")

@@ -17,8 +17,10 @@ from sqlalchemy import make_url
 import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao.core.logging import configure_logging
 from pao.core.settings import get_settings
+from pao.kit.ports import require_wired
 from pao.ops import accounts, backup, deposits, members, providers, site, staff, withdrawals
 from pao.ops.base import run
+from pao.promotions.wiring import install as install_promotions
 
 app = typer.Typer(
     help="Pao: the member wallet service.",
@@ -38,6 +40,10 @@ def _setup() -> None:
         raise typer.Exit(1) from None
     # Logs go to stderr, so stdout carries only the command's own answer.
     configure_logging(settings)
+    # The commands run the domains' functions without the app: plug the ports create_app
+    # plugs (pao.kit.ports), so that a command reaching a bonus gate finds it.
+    install_promotions()
+    require_wired()
 
 
 ops = typer.Typer(help="Operator commands (recorded as ops:<your OS user>).", no_args_is_help=True)

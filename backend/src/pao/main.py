@@ -1,7 +1,8 @@
 """The ASGI application: FastAPI (API), the sandbox services and the built SPA, in one app.
 
 ``create_app()`` is the only composition root: it wires the engine, the unit of work, the
-optional Redis client and every domain's router.
+optional Redis client, every domain's router, and the ports through which lower domains ask
+the ones above them (:mod:`pao.kit.ports`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
+from pao.kit.ports import require_wired
 from pao.kit.storage import LocalFileStore
 from pao.observability import wiring as observability
 from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
@@ -47,6 +49,7 @@ from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
+from pao.promotions.wiring import install as install_promotions
 from pao.reports.jobs import register as reports_register
 from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
@@ -128,6 +131,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
+
+    # Promotions' rules into the ports of the domains below it (the bonus gates of withdrawals
+    # and transfers, the wallet screen's invite summary: pao.kit.ports). A port left unplugged
+    # stops the start-up here rather than letting the first withdrawal past its gate.
+    install_promotions()
+    require_wired()
 
     # /healthz, /readyz and /metrics (pao.observability), before the SPA's catch-all route.
     observability.install_routes(app, settings)

@@ -229,7 +229,7 @@ async def test_the_gate_is_asked_before_money_moves(
     app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pao.core.errors import BadRequest
-    from pao.games import transfers
+    from pao.games.ports import TRANSFER_GATE
 
     await seed(app)
     token, mid = await funded_member(client, 10_00)
@@ -242,7 +242,8 @@ async def test_the_gate_is_asked_before_money_moves(
         asked.append((source, destination, amount))
         raise BadRequest("BONUS_REMAINING")
 
-    monkeypatch.setattr(transfers, "check_transfer_allowed", refuse)
+    # The gate promotions plugs in, swapped for one that refuses and records what it saw.
+    monkeypatch.setattr(TRANSFER_GATE, "impl", refuse)
     response = await _transfer(client, token, "WALLET", "JOKER", 5)
     assert response.json() == {"message": "BONUS_REMAINING"}
     assert asked == [("WALLET", "JOKER", 5_00)]

@@ -122,12 +122,18 @@ def configure_logging(settings: Settings) -> None:
             )
         ]
     )
+    level = logging.getLevelNamesMapping()[settings.log_level.upper()]
     structlog.configure(
         processors=[*shared, *tail],
+        # Below the level, a log call is a no-op method (structlog's filtering logger): the
+        # debug lines of frequent routine work cost nothing when not written.
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
+    # Other libraries' loggers: never below info (asyncio, SQLAlchemy and the like narrate
+    # their internals at debug).
+    logging.basicConfig(level=max(level, logging.INFO), stream=sys.stderr, format="%(message)s")
     # httpx narrates every adapter request at INFO; adapters log what matters themselves.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # On the logger, not a handler: uvicorn (`pao serve`) configures the access log's handlers

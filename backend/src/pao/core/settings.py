@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     # broken by a database restart fails one request, and SQLAlchemy then drops the whole pool.
     db_pool_pre_ping: bool = False
     log_json: bool | None = None
+    # The least level Pao's own log lines are written at; "debug" adds the routine ticks of the
+    # background jobs (pao.kit.jobs). Other libraries stay at info or above.
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
     # Prometheus (/metrics): closed unless set, then only `Authorization: Bearer <token>`.
     metrics_token: str | None = Field(default=None, min_length=16)
     # On SIGTERM: how long requests in flight (and a job's tick) may take to finish before

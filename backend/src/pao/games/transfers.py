@@ -55,6 +55,7 @@ from pao.games.models import (
     GameTransferStatus,
     TransferDirection,
 )
+from pao.games.ports import TRANSFER_GATE
 from pao.games.providers import provider_for
 from pao.games.providers.base import (
     ProviderError,
@@ -80,7 +81,6 @@ from pao.ledger.service import (
     void_hold,
 )
 from pao.ledger.service import transfer as ledger_transfer
-from pao.promotions.gates import check_transfer_allowed
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
 
@@ -460,7 +460,8 @@ async def _begin(
     session: AsyncSession, *, member: Member, source: str, destination: str, amount: int
 ) -> GameTransfer:
     currency = Currency(member.currency)
-    await check_transfer_allowed(
+    # The BONUS_REMAINING gate belongs to promotions (plugged into the games' port).
+    await TRANSFER_GATE.impl(
         session, member_id=member.id, source=source, destination=destination, amount=amount
     )
     if _is_wallet(source):

@@ -29,6 +29,10 @@ class PeriodicJob:
     name: str
     interval_seconds: float
     tick: JobTick  # called with the FastAPI app; returns how many items it handled
+    # Its work is the steady state (summaries refreshed every few seconds, presence renewed):
+    # a tick that handled items is logged at debug, not info. A reconciler is not routine:
+    # each item it handles was stuck, which an operator wants to read about.
+    routine: bool = False
 
 
 class JobRunner:
@@ -71,17 +75,24 @@ class JobRunner:
 
 
 async def run_tick(app: Any, job: PeriodicJob) -> None:
-    """One tick of ``job``, timed and counted; a failure is logged and retried next time."""
+    """One tick of ``job``, timed and counted; a failure is logged and retried next time.
+
+    Logged: a failure (error, with its traceback); a tick that took longer than the job's
+    interval (info: the job is falling behind); a tick that handled items (info, or debug for
+    a :attr:`~PeriodicJob.routine` job). A tick with nothing to do is not logged."""
     started = time.perf_counter()
     try:
         handled = await job.tick(app)
     except Exception:  # a failing tick must not kill the loop; it retries next time
         log.exception("job failed", job=job.name)
         metrics.JOB_RUNS.labels(job.name, "error").inc()
-    else:
-        if handled:
-            log.info("job ran", job=job.name, handled=handled)
-        metrics.JOB_RUNS.labels(job.name, "ok").inc()
-        metrics.JOB_LAST_SUCCESS.labels(job.name).set_to_current_time()
-    finally:
-        metrics.JOB_SECONDS.labels(job.name).observe(time.perf_counter() - started)
+        return
+    finally:  # a cancelled tick (shutdown past the grace) is timed too
+        seconds = time.perf_counter() - started
+        metrics.JOB_SECONDS.labels(job.name).observe(seconds)
+    metrics.JOB_RUNS.labels(job.name, "ok").inc()
+    metrics.JOB_LAST_SUCCESS.labels(job.name).set_to_current_time()
+    if seconds > job.interval_seconds:
+        log.info("job ran long", job=job.name, handled=handled, seconds=round(seconds, 3))
+    elif handled:
+        (log.debug if job.routine else log.info)("job ran", job=job.name, handled=handled)

@@ -18,9 +18,10 @@ from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
 from pao.ops.base import OpsError, format_money, operator, run
 from pao.ops.withdrawals import OPEN, bank_change_marks, describe_withdrawal
+from pao.promotions.invite import summary as invite_summary
 from pao.wallet.exceptions import MemberNotFound
 from pao.wallet.models import Withdrawal
-from pao.wallet.service import find_member_by_phone, invite_summary, wallet_balance
+from pao.wallet.service import find_member_by_phone, wallet_balance
 from pao.wallet.statements import list_statements
 from pao.wallet.withdrawals import list_withdrawals
 

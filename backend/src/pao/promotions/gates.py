@@ -6,21 +6,23 @@ moving money; the promotions domain owns the rules (docs/domain/promotions.md):
 * while a bonus is ACTIVE, money may go into games (that is how the turnover is played) but
   not back to the wallet: ``destination`` ``"wallet"`` (any case) is refused.
 
-Both raise ``BONUS_REMAINING``.
+Both raise ``BONUS_REMAINING``. Wallet and games do not import this module (it sits above
+them): they call their ports (``pao.wallet.ports.WITHDRAWAL_GATE``,
+``pao.games.ports.TRANSFER_GATE``), into which ``pao.promotions.wiring`` plugs these two.
 """
 
 from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.promotions.common import has_active_bonus
+from pao.promotions.exceptions import BonusRemaining
+
 WALLET = "wallet"
 
 
 async def check_withdrawal_allowed(session: AsyncSession, *, member_id: int) -> None:
     """Raise ``BONUS_REMAINING`` while the member has an active bonus."""
-    from pao.promotions.common import has_active_bonus
-    from pao.promotions.exceptions import BonusRemaining
-
     if await has_active_bonus(session, member_id=member_id):
         raise BonusRemaining()
 
@@ -29,9 +31,6 @@ async def check_transfer_allowed(
     session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
 ) -> None:
     """Raise ``BONUS_REMAINING`` for a transfer into the wallet while a bonus is active."""
-    from pao.promotions.common import has_active_bonus
-    from pao.promotions.exceptions import BonusRemaining
-
     if destination.strip().lower() != WALLET:
         return
     if await has_active_bonus(session, member_id=member_id):

@@ -28,6 +28,7 @@ def install(app: FastAPI, settings: Settings, *, agents: AgentDirectory) -> None
     # The engine.io app matches its own full path (/socket.io/...); Starlette passes the
     # unstripped path to mounted apps, so the socketio_path stays "socket.io".
     app.mount("/socket.io", hub.asgi_app(), name="socket.io")
+    # Routine: every tick renews the presence of each agent online (logged at debug).
     app.state.jobs.append(
-        PeriodicJob("chat-agent-presence", PRESENCE_REFRESH_SECONDS, refresh_presence)
+        PeriodicJob("chat-agent-presence", PRESENCE_REFRESH_SECONDS, refresh_presence, routine=True)
     )

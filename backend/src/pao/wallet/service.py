@@ -1,4 +1,4 @@
-"""Wallet rules: the member's balance and invite summary.
+"""Wallet rules: the member's balance, and finding a member by phone.
 
 Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 :mod:`pao.wallet.statements`, manual credits and debits in :mod:`pao.wallet.adjustments`
@@ -7,7 +7,6 @@ Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, select
@@ -19,17 +18,6 @@ from pao.ledger.models import AccountKind, LedgerAccount
 from pao.wallet.adjustments import ManualCredit as ManualCredit
 from pao.wallet.adjustments import credit_manually as credit_manually
 from pao.wallet.exceptions import MemberNotFound
-
-
-@dataclass(frozen=True)
-class InviteSummary:
-    """``amount``: invite income waiting to be collected; ``success`` / ``fail``: invitees who
-    earned the inviter income / who have not (yet) made a qualifying deposit
-    (docs/domain/promotions.md)."""
-
-    amount: int
-    success: int
-    fail: int
 
 
 async def wallet_balance(session: AsyncSession, *, member_id: int, currency: Currency) -> int:
@@ -52,15 +40,6 @@ def balance_query(owner: ColumnElement[str], currency: ColumnElement[str]) -> Se
 
 
 _BALANCE = balance_query(bindparam("owner"), bindparam("currency"))
-
-
-async def invite_summary(session: AsyncSession, *, member_id: int) -> InviteSummary:
-    # Invite income is the promotions domain's (imported here, not at the top: promotions
-    # builds on the wallet).
-    from pao.promotions.invite import summary
-
-    invite = await summary(session, member_id=member_id)
-    return InviteSummary(amount=invite.amount, success=invite.success, fail=invite.fail)
 
 
 async def find_member_by_phone(session: AsyncSession, *, phone: str) -> Member:

@@ -33,7 +33,6 @@ from pao.ledger.service import (
     post_hold,
     void_hold,
 )
-from pao.promotions.gates import check_withdrawal_allowed
 from pao.site.settings import load_site_settings
 from pao.wallet.claims import Claimant, check_claimant, claim_active
 from pao.wallet.exceptions import (
@@ -44,6 +43,7 @@ from pao.wallet.exceptions import (
     WithdrawBelowMinimum,
 )
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
+from pao.wallet.ports import WITHDRAWAL_GATE
 from pao.wallet.rows import lock_withdrawal as lock_withdrawal  # callers lock through here
 from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
 
@@ -70,8 +70,9 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
         raise WithdrawAboveMaximum()
     if not member.bank_code or not member.bank_account_no:
         raise NoBankAccount()
-    # The BONUS_REMAINING gate belongs to promotions; it runs before the hold is placed.
-    await check_withdrawal_allowed(session, member_id=member.id)
+    # The BONUS_REMAINING gate belongs to promotions (plugged into the wallet's port); it runs
+    # before the hold is placed.
+    await WITHDRAWAL_GATE.impl(session, member_id=member.id)
     currency = Currency(member.currency)
     hold = await hold_from_wallet(
         session,

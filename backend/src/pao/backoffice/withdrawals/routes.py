@@ -21,6 +21,7 @@ from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
 from pao.backoffice.roles import Permission, may
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.withdrawals.cashier import list_queue, withdrawal_context
 from pao.backoffice.withdrawals.schemas import (
     ApproveIn,
     RejectIn,
@@ -34,7 +35,6 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
-from pao.payments.payouts.cashier import list_queue, withdrawal_context
 from pao.payments.payouts.jobs import payout_context
 from pao.payments.payouts.service import (
     is_held_for_bank_change,

@@ -9,10 +9,10 @@ from pydantic import Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.withdrawals.cashier import QueueRow, QueueSort, WithdrawalContext
 from pao.identity.changes import mask_account_no
 from pao.identity.models import Member
 from pao.kit.money import MajorAmount
-from pao.payments.payouts.cashier import QueueRow, QueueSort, WithdrawalContext
 from pao.payments.payouts.models import Payout
 from pao.wallet.claims import claim_active
 from pao.wallet.models import Withdrawal, WithdrawalStatus

@@ -2,9 +2,12 @@
 withdrawal to decide on (the member, their recent deposits, their bonus and its turnover,
 a recent bank account change, the other members on the same bank account, the payout).
 
-Reads only; the decisions are :mod:`pao.wallet.withdrawals` (and :func:`queue_payout`), the
-claims :mod:`pao.wallet.claims`. It lives with payouts because it composes the wallet, the
-member's identity, promotions and the payout state, and payouts already sit above the wallet.
+Reads only; the decisions are :mod:`pao.wallet.withdrawals` (and
+:func:`pao.payments.payouts.service.queue_payout`), the claims :mod:`pao.wallet.claims`. It
+lives in the back office, whose queue is its only reader, because it composes the wallet,
+the member's identity, promotions and the payout state, and only the back office sits above
+all of them (payments may not import promotions); the member page
+(:mod:`pao.backoffice.members.detail`) is composed the same way.
 """
 
 from __future__ import annotations

@@ -1,0 +1,31 @@
+"""What games needs from the domains above it, declared here so that it never imports them
+(imports point downward; :mod:`pao.kit.ports`). Promotions plugs it in
+(``pao.promotions.wiring.install``):
+
+* :data:`TRANSFER_GATE`: may this transfer start? (not back to the wallet while a bonus is
+  active: ``BONUS_REMAINING``). Asked by every transfer leg, in its first transaction, before
+  any hold.
+
+No default: an unplugged gate would let money out of a game that a bonus keeps there; it
+refuses instead, and the app does not start.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.kit.ports import Port
+
+
+class TransferGate(Protocol):
+    async def __call__(
+        self, session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
+    ) -> None:
+        """Return when the member may move ``amount`` from ``source`` to ``destination`` (a
+        game code or ``WALLET``, as the member wrote them); raise the refusal (4xx) if not."""
+        ...
+
+
+TRANSFER_GATE: Port[TransferGate] = Port("games.transfer_gate")
