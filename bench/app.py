@@ -61,11 +61,19 @@ class InstantProvider:
     def __init__(self, code: str) -> None:
         self.code = code
 
-    async def deposit(self, *, username: str, amount: int, transfer_id: str) -> RemoteTransfer:
-        return RemoteTransfer(transfer_id=transfer_id, state=RemoteTransferState.SUCCESS)
+    async def deposit(
+        self, *, username: str, amount: int, transfer_id: str
+    ) -> RemoteTransfer:
+        return RemoteTransfer(
+            transfer_id=transfer_id, state=RemoteTransferState.SUCCESS
+        )
 
-    async def withdraw(self, *, username: str, amount: int, transfer_id: str) -> RemoteTransfer:
-        return RemoteTransfer(transfer_id=transfer_id, state=RemoteTransferState.SUCCESS)
+    async def withdraw(
+        self, *, username: str, amount: int, transfer_id: str
+    ) -> RemoteTransfer:
+        return RemoteTransfer(
+            transfer_id=transfer_id, state=RemoteTransferState.SUCCESS
+        )
 
     def __getattr__(self, name: str) -> Any:
         raise NotImplementedError(f"InstantProvider.{name}: not a transfer call")

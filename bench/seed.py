@@ -129,7 +129,10 @@ async def seed(members: int) -> None:
         for member in rows:
             # The member's suspense accounts, which a first withdrawal or wallet → game
             # transfer would open (pgbench expects them to exist).
-            for kind in (AccountKind.WITHDRAWALS_PENDING, AccountKind.GAME_TRANSFERS_PENDING):
+            for kind in (
+                AccountKind.WITHDRAWALS_PENDING,
+                AccountKind.GAME_TRANSFERS_PENDING,
+            ):
                 await get_or_open_account(
                     session, kind=kind, currency=Currency.THB, owner=str(member.id)
                 )

@@ -31,7 +31,10 @@ def _shape(statement: str) -> str:
 # Each benched path: its script, and the request that drives it (member 1's token).
 REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
     "withdraw": ("/api/wallet/withdraw", {"amount": 1}),
-    "transfer": ("/api/wallet/transfer", {"from": "WALLET", "to": "JOKER", "amount": 1}),
+    "transfer": (
+        "/api/wallet/transfer",
+        {"from": "WALLET", "to": "JOKER", "amount": 1},
+    ),
 }
 
 
