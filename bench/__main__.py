@@ -1,6 +1,6 @@
 """``python -m bench`` (what ``make bench`` runs): every benchmark, a table, docs/benchmarks.md.
 
-Options: ``--only wallet,read,login,chat,frontend`` to run a subset (the report then shows only
+Options: ``--only wallet,transfer,read,login,chat,frontend`` to run a subset (the report then shows only
 those), ``--members N`` (default 1000), ``--profile`` to record py-spy profiles of the write
 and read paths, ``--no-write`` to print without rewriting docs/benchmarks.md.
 ``PAO_BENCH_QUICK=1`` shortens every phase (a smoke run; do not quote its figures).
@@ -17,7 +17,7 @@ from typing import Any
 from bench import invariants, report, seed
 from bench.common import QUICK, REPO, Server, log, timed
 
-SECTIONS = ("wallet", "read", "login", "chat", "frontend", "reports")
+SECTIONS = ("wallet", "transfer", "read", "login", "chat", "frontend", "reports")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             seed.prepare(args.members)
         checks.append(invariants.check("seeding"))
 
-    if {"wallet", "read", "login"} & set(only):
+    if {"wallet", "transfer", "read", "login"} & set(only):
         from bench import login, wallet
 
         with Server(workers=args.workers) as server:
@@ -61,12 +61,27 @@ def main(argv: list[str] | None = None) -> int:
             if "wallet" in only:
                 from bench import sqlcheck
 
-                results["sqlcheck"] = sqlcheck.check()
+                results.setdefault("sqlcheck", []).append(
+                    ("withdraw", sqlcheck.check("withdraw"))
+                )
                 with timed("wallet write path"):
                     results["withdrawals"] = wallet.withdrawals(server, args.members)
                 with timed("write path ceilings (no HTTP)"):
                     results["ceilings"] = wallet.ceilings(args.members)
                 checks.append(invariants.check("withdrawals"))
+            if "transfer" in only:
+                from bench import sqlcheck
+
+                results.setdefault("sqlcheck", []).append(
+                    ("transfer", sqlcheck.check("transfer"))
+                )
+                with timed("wallet → game transfers"):
+                    results["transfers"] = wallet.transfers(server, args.members)
+                with timed("transfer ceiling (no HTTP)"):
+                    results.setdefault("ceilings", []).extend(
+                        wallet.transfer_ceiling(args.members)
+                    )
+                checks.append(invariants.check("transfers"))
             if "read" in only:
                 with timed("read path"):
                     results["reads"] = wallet.reads(server, args.members)

@@ -9,6 +9,10 @@ SQLAlchemy, no pydantic), in the same server process and on the same event loop 
 * ``GET /bench/bare?token=…`` reads the balance alone: the least an authenticated read can do.
 
 They exist only here, never in production.
+
+The game providers are :class:`InstantProvider`: an in-process provider that confirms every
+transfer at once (no network), so that a wallet → game transfer measures Pao's own work — its
+three transactions and the statements they send — not a remote provider's latency.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from urllib.parse import parse_qs
 
 import asyncpg
 from pao.core.settings import get_settings
+from pao.games.providers.base import RemoteTransfer, RemoteTransferState
 from pao.main import create_app
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -51,6 +56,35 @@ def _screen_statement() -> tuple[str, Any]:
     fixed = [compiled.params[name] for name in names]
     at = names.index("digest")
     return str(compiled), lambda digest: [*fixed[:at], digest, *fixed[at + 1 :]]
+
+
+class InstantProvider:
+    """A game provider that confirms every transfer at once, in process (bench only). Only the
+    calls a transfer makes are answered; anything else would be a bench bug."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    async def deposit(
+        self, *, username: str, amount: int, transfer_id: str
+    ) -> RemoteTransfer:
+        return RemoteTransfer(
+            transfer_id=transfer_id, state=RemoteTransferState.SUCCESS
+        )
+
+    async def withdraw(
+        self, *, username: str, amount: int, transfer_id: str
+    ) -> RemoteTransfer:
+        return RemoteTransfer(
+            transfer_id=transfer_id, state=RemoteTransferState.SUCCESS
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotImplementedError(f"InstantProvider.{name}: not a transfer call")
+
+
+def use_instant_providers(app: Any) -> None:
+    app.state.game_provider_factory = InstantProvider
 
 
 class BareEndpoint:
@@ -112,7 +146,7 @@ def create_bench_app() -> ASGIApp:
     dsn = (settings.database_url or "").replace(
         "postgresql+asyncpg://", "postgresql://", 1
     )
+    app = create_app(settings)
+    use_instant_providers(app)
     # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
-    return BareEndpoint(
-        create_app(settings), dsn, settings.db_pool_size + settings.db_max_overflow
-    )
+    return BareEndpoint(app, dsn, settings.db_pool_size + settings.db_max_overflow)

@@ -38,6 +38,8 @@ WITHDRAW_AMOUNT_MAJOR = (
     1  # THB per withdrawal request (withdrawMin is lowered to allow it)
 )
 GAME_ACCOUNTS = 3
+# The game every wallet → game transfer of the bench goes to: one provider, its float shared.
+TRANSFER_GAME = "JOKER"
 
 
 def phone_of(index: int) -> str:
@@ -125,13 +127,23 @@ async def seed(members: int) -> None:
         )
         await session.flush()
         for member in rows:
-            # The member's suspense account, which a first withdrawal would open (pgbench
-            # expects it to exist).
+            # The member's suspense accounts, which a first withdrawal or wallet → game
+            # transfer would open (pgbench expects them to exist).
+            for kind in (
+                AccountKind.WITHDRAWALS_PENDING,
+                AccountKind.GAME_TRANSFERS_PENDING,
+            ):
+                await get_or_open_account(
+                    session, kind=kind, currency=Currency.THB, owner=str(member.id)
+                )
+            # The transfer bench's provider float: every shard row exists, as after the
+            # first transfers of an operator's day.
             await get_or_open_account(
                 session,
-                kind=AccountKind.WITHDRAWALS_PENDING,
+                kind=AccountKind.PROVIDER_FLOAT,
                 currency=Currency.THB,
-                owner=str(member.id),
+                owner=TRANSFER_GAME,
+                member_id=member.id,
             )
             await credit_manually(
                 session,

@@ -1,6 +1,7 @@
-"""Keeps bench/sql/withdraw.sql honest: one withdrawal through the app in-process, on the bench
-database, with every statement recorded, compared with the statements of the pgbench script.
-A difference (someone added a query to the withdrawal path) is printed and reported."""
+"""Keeps the pgbench scripts honest: one request of each benched money path through the app
+in-process, on the bench database, with every statement recorded, compared with the statements
+of its pgbench script (``bench/sql/<path>.sql``). A difference (someone added a query to the
+path) is printed and reported."""
 
 from __future__ import annotations
 
@@ -27,8 +28,18 @@ def _shape(statement: str) -> str:
     return f"{verb} {table.group(1) if table else '?'}"
 
 
-def script_statements() -> list[str]:
-    lines = (BENCH_DIR / "sql" / "withdraw.sql").read_text().splitlines()
+# Each benched path: its script, and the request that drives it (member 1's token).
+REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "withdraw": ("/api/wallet/withdraw", {"amount": 1}),
+    "transfer": (
+        "/api/wallet/transfer",
+        {"from": "WALLET", "to": "JOKER", "amount": 1},
+    ),
+}
+
+
+def script_statements(path: str = "withdraw") -> list[str]:
+    lines = (BENCH_DIR / "sql" / f"{path}.sql").read_text().splitlines()
     return [
         _shape(line)
         for line in lines
@@ -39,13 +50,18 @@ def script_statements() -> list[str]:
     ]
 
 
-async def _app_statements() -> list[str]:
+async def _app_statements(path: str) -> list[str]:
     os.environ.update(app_env())
     from pao.core.settings import Settings
     from pao.main import create_app
 
+    from bench.app import use_instant_providers
+
     app = create_app(Settings())
+    use_instant_providers(app)
     from pao.core.executor import recorded
+
+    url, body = REQUESTS[path]
 
     async with LifespanManager(app):
         transport = httpx.ASGITransport(app=app)
@@ -58,8 +74,8 @@ async def _app_statements() -> list[str]:
             )
             with recorded(app.state.engine) as sent:
                 answer = await client.post(
-                    "/api/wallet/withdraw",
-                    json={"amount": 1},
+                    url,
+                    json=body,
                     headers={
                         "Authorization": "Bearer bench-token-1",
                         "Idempotency-Key": f"sqlcheck-{uuid.uuid4()}",
@@ -67,19 +83,19 @@ async def _app_statements() -> list[str]:
                 )
     if answer.status_code != 200:
         raise RuntimeError(
-            f"sqlcheck withdrawal answered {answer.status_code}: {answer.text}"
+            f"sqlcheck {path} answered {answer.status_code}: {answer.text}"
         )
     return [_shape(statement) for statement in sent]
 
 
-def check() -> dict[str, Any]:
-    app = asyncio.run(_app_statements())
-    script = script_statements()
+def check(path: str = "withdraw") -> dict[str, Any]:
+    app = asyncio.run(_app_statements(path))
+    script = script_statements(path)
     same = app == script
     if same:
-        log(f"withdraw.sql matches the app's withdrawal: {len(app)} statements")
+        log(f"{path}.sql matches the app's {path}: {len(app)} statements")
     else:
-        log("WARNING: bench/sql/withdraw.sql differs from the app's withdrawal path:")
+        log(f"WARNING: bench/sql/{path}.sql differs from the app's {path} path:")
         log(f"  app:    {app}")
         log(f"  script: {script}")
     return {"same": same, "app": app, "script": script}

@@ -6,6 +6,11 @@
 * The same script run from Python (bench/driver.py) by asyncpg alone and through SQLAlchemy's
   async engine, against pgbench again: the ceilings of a Python client and of the fixed stack,
   which tell where the write path's limit lies.
+* Wallet → game transfers: wrk → ``POST /api/wallet/transfer`` (WALLET → JOKER, 1 THB, a fresh
+  Idempotency-Key each) over many members, all on one provider whose float they share (its
+  shard rows), vs pgbench running bench/sql/transfer.sql (the request's three transactions,
+  statement for statement); the provider answers at once, in process (bench.app).
+  Its ceiling: the same script by asyncpg alone.
 * Reads: wrk → ``GET /api/wallet`` vs ``GET /bench/bare-screen`` (the wallet screen's own
   statement, one raw asyncpg query, rows dumped as JSON, no framework) and ``GET /bench/bare``
   (the balance alone), served by the same process (bench/app.py).
@@ -28,6 +33,7 @@ def warm_up(server: Server, members: int, sections: list[str]) -> None:
     endpoint compiles its statement then), which would otherwise fall on the first round alone."""
     modes = {
         "wallet": ["withdraw"],
+        "transfer": ["transfer"],
         "read": ["wallet", "bare-screen", "bare", "health"],
     }
     for mode in (mode for section in sections for mode in modes.get(section, [])):
@@ -68,6 +74,53 @@ def withdrawals(server: Server, members: int) -> list[Comparison]:
             lambda lo=lo, hi=hi: _pgbench_withdrawals(lo, hi, duration),
         )
         for scenario, lo, hi in _scenarios(members)
+    ]
+
+
+def transfers(server: Server, members: int) -> list[Comparison]:
+    """Wallet → game over many members, one provider (its float shared), against pgbench."""
+    duration = seconds(8)
+    return [
+        interleave(
+            "transfer wallet → game, many members, one provider",
+            rounds(3),
+            lambda: wrk(
+                server.url,
+                "transfer",
+                lo=1,
+                hi=members,
+                connections=CONCURRENCY,
+                duration=duration,
+                server=server,
+            ),
+            lambda: pgbench(
+                "transfer.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
+            ),
+        )
+    ]
+
+
+def transfer_ceiling(members: int) -> list[Comparison]:
+    """transfer.sql run by asyncpg alone (2 processes, no HTTP, no application code) against
+    pgbench: the ceiling of any Python client for this path. (The SQLAlchemy level runs a
+    script as one transaction, so it does not apply to a path of four.)"""
+    duration = seconds(8)
+    return [
+        interleave(
+            "ceiling: asyncpg runs transfer.sql, many members",
+            rounds(3),
+            lambda: driver.run(
+                "asyncpg",
+                "transfer.sql",
+                lo=1,
+                hi=members,
+                clients=CONCURRENCY,
+                duration=duration,
+            ),
+            lambda: pgbench(
+                "transfer.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
+            ),
+        )
     ]
 
 

@@ -1,5 +1,5 @@
 -- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce
---   mode: withdraw | wallet | bare | bare-screen | health | login
+--   mode: withdraw | transfer | wallet | bare | bare-screen | health | login
 --   lo, hi: the bench members to spread over (lo = hi: one hot member)
 --   nonce: makes Idempotency-Keys unique across rounds and runs
 -- done() prints one JSON line that bench/http.py reads.
@@ -25,6 +25,12 @@ function request()
       ["Content-Type"] = "application/json",
       ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
     }, '{"amount":1}')
+  elseif mode == "transfer" then
+    return wrk.format("POST", "/api/wallet/transfer", {
+      ["Authorization"] = "Bearer bench-token-" .. i,
+      ["Content-Type"] = "application/json",
+      ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
+    }, '{"from":"WALLET","to":"JOKER","amount":1}')
   elseif mode == "wallet" then
     return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
   elseif mode == "health" then

@@ -26,7 +26,7 @@ from pao.core.uow import ReadRoute
 from pao.games.catalogue import DEMO_GAMES
 from pao.site import settings as site_settings
 from pao.wallet.router import reads as wallet_reads
-from tests.games_support import funded_member, seed
+from tests.games_support import activate, funded_member, seed, transfer_headers
 from tests.helpers import auth, register_and_login
 
 
@@ -82,6 +82,35 @@ async def test_withdrawal_sends_the_benchmarked_statements(
     assert len(statements) == 11, verbs
     assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
     assert "ON CONFLICT" in next(s for s in statements if "INTO idempotency_keys" in s)
+
+
+@pytest.mark.usefixtures("settings_stay_cached")
+async def test_transfer_plans_and_answers_without_reading_its_transfer_again(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Wallet → game: the provider call is planned from transaction 1 and the answer comes
+    from the settling transaction, so the transfer row is read once, under its lock (no
+    transaction of its own reads it back before the provider call or after the settling;
+    bench/sql/transfer.sql)."""
+    await seed(app)
+    token, _ = await funded_member(client, 1_000_00)
+    await activate(client, token, "JOKER")
+    # The first transfer opens the member's suspense account and the float's shard; count
+    # the second.
+    for key in ("transfer-trips-1", "transfer-trips-2"):
+        with recorded(app) as statements:
+            response = await client.post(
+                "/api/wallet/transfer",
+                json={"from": "WALLET", "to": "JOKER", "amount": 1},
+                headers=transfer_headers(token, key),
+            )
+        assert response.status_code == 200, response.text
+        assert response.json()["transfers"][0]["status"] == "SUCCESS"
+    statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
+    reads = [s for s in statements if s.startswith("SELECT game_transfers.")]
+    assert len(reads) == 1, reads
+    if app.state.engine.dialect.name == "postgresql":  # SQLite has no row locks
+        assert reads[0].endswith("FOR UPDATE")
 
 
 @pytest.mark.usefixtures("settings_stay_cached")

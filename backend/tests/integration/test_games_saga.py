@@ -199,7 +199,7 @@ async def test_process_killed_after_the_hold_before_the_provider_call(
     await activate(client, token, "JOKER")
     user = await username_of(app, mid, "JOKER")
 
-    async def die(_app: Any, _pk: int) -> list[int]:
+    async def die(_app: Any, _pk: int, _plan: Any = None) -> None:
         raise SystemExit("killed between hold and post")
 
     monkeypatch.setattr(transfers, "drive", die)

@@ -90,6 +90,9 @@ WALLET = WALLET_LABEL
 # Spec §5 and §9: a transfer moves at least 1 baht.
 TRANSFER_MINIMUM = 1 * MINOR_PER_MAJOR
 STATEMENT_REF = "game_transfer"
+# session.info key: the game usernames the transaction has read ((member id, code) → username),
+# so that the provider call can be planned from transaction 1 without reading them again.
+_USERNAMES = "pao.games.usernames"
 # The reconciler leaves a fresh transfer alone for this long, so it does not race the request
 # that is still talking to the provider; then it retries with a growing back-off.
 RECONCILE_GRACE = timedelta(seconds=30)
@@ -118,6 +121,7 @@ async def _account(session: AsyncSession, *, member_id: int, code: str) -> GameA
     ).scalar_one_or_none()
     if game is None or not game.enabled or account is None:
         raise NoGame()
+    session.info.setdefault(_USERNAMES, {})[(member_id, code)] = account.username
     return account
 
 
@@ -342,26 +346,34 @@ async def settle(session: AsyncSession, *, pk: int, outcome: Outcome) -> int | N
 
     Returns the id of a transfer to drive next (leg two of game → game), if any. A transfer
     that is no longer PENDING is left alone: someone else settled it first."""
+    next_pk, _ = await _settle(session, pk=pk, outcome=outcome)
+    return next_pk
+
+
+async def _settle(
+    session: AsyncSession, *, pk: int, outcome: Outcome
+) -> tuple[int | None, GameTransfer]:
+    """:func:`settle`, also giving the transfer as it now stands."""
     transfer = await lock_transfer(session, pk)
     if transfer.status != GameTransferStatus.PENDING:
-        return None
+        return None, transfer
     remote = outcome.remote
     if remote is not None and remote.state == RemoteTransferState.SUCCESS:
-        return await _succeed(session, transfer, remote)
+        return await _succeed(session, transfer, remote), transfer
     if remote is not None and remote.state == RemoteTransferState.FAILED:
         await _fail(session, transfer, remote.reason or "FAILED")
         await _remember_balance(session, transfer, remote.balance)
-        return None
+        return None, transfer
     if outcome.refused is not None:
         await _fail(session, transfer, outcome.refused)
-        return None
+        return None, transfer
     # Unknown (time-out, 5xx, or a status query that found nothing yet): keep the hold and
     # look again later, backing off.
     transfer.attempts += 1
     delay = min(RECONCILE_GRACE * (2 ** min(transfer.attempts, 8)), RECONCILE_BACKOFF_MAX)
     transfer.next_check_at = utcnow() + delay
     transfer.error = (outcome.unknown or "UNKNOWN")[:200]
-    return None
+    return None, transfer
 
 
 async def call_provider(
@@ -419,17 +431,50 @@ async def _plan(session: AsyncSession, pk: int) -> _Plan | None:
     )
 
 
-async def drive(app: Any, pk: int) -> list[int]:
+def _plan_of(session: AsyncSession, transfer: GameTransfer) -> _Plan:
+    """The provider call of a transfer just written in ``session`` (its game account was read
+    by :func:`_account` in the same transaction)."""
+    usernames: dict[tuple[int, str], str] = session.info[_USERNAMES]
+    return _Plan(
+        pk=transfer.id,
+        code=transfer.game_code,
+        direction=str(transfer.direction),
+        username=usernames[(transfer.member_id, transfer.game_code)],
+        amount=transfer.amount,
+        transfer_id=transfer.transfer_id,
+    )
+
+
+def _out(transfer: GameTransfer) -> tuple[TransferOut, str, str | None]:
+    """A transfer as the answer shows it, with its direction and error (see :func:`_answer`)."""
+    out = TransferOut(
+        transfer_id=transfer.transfer_id,
+        from_=transfer.from_label,
+        to=transfer.to_label,
+        amount=transfer.amount,
+        status=transfer.status,
+    )
+    return out, str(transfer.direction), transfer.error
+
+
+_Shown = tuple[TransferOut, str, str | None]
+
+
+async def drive(app: Any, pk: int, plan: _Plan | None = None) -> list[_Shown] | None:
     """Call the provider for a PENDING transfer and settle it; follow leg two of game → game.
-    Returns every transfer id touched, in order."""
-    touched: list[int] = []
+
+    ``plan``: the call, when the caller has just written the transfer (transaction 1), so
+    that it is not read again. Returns every transfer touched, in order, as it stood when its
+    settling transaction ended (what the request answers), or None when one of them could not
+    be planned (no longer PENDING: the caller reads their state instead)."""
+    shown: list[_Shown] = []
     next_pk: int | None = pk
     while next_pk is not None:
-        touched.append(next_pk)
-        async with _sessionmaker(app)() as session, session.begin():
-            plan = await _plan(session, next_pk)
-        if plan is None:
-            break
+        if plan is None or plan.pk != next_pk:
+            async with _sessionmaker(app)() as session, session.begin():
+                plan = await _plan(session, next_pk)
+            if plan is None:
+                return None
         outcome = await call_provider(
             app,
             code=plan.code,
@@ -439,8 +484,9 @@ async def drive(app: Any, pk: int) -> list[int]:
             transfer_id=plan.transfer_id,
         )
         async with _sessionmaker(app)() as session, session.begin():
-            next_pk = await settle(session, pk=plan.pk, outcome=outcome)
-    return touched
+            next_pk, settled = await _settle(session, pk=plan.pk, outcome=outcome)
+            shown.append(_out(settled))
+    return shown
 
 
 # ---------------------------------------------------------------------------------------------
@@ -483,45 +529,57 @@ class _Started(TransferResponse):
 
 
 async def _report(app: Any, pks: list[int]) -> TransferResponse:
-    """The answer of a transfer request from the state of its transfers (and their leg twos).
-
-    A refusal is an error (TRANSFER_FAIL, or MONEY_NOT_ENOUGH when a game balance was short);
-    for transferAll only when nothing at all went through."""
+    """The answer of a transfer request from the state of its transfers (and their leg twos),
+    read from the database (a replay, or a transfer someone else settled first)."""
     async with _sessionmaker(app)() as session, session.begin():
-        rows: list[GameTransfer] = []
+        rows: list[_Shown] = []
         for pk in pks:
             row = await session.get(GameTransfer, pk)
             assert row is not None
-            rows.append(row)
+            rows.append(_out(row))
             children = (
                 await session.execute(select(GameTransfer).where(GameTransfer.parent_id == pk))
             ).scalars()
-            rows.extend(children)
-    statuses = {r.status for r in rows}
+            rows.extend(_out(child) for child in children)
+    return _answer(rows, requested=len(pks))
+
+
+def _answer(rows: list[_Shown], *, requested: int) -> TransferResponse:
+    """The answer of a transfer request from its transfers (each followed by its leg two).
+
+    A refusal is an error (TRANSFER_FAIL, or MONEY_NOT_ENOUGH when a game balance was short);
+    for transferAll only when nothing at all went through."""
+    statuses = {out.status for out, _, _ in rows}
     if statuses == {GameTransferStatus.FAILED} or (
-        len(pks) == 1 and GameTransferStatus.FAILED in statuses
+        requested == 1 and GameTransferStatus.FAILED in statuses
     ):
-        failed = [r for r in rows if r.status == GameTransferStatus.FAILED]
+        failed = [row for row in rows if row[0].status == GameTransferStatus.FAILED]
         if (
             len(rows) == 1
-            and failed[0].direction == TransferDirection.OUT
-            and failed[0].error == "INSUFFICIENT_BALANCE"
+            and failed[0][1] == TransferDirection.OUT
+            and failed[0][2] == "INSUFFICIENT_BALANCE"
         ):
             raise InsufficientFunds()
         raise TransferFailed()
     return TransferResponse(
         code="PENDING" if GameTransferStatus.PENDING in statuses else "OK",
-        transfers=[
-            TransferOut(
-                transfer_id=r.transfer_id,
-                from_=r.from_label,
-                to=r.to_label,
-                amount=r.amount,
-                status=r.status,
-            )
-            for r in rows
-        ],
+        transfers=[out for out, _, _ in rows],
     )
+
+
+async def _finish(app: Any, pks: list[int], plans: list[_Plan] | None) -> TransferResponse:
+    """Drive the transfers this request started (``plans``, from its transaction 1) and answer
+    from the state each settling transaction left; a replay (no plans) answers from the
+    database."""
+    if plans is None:
+        return await _report(app, pks)
+    rows: list[_Shown] = []
+    for plan in plans:
+        shown = await drive(app, plan.pk, plan)
+        if shown is None:  # pragma: no cover - a transfer just written is PENDING
+            return await _report(app, pks)
+        rows.extend(shown)
+    return _answer(rows, requested=len(pks))
 
 
 async def _start(
@@ -588,20 +646,20 @@ async def request_transfer(
         payload={"from": source, "to": destination, "amount": amount},
         begin=_counting(begin, before),
     )
-    if before.created:
-        for pk in pks:
-            await drive(app, pk)
-    return await _report(app, pks)
+    return await _finish(app, pks, before.plans)
 
 
 class _Counter:
-    created = False
+    """What transaction 1 started, when it ran (None on a replay): each transfer's provider
+    call, planned from what that transaction wrote and read."""
+
+    plans: list[_Plan] | None = None
 
 
 def _counting(begin: Any, counter: _Counter) -> Any:
     async def wrapped(session: AsyncSession) -> list[GameTransfer]:
-        counter.created = True
         rows: list[GameTransfer] = await begin(session)
+        counter.plans = [_plan_of(session, row) for row in rows]
         return rows
 
     return wrapped
@@ -651,7 +709,4 @@ async def request_transfer_all(
         payload={"to": destination},
         begin=_counting(begin, counter),
     )
-    if counter.created:
-        for pk in pks:
-            await drive(app, pk)
-    return await _report(app, pks)
+    return await _finish(app, pks, counter.plans)
