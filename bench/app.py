@@ -147,6 +147,8 @@ def create_bench_app() -> ASGIApp:
         "postgresql+asyncpg://", "postgresql://", 1
     )
     app = create_app(settings)
+    # Served as `pao serve` serves it (pao.main.create_served_app): start-up frozen for the gc.
+    app.state.lives_as_long_as_the_process = True
     use_instant_providers(app)
     # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
     return BareEndpoint(app, dsn, settings.db_pool_size + settings.db_max_overflow)

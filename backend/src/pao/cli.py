@@ -82,7 +82,7 @@ def serve(
         _share_metrics_between_workers()
     typer.echo(f"Pao on http://{bind_host}:{bind_port}")
     uvicorn.run(
-        "pao.main:create_app",
+        "pao.main:create_served_app",
         factory=True,
         host=bind_host,
         port=bind_port,

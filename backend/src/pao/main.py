@@ -98,12 +98,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if settings.run_jobs:
                 runner.start()
             observability.start(app, settings)
-            # Everything built at start-up (modules, routes, compiled statements, the models'
-            # metadata) lives as long as the process: moved out of the collector's sight, so
-            # that a collection under load walks only the requests' own objects (the profile
-            # of a withdrawal showed ≈ 10 % of a worker's CPU in collections; docs/benchmarks.md).
-            gc.collect()
-            gc.freeze()
+            if app.state.lives_as_long_as_the_process:
+                # Everything built at start-up (modules, routes, compiled statements, the
+                # models' metadata) is moved out of the collector's sight, so that a collection
+                # under load walks only the requests' own objects (the profile of a withdrawal
+                # showed ≈ 10 % of a worker's CPU in collections; docs/benchmarks.md). Not for
+                # apps built and dropped in one process (the tests): frozen, they never go.
+                gc.collect()
+                gc.freeze()
             yield
             # uvicorn has finished the requests in flight by now; a job's tick in progress
             # (a payout call) is let finish too, within the same grace.
@@ -129,6 +131,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         form_limits=FORM_LIMITS,
     )
     app.state.settings = settings
+    app.state.lives_as_long_as_the_process = False  # see create_served_app
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
     app.state.read_sessionmaker = create_read_sessionmaker(app.state.engine)
@@ -193,6 +196,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeadersMiddleware)
     # Request metrics and the shutdown drain wrap everything (pao.observability).
     observability.install_middleware(app)
+    return app
+
+
+def create_served_app() -> FastAPI:
+    """The app of a ``pao serve`` process (uvicorn's factory): the one app the process will
+    ever have, so what its start-up built may be frozen out of the collector's sight."""
+    app = create_app()
+    app.state.lives_as_long_as_the_process = True
     return app
 
 

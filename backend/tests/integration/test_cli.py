@@ -428,7 +428,7 @@ def test_serve_runs_uvicorn_with_the_app_factory(
     assert result.exit_code == 0, result.output
     assert calls == [
         (
-            ("pao.main:create_app",),
+            ("pao.main:create_served_app",),
             {
                 "factory": True,
                 "host": "127.0.0.1",
