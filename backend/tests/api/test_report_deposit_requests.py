@@ -227,9 +227,9 @@ async def test_deposit_requests_by_channel_bank_and_status(
     ]
     # Credited requests only: (channel, credited, mean, p50, p95, max) in seconds.
     assert tables["deposit_time"] == [
-        ("slip", 2, 120, 180, 180, 180),
+        ("slip", 2, 120, 60, 180, 180),
         ("WW", 1, 1200, 1200, 1200, 1200),
-        ("bank_qr", 2, 60, 90, 90, 90),
+        ("bank_qr", 2, 60, 30, 90, 90),
         ("truemoney", 1, 42, 42, 42, 42),
     ]
     # Kip: only the LAK slip.
@@ -242,7 +242,7 @@ async def test_deposit_requests_by_channel_bank_and_status(
     assert ["bank_qr", "KBANK", "PAID", "", "2", "250.49"] in csv_rows
     assert len(csv_rows) == 12
     timing = await _csv(client, viewer, "payments/deposit_time.csv")
-    assert timing[1] == ["slip", "2", "120", "180", "180", "180"]
+    assert timing[1] == ["slip", "2", "120", "60", "180", "180"]
 
 
 async def test_no_deposit_requests(client: httpx.AsyncClient, app: FastAPI) -> None:

@@ -3,15 +3,17 @@ count, mean, median, 95th percentile and longest of a list of waits, in whole se
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 
 def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile of sorted ``values`` (0 when empty)."""
+    """The nearest-rank percentile of sorted ``values`` (0 when empty): the smallest value with
+    at least ``share`` of them at or below it, as PostgreSQL's ``percentile_disc``."""
     if not values:
         return 0.0
-    rank = max(0, min(len(values) - 1, round(share * len(values) + 0.5) - 1))
+    rank = max(0, min(len(values) - 1, math.ceil(share * len(values) - 1e-9) - 1))
     return values[rank]
 
 
