@@ -81,6 +81,7 @@ test('a manager exports the daily figures and they match the dashboard', async (
   const lines = (await readFile(await (await requestsCsv).path(), 'utf8')).trim().split(/\r?\n/);
   expect(lines[0]).toBe('channel,bank,status,review,count,sum');
   expect(lines.some((line) => /^truemoney,,CREDITED,,\d+,\d+\.\d\d$/.test(line))).toBe(true);
+  await page.screenshot({ path: 'test-results/screens/backoffice-reports-payments-th.png', fullPage: true });
   await page.getByRole('button', { name: t('bo.dashboard.preset.30d') }).click();
   await expect(page).toHaveURL(/[?&]range=30d/);
   await page.getByRole('tab', { name: t('bo.reports.tab.members') }).click();
