@@ -2,7 +2,7 @@
  * The Lao variant end to end (project phone-lao-variant: the same build, its backend started
  * with PAO_LAO_MODE=1): the app starts in Lao with no saved choice; a member registers with a
  * Lao number of free length and a LAK wallet at BCEL, deposits by Lao QR paid at the sandbox
- * bank, and sees the balance in kip (no decimals).
+ * bank, and sees the balance, the withdraw limits and the statement in kip (no decimals).
  */
 import { randomDigits, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -93,6 +93,18 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   // Kip without decimals, named as kip.
   await expect(balance).toHaveText(new RegExp(`^50,000\\s*${t('common.currency.LAK')}$`));
   await page.screenshot({ path: 'test-results/screens/lao-variant-home.png' });
+
+  // Every amount in kip, not only the balance: the withdraw limits and balance, and the
+  // statement's row of the deposit (after a reload, which keeps the wallet's currency).
+  const kip = '\\d{1,3}(?:,\\d{3})*';
+  await page.getByRole('button', { name: t('home.withdraw') }).click();
+  const withdraw = page.getByRole('dialog', { name: t('withdraw.title') });
+  await expect(withdraw.getByText(t('withdraw.balance', { amount: '50,000' }), { exact: true })).toBeVisible();
+  await expect(withdraw.getByText(new RegExp(`^${t('withdraw.limits', { min: kip, max: kip })}$`))).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/lao-variant-withdraw.png' });
+  await page.goto('/user/statement');
+  await expect(page.locator('.statement-row .statement-amount').first()).toHaveText('+50,000');
+  await page.screenshot({ path: 'test-results/screens/lao-variant-statement.png' });
 
   const login = await request.post('/api/login', { headers: HEADERS, data: { username: phone, password } });
   const { token } = (await login.json()) as { token: string };

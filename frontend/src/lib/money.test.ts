@@ -3,10 +3,10 @@ import { formatMoney, parseAmount, sumMoney } from './money';
 
 describe('formatMoney', () => {
   it('shows baht with 2 decimals and grouping', () => {
-    expect(formatMoney(1234.5)).toBe('1,234.50');
-    expect(formatMoney(0)).toBe('0.00');
-    expect(formatMoney(1000000)).toBe('1,000,000.00');
-    expect(formatMoney(0.1 + 0.2)).toBe('0.30');
+    expect(formatMoney(1234.5, 'THB')).toBe('1,234.50');
+    expect(formatMoney(0, 'THB')).toBe('0.00');
+    expect(formatMoney(1000000, 'THB')).toBe('1,000,000.00');
+    expect(formatMoney(0.1 + 0.2, 'THB')).toBe('0.30');
   });
 
   it('shows kip without decimals', () => {
@@ -22,14 +22,14 @@ describe('formatMoney', () => {
     const samples = [0.01, 0.5, 0.99, 1, 999.99, 1000, 99999.5, 123456789.12, -0.5, -1234.5, -1000000];
     for (let i = 0; i < 2000; i += 1) samples.push(((next() % 2_000_000_000) - 1_000_000_000) / 100);
     for (const amount of samples) {
-      expect(formatMoney(amount), String(amount)).toBe(intl(2).format(amount));
+      expect(formatMoney(amount, 'THB'), String(amount)).toBe(intl(2).format(amount));
       expect(formatMoney(amount, 'LAK'), String(amount)).toBe(intl(0).format(amount));
     }
   });
 
   it('never shows a negative zero or NaN', () => {
-    expect(formatMoney(-0.001)).toBe('0.00');
-    expect(formatMoney(Number.NaN)).toBe('-');
+    expect(formatMoney(-0.001, 'THB')).toBe('0.00');
+    expect(formatMoney(Number.NaN, 'THB')).toBe('-');
   });
 });
 

@@ -17,7 +17,7 @@ function grouped(amount: number, decimals: number): string {
 }
 
 /** 1234.5 → "1,234.50"; kip has no decimals on screen: 1234.5 LAK → "1,235". */
-export function formatMoney(amount: number, currency: Currency = 'THB'): string {
+export function formatMoney(amount: number, currency: Currency): string {
   if (!Number.isFinite(amount)) return '-';
   return grouped(amount, currency === 'LAK' ? 0 : 2);
 }

@@ -9,6 +9,8 @@ export const STORAGE_KEYS = {
   lastSync: 'last_sync',
   inviteCode: 'code',
   guestId: 'guest-id',
+  // The member's wallet currency, once the wallet said it (lib/member-currency.ts).
+  currency: 'currency',
 } as const;
 
 function safe<T>(fn: () => T, fallback: T): T {
@@ -49,9 +51,19 @@ function clearToken(): void {
   safe(() => sessionStorage.removeItem(STORAGE_KEYS.token), undefined);
 }
 
-/** Drops the stored session: token, remembered agreement and last sync (spec §2). */
+const sessionEnded = new Set<() => void>();
+
+/** Calls `listener` whenever the session is dropped (what it kept of the member goes too). */
+export function onSessionCleared(listener: () => void): void {
+  sessionEnded.add(listener);
+}
+
+/** Drops the stored session: token, remembered agreement, last sync and the member's currency
+ * (spec §2). */
 export function clearSession(): void {
   clearToken();
   removeLocal(STORAGE_KEYS.rememberAgreement);
   removeLocal(STORAGE_KEYS.lastSync);
+  removeLocal(STORAGE_KEYS.currency);
+  for (const listener of sessionEnded) listener();
 }

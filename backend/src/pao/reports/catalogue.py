@@ -46,7 +46,13 @@ async def run(
 # The tables of each report, in order (the CSV export's path names one).
 TABLES: dict[ReportName, tuple[str, ...]] = {
     ReportName.DAILY: ("days",),
-    ReportName.PAYMENTS: ("channels", "withdrawals", "payout_time"),
+    ReportName.PAYMENTS: (
+        "channels",
+        "deposits",
+        "deposit_time",
+        "withdrawals",
+        "payout_time",
+    ),
     ReportName.PROMOTIONS: ("bonuses", "payouts"),
     ReportName.GAMES: ("transfers", "floats", "unresolved"),
     ReportName.MEMBERS: ("registrations", "sources", "depositors"),

@@ -1,5 +1,7 @@
-"""Deposits and withdrawals: deposits by channel (the ledger's summary), withdrawals requested in
-the range by status and bank, and the time from a withdrawal's request to its payout."""
+"""Deposits and withdrawals: deposits by channel (the ledger's summary), deposit requests by
+channel, bank and status and their time to credit (``pao.reports.deposits``), withdrawals
+requested in the range by status and bank, and the time from a withdrawal's request to its
+payout."""
 
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.ledger.models import Hold, HoldStatus
+from pao.reports import deposits
 from pao.reports.daily import DaySums
 from pao.reports.ledger_days import flows
 from pao.reports.sources import DEPOSIT_SOURCES
 from pao.reports.tables import Kind, Range, Table, columns, wanted
+from pao.reports.waits import seconds, summary
 from pao.wallet.models import Withdrawal, WithdrawalStatus
 
 CHANNELS = columns(channel=Kind.TEXT, count=Kind.COUNT, sum=Kind.MONEY)
@@ -26,18 +30,14 @@ PAYOUT_TIME = columns(
 )
 
 
-def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile of sorted ``values`` (0 when empty)."""
-    if not values:
-        return 0.0
-    rank = max(0, min(len(values) - 1, round(share * len(values) + 0.5) - 1))
-    return values[rank]
-
-
 async def report(session: AsyncSession, span: Range, *, only: str | None = None) -> list[Table]:
     tables: list[Table] = []
     if wanted(only, "channels"):
         tables.append(await _channels(session, span))
+    if wanted(only, "deposits"):
+        tables.append(await deposits.requests(session, span))
+    if wanted(only, "deposit_time"):
+        tables.append(await deposits.time_to_credit(session, span))
     if wanted(only, "withdrawals"):
         tables.append(await _withdrawals(session, span))
     if wanted(only, "payout_time"):
@@ -88,17 +88,4 @@ async def _payout_time(session: AsyncSession, span: Range) -> Table:
             Hold.status == HoldStatus.POSTED,
         )
     )
-    waits = sorted(
-        (resolved - created).total_seconds() for created, resolved in rows if resolved is not None
-    )
-    mean = sum(waits) / len(waits) if waits else 0.0
-    payout_time = [
-        (
-            len(waits),
-            round(mean),
-            round(percentile(waits, 0.5)),
-            round(percentile(waits, 0.95)),
-            round(waits[-1]) if waits else 0,
-        )
-    ]
-    return Table("payout_time", PAYOUT_TIME, payout_time)
+    return Table("payout_time", PAYOUT_TIME, [summary(seconds(rows))])

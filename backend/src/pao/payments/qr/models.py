@@ -59,6 +59,8 @@ class QrDeposit(Base):
         Index("ix_qr_deposits_member_channel", "member_id", "channel", "created_at"),
         Index("ix_qr_deposits_account_amount", "account_id", "amount", "status"),
         Index("ix_qr_deposits_status_expires", "status", "expires_at"),
+        # The reports' range of QR codes offered (pao.reports.deposits).
+        Index("ix_qr_deposits_created_at", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

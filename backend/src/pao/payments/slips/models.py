@@ -104,6 +104,8 @@ class Slip(Base):
         Index("ix_slips_member_created", "member_id", "created_at"),
         Index("ix_slips_status_created", "status", "created_at"),
         Index("ix_slips_review_created", "review_status", "created_at"),
+        # The reports' range of slips uploaded (pao.reports.deposits).
+        Index("ix_slips_created_at", "created_at"),
         # One slip per (member, Idempotency-Key): a retried upload finds its first answer.
         UniqueConstraint("member_id", "idempotency_key"),
     )

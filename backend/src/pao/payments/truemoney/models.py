@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, ForeignKey, String
+from sqlalchemy import BigInteger, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
@@ -31,6 +31,8 @@ REDEMPTION_TRANSITIONS: dict[RedemptionStatus, frozenset[RedemptionStatus]] = {
 
 class VoucherRedemption(Base):
     __tablename__ = "truemoney_redemptions"
+    # The reports' range of vouchers sent (pao.reports.deposits).
+    __table_args__ = (Index("ix_truemoney_redemptions_created_at", "created_at"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     voucher_hash: Mapped[str] = mapped_column(String(64), unique=True)

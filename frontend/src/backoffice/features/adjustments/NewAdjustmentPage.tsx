@@ -126,7 +126,9 @@ export default function NewAdjustmentPage() {
             hint={
               limit === undefined
                 ? undefined
-                : t('bo.adjustments.limitHint', { limit: formatMoney(limit) })
+                : // The policy does not say its currency yet (the back office's document carries no
+                  // variant): baht, as before formatMoney lost its default.
+                  t('bo.adjustments.limitHint', { limit: formatMoney(limit, 'THB') })
             }
           />
           <TextField

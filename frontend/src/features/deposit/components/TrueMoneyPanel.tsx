@@ -8,12 +8,13 @@ import { TextField } from '@/components/ui/Field';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { useSendTrueLink, type DepositWallet } from '../api/deposit';
 
 type Props = { wallet: DepositWallet; onCredited: () => void };
 
 export function TrueMoneyPanel({ wallet, onCredited }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('truemoney');
@@ -35,7 +36,7 @@ export function TrueMoneyPanel({ wallet, onCredited }: Props) {
     if (!text || send.isPending) return;
     send.mutate(text, {
       onSuccess: (result) => {
-        toast(t('deposit.truemoney.success', { amount: formatMoney(result.amount) }), 'success');
+        toast(t('deposit.truemoney.success', { amount: money(result.amount) }), 'success');
         setLink('');
         onCredited();
       },

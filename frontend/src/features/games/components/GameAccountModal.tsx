@@ -13,7 +13,7 @@ import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 import {
   credentialsQuery,
@@ -41,6 +41,7 @@ type Props = {
 type Outcome = { tone: 'success' | 'error'; title: string; message: string } | null;
 
 export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('gameAccount');
   const queryClient = useQueryClient();
@@ -182,11 +183,11 @@ export function GameAccountModal({ slot, onClose, onChanged, onTransfer }: Props
         ) : (
           <>
             <p>
-              {t('games.balance', { amount: formatMoney(slot.amount) })}
+              {t('games.balance', { amount: money(slot.amount) })}
               {slot.ftWalletSlot !== 1 &&
                 ` · ${t('games.credit', {
                   factor: slot.ftWalletSlot,
-                  amount: formatMoney(slot.amount * slot.ftWalletSlot),
+                  amount: money(slot.amount * slot.ftWalletSlot),
                 })}`}
             </p>
             {credentials.isLoading && <Spinner />}

@@ -6,7 +6,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { SITE_OR_WEB, cssUrl, safeUrl } from '@/lib/safe-url';
 import type { Slot } from '../api/games';
 import { providerNotice } from '../provider-state';
@@ -33,6 +33,7 @@ function cardStyle(offset: number) {
 }
 
 export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
   const cards = useRef<(HTMLButtonElement | null)[]>([]);
@@ -100,11 +101,11 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
                 {slot.isActive ? t('games.viewData') : t('games.openAccount')}
               </span>
               <span className="game-card-body">
-                <span className="game-card-amount">{formatMoney(slot.amount)}</span>
+                <span className="game-card-amount">{money(slot.amount)}</span>
                 <span className="game-card-meta">
                   {t('games.credit', {
                     factor: slot.ftWalletSlot,
-                    amount: formatMoney(slot.amount * slot.ftWalletSlot),
+                    amount: money(slot.amount * slot.ftWalletSlot),
                   })}
                   {slot.stale && <span className="game-card-stale"> · {t('games.stale')}</span>}
                 </span>

@@ -11,7 +11,8 @@ import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { formatMoney, parseAmount } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
+import { parseAmount } from '@/lib/money';
 import { useTransfer, WALLET, type Slot } from '../api/games';
 import { providerUsable } from '../provider-state';
 import './games.css';
@@ -41,6 +42,7 @@ export function TransferModal({
   initialFrom = '',
   initialTo = '',
 }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('gameTransfer');
   const transfer = useTransfer();
@@ -76,7 +78,7 @@ export function TransferModal({
     if (from === to) return setError(t('transfer.cannotSame'));
     const value = parseAmount(amount);
     if (value === null || value < TRANSFER_MINIMUM)
-      return setError(t('transfer.minAmount', { min: formatMoney(TRANSFER_MINIMUM) }));
+      return setError(t('transfer.minAmount', { min: money(TRANSFER_MINIMUM) }));
     setError('');
     transfer.mutate(
       { from, to, amount: value, idempotencyKey: intent.current() },
@@ -114,7 +116,7 @@ export function TransferModal({
 
   const option = (account: (typeof accounts)[number]) => {
     const label =
-      account.amount === undefined ? account.label : `${account.label} (${formatMoney(account.amount)})`;
+      account.amount === undefined ? account.label : `${account.label} (${money(account.amount)})`;
     return (
       <option key={account.code} value={account.code} disabled={!account.usable}>
         {account.usable ? label : t('transfer.unavailableOption', { label })}
@@ -171,7 +173,7 @@ export function TransferModal({
           autoComplete="off"
           value={amount}
           error={error}
-          hint={t('transfer.minHint', { min: formatMoney(TRANSFER_MINIMUM) })}
+          hint={t('transfer.minHint', { min: money(TRANSFER_MINIMUM) })}
           onChange={(e) => {
             setAmount(e.target.value);
             setError('');

@@ -5,7 +5,7 @@ import { Modal } from '@/components/ui/Modal';
 import { SafeHtml } from '@/components/ui/SafeHtml';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { bonusQueries, useActivateBonus, type BonusItem } from '../api/bonus';
 import { BannerCarousel } from './BannerCarousel';
 
@@ -19,6 +19,7 @@ type Props = {
 };
 
 export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
+  const money = useMoney();
   const { t, i18n } = useTranslation();
   const errorText = useErrorText('bonusActivate');
   const notice = useQuery(bonusQueries.notice(i18n.language));
@@ -30,7 +31,7 @@ export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
         onDone({
           tone: 'success',
           title: t('common.saved'),
-          message: t('promotions.bonus.received', { amount: formatMoney(grant.amount) }),
+          message: t('promotions.bonus.received', { amount: money(grant.amount) }),
         }),
       onError: (error) => onDone({ tone: 'error', title: t('common.error'), message: errorText(error) }),
     });
@@ -59,7 +60,7 @@ export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
         <p>{bonus.description}</p>
         <ul className="promo-facts small">
           <li>{t('promotions.bonus.turnoverRule', { times: bonus.turnoverMultiplier })}</li>
-          {bonus.minDeposit > 0 && <li>{t('promotions.bonus.minDeposit', { amount: formatMoney(bonus.minDeposit) })}</li>}
+          {bonus.minDeposit > 0 && <li>{t('promotions.bonus.minDeposit', { amount: money(bonus.minDeposit) })}</li>}
           <li>{t('promotions.bonus.maxReceived', { times: bonus.maxReceived, period: t(`promotions.bonus.type.${bonus.type}`) })}</li>
         </ul>
         {noticeHtml && <SafeHtml html={noticeHtml} className="notice notice-info prose" />}

@@ -11,7 +11,7 @@ import { Icon } from '@/components/ui/Icon';
 import { MessageDialog } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { useActiveBonus, useBonuses, useClearBonus, type BonusItem } from '../api/bonus';
 import { BonusModal } from './BonusModal';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
@@ -30,6 +30,7 @@ export function cardState(bonus: BonusItem): CardState {
 }
 
 export function BonusPage() {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('bonusClear');
   const bonuses = useBonuses();
@@ -77,12 +78,12 @@ export function BonusPage() {
           <dl className="details">
             <div className="details-row">
               <dt>{t('promotions.bonus.amount')}</dt>
-              <dd className="details-value">{formatMoney(current.amount ?? 0)}</dd>
+              <dd className="details-value">{money(current.amount ?? 0)}</dd>
             </div>
             <div className="details-row">
               <dt>{t('promotions.bonus.turnover')}</dt>
               <dd className="details-value">
-                {formatMoney(current.turnover ?? 0)} / {formatMoney(current.turnoverRequired ?? 0)}
+                {money(current.turnover ?? 0)} / {money(current.turnoverRequired ?? 0)}
               </dd>
             </div>
           </dl>

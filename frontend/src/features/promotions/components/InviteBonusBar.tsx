@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { useCollectInvite } from '../api/invite';
 
 /** `pending`: the amount is on its way; the bar keeps its room meanwhile (hidden), so that the menu
  * below it does not move when it arrives. */
 export function InviteBonusBar({ amount, pending = false }: { amount?: number; pending?: boolean }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('invite');
@@ -19,7 +20,7 @@ export function InviteBonusBar({ amount, pending = false }: { amount?: number; p
     return (
       <div className="card row-between" aria-hidden="true" style={{ visibility: 'hidden' }}>
         <span>
-          {t('promotions.invite.accrued')} <strong>{formatMoney(0)}</strong>
+          {t('promotions.invite.accrued')} <strong>{money(0)}</strong>
         </span>
         <button type="button" className="btn btn-primary" disabled tabIndex={-1}>
           {t('promotions.invite.receive')}
@@ -30,7 +31,7 @@ export function InviteBonusBar({ amount, pending = false }: { amount?: number; p
   return (
     <section className="card row-between" aria-label={t('promotions.invite.accrued')}>
       <span>
-        {t('promotions.invite.accrued')} <strong>{formatMoney(amount)}</strong>
+        {t('promotions.invite.accrued')} <strong>{money(amount)}</strong>
       </span>
       <button
         type="button"
@@ -39,7 +40,7 @@ export function InviteBonusBar({ amount, pending = false }: { amount?: number; p
         onClick={() =>
           collect.mutate(undefined, {
             onSuccess: (answer) =>
-              toast(t('promotions.invite.receivedToast', { amount: formatMoney(answer.amount) }), 'success'),
+              toast(t('promotions.invite.receivedToast', { amount: money(answer.amount) }), 'success'),
             onError: (error) => toast(errorText(error), 'danger'),
           })
         }

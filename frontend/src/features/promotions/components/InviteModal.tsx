@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { INVITE_PAGE_SIZE, useCollectInvite, useInviteBanners, useInvites } from '../api/invite';
 import { BannerCarousel } from './BannerCarousel';
@@ -24,6 +24,7 @@ export function inviteLink(memberId: string, origin: string = window.location.or
 type Props = { open: boolean; onClose: () => void; memberId?: string; amount?: number };
 
 export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('invite');
@@ -36,7 +37,7 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
   const receive = () =>
     collect.mutate(undefined, {
       onSuccess: (answer) =>
-        toast(t('promotions.invite.receivedToast', { amount: formatMoney(answer.amount) }), 'success'),
+        toast(t('promotions.invite.receivedToast', { amount: money(answer.amount) }), 'success'),
       onError: (error) => toast(errorText(error), 'danger'),
     });
 
@@ -55,7 +56,7 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
         )}
         <div className="row-between card">
           <span>
-            {t('promotions.invite.accrued')} <strong>{formatMoney(amount)}</strong>
+            {t('promotions.invite.accrued')} <strong>{money(amount)}</strong>
           </span>
           <button
             type="button"
@@ -88,7 +89,7 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
             {invites.data?.invites.map((row, index) => (
               <tr key={`${row.createdAt}-${index}`}>
                 <td>{row.from.name}</td>
-                <td>{formatMoney(row.amount)}</td>
+                <td>{money(row.amount)}</td>
                 <td className="small">{formatDateTime(row.createdAt)}</td>
               </tr>
             ))}

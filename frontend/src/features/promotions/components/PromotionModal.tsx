@@ -5,13 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { bonusQueries, useActivatePromotion } from '../api/bonus';
 import type { Outcome } from './BonusModal';
 
 type Props = { code: string; onClose: () => void; onDone: (outcome: Outcome) => void };
 
 export function PromotionModal({ code, onClose, onDone }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('promotionActivate');
   const found = useQuery(bonusQueries.promotion(code));
@@ -24,7 +25,7 @@ export function PromotionModal({ code, onClose, onDone }: Props) {
         onDone({
           tone: 'success',
           title: t('common.saved'),
-          message: t('promotions.bonus.received', { amount: formatMoney(grant.amount) }),
+          message: t('promotions.bonus.received', { amount: money(grant.amount) }),
         }),
       onError: (error) => onDone({ tone: 'error', title: t('common.error'), message: errorText(error) }),
     });

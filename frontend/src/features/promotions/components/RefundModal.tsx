@@ -13,7 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import {
   REFUND_PAGE_SIZE,
@@ -27,6 +27,7 @@ import { BannerCarousel } from './BannerCarousel';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 
 export function RefundModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('refund');
@@ -48,14 +49,14 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
   const onReceive = () =>
     receive.mutate(undefined, {
       onSuccess: (answer) =>
-        toast(t('promotions.refund.receivedToast', { amount: formatMoney(answer.amount) }), 'success'),
+        toast(t('promotions.refund.receivedToast', { amount: money(answer.amount) }), 'success'),
       onError,
     });
   const onAdd = () =>
     addWallet.mutate(undefined, {
       onSuccess: (answer) => {
         setConfirm(false);
-        toast(t('promotions.refund.addedToast', { amount: formatMoney(answer.amount) }), 'success');
+        toast(t('promotions.refund.addedToast', { amount: money(answer.amount) }), 'success');
       },
       onError: (error) => {
         setConfirm(false);
@@ -82,15 +83,15 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
             <dl className="details">
               <div className="details-row">
                 <dt>{t('promotions.refund.netLoss')}</dt>
-                <dd className="details-value">{formatMoney(state.info.netLoss)}</dd>
+                <dd className="details-value">{money(state.info.netLoss)}</dd>
               </div>
               <div className="details-row">
                 <dt>{t('promotions.refund.receivable')}</dt>
-                <dd className="details-value">{formatMoney(state.refundAmount)}</dd>
+                <dd className="details-value">{money(state.refundAmount)}</dd>
               </div>
               <div className="details-row">
                 <dt>{t('promotions.refund.waiting')}</dt>
-                <dd className="details-value">{formatMoney(state.refundSuccess)}</dd>
+                <dd className="details-value">{money(state.refundSuccess)}</dd>
               </div>
             </dl>
             <div className="promo-actions">
@@ -132,7 +133,7 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
             )}
             {logs.data?.refunds.map((row, index) => (
               <tr key={`${row.createdAt}-${index}`}>
-                <td>{formatMoney(row.refundAmount)}</td>
+                <td>{money(row.refundAmount)}</td>
                 <td className="small">{formatDateTime(row.createdAt)}</td>
               </tr>
             ))}
@@ -143,7 +144,7 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
       <ConfirmDialog
         open={confirm}
         title={t('promotions.refund.confirmTitle')}
-        message={t('promotions.refund.confirmText', { amount: formatMoney(state?.refundSuccess ?? 0) })}
+        message={t('promotions.refund.confirmText', { amount: money(state?.refundSuccess ?? 0) })}
         confirmLabel={t('promotions.refund.addWallet')}
         busy={addWallet.isPending}
         onConfirm={onAdd}

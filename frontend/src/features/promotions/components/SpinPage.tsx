@@ -13,7 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
 import { useWheelSize } from '../hooks/use-wheel-size';
@@ -31,6 +31,7 @@ function percent(probability: number): string {
 }
 
 export function SpinPage() {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('spin');
   const queryClient = useQueryClient();
@@ -233,7 +234,7 @@ export function SpinPage() {
                     <br />
                     <span className="small muted">{t('promotions.spin.expires', { time: formatDateTime(coupon.expiresAt) })}</span>
                   </td>
-                  <td>{formatMoney(coupon.amount)}</td>
+                  <td>{money(coupon.amount)}</td>
                   <td>
                     {coupon.claimable ? (
                       <button
@@ -277,7 +278,7 @@ export function SpinPage() {
         title={t('promotions.spin.claimTitle')}
         message={t('promotions.spin.claimText', {
           prize: selected?.prize.slice.label ?? '',
-          amount: formatMoney(selected?.amount ?? 0),
+          amount: money(selected?.amount ?? 0),
         })}
         confirmLabel={t('promotions.spin.claim')}
         busy={claim.isPending}

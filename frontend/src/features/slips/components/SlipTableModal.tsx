@@ -10,7 +10,7 @@ import { Pagination } from '@/components/ui/Pagination';
 import { DelayedSpinner, Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { SLIP_PAGE_SIZE, fetchSlipImage, useSlips, type Slip } from '../api/slips';
 import { SLIP_TONE, slipAmountText, slipReasonKey, slipStatus } from './slip-format';
@@ -99,6 +99,7 @@ export function SlipTableModal({ open, onClose, onCredited }: Props) {
 }
 
 function SlipRow({ slip, onView }: { slip: Slip; onView: () => void }) {
+  const money = useMoney();
   const { t, i18n } = useTranslation();
   const status = slipStatus(slip.status);
   const reasonKey = slipReasonKey(slip.note);
@@ -107,7 +108,7 @@ function SlipRow({ slip, onView }: { slip: Slip; onView: () => void }) {
       <td>
         <time dateTime={slip.createdAt}>{formatDateTime(slip.createdAt)}</time>
       </td>
-      <td className="num">{slipAmountText(slip.amount, (v) => formatMoney(v))}</td>
+      <td className="num">{slipAmountText(slip.amount, (v) => money(v))}</td>
       <td>
         <span className={`badge badge-${SLIP_TONE[status]}`}>{t(`statement.status.${status}`)}</span>
         {reasonKey && (

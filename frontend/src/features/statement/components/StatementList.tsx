@@ -7,7 +7,7 @@ import { Pagination } from '@/components/ui/Pagination';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { useRelativeTime } from '@/hooks/use-relative-time';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { STATEMENT_PAGE_SIZE, useStatement, type Statement } from '../api/statement';
 import { statementIcon, statementSign } from './statement-format';
@@ -59,6 +59,7 @@ function describe(row: Statement, t: TFunction): string | null | undefined {
 }
 
 function StatementRow({ row }: { row: Statement }) {
+  const money = useMoney();
   const { t } = useTranslation();
   const relative = useRelativeTime();
   const sign = statementSign(row.statementType);
@@ -88,7 +89,7 @@ function StatementRow({ row }: { row: Statement }) {
       <div className="statement-side">
         <p className={`statement-amount amount-${sign === '+' ? 'in' : sign === '-' ? 'out' : 'plain'}`}>
           {sign}
-          {formatMoney(row.amount)}
+          {money(row.amount)}
         </p>
         <span className={`badge badge-${tone}`}>{t(`statement.status.${status}`)}</span>
       </div>

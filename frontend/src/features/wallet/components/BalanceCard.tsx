@@ -2,8 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { formatDateTime } from '@/lib/dates';
-import { env } from '@/lib/env';
-import { formatMoney, sumMoney, type Currency } from '@/lib/money';
+import { useMemberCurrency } from '@/lib/member-currency';
+import { formatMoney, sumMoney } from '@/lib/money';
 import { readLocal, STORAGE_KEYS } from '@/lib/storage';
 import { useWallet } from '../api/get-wallet';
 
@@ -14,8 +14,8 @@ export function BalanceCard() {
   const total = data ? sumMoney([data.wallet.amount, ...data.slots.map((slot) => slot.amount)]) : null;
   const lastSync = readLocal(STORAGE_KEYS.lastSync);
   const busy = wallet.isFetching;
-  // Kip are shown without decimals; before the answer, the variant's usual currency.
-  const currency: Currency = data?.wallet.currency ?? (env.lao ? 'LAK' : 'THB');
+  // The wallet's currency (this answer sets it), else the variant's usual one; kip without decimals.
+  const currency = useMemberCurrency();
 
   return (
     <section className="balance-card" aria-labelledby="balance-title">

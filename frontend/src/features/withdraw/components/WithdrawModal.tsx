@@ -11,7 +11,8 @@ import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { formatMoney, parseAmount } from '@/lib/money';
+import { useMoney } from '@/lib/member-currency';
+import { parseAmount } from '@/lib/money';
 import { useWithdraw, withdrawLimitsQuery } from '../api/withdraw';
 
 type Props = {
@@ -27,6 +28,7 @@ type Props = {
 type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
 export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props) {
+  const money = useMoney();
   const { t } = useTranslation();
   const errorText = useErrorText('withdraw');
   const limits = useQuery({ ...withdrawLimitsQuery(), enabled: open });
@@ -49,8 +51,8 @@ export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props
     const value = parseAmount(amount);
     const { withdrawMin, withdrawMax } = limits.data;
     if (value === null) return setError(t('withdraw.invalid'));
-    if (value < withdrawMin) return setError(t('withdraw.min', { min: formatMoney(withdrawMin) }));
-    if (value > withdrawMax) return setError(t('withdraw.max', { max: formatMoney(withdrawMax) }));
+    if (value < withdrawMin) return setError(t('withdraw.min', { min: money(withdrawMin) }));
+    if (value > withdrawMax) return setError(t('withdraw.max', { max: money(withdrawMax) }));
     setError('');
     withdraw.mutate(
       { amount: value, idempotencyKey: intent.current() },
@@ -102,7 +104,7 @@ export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props
       <form id="withdraw-form" className="stack" onSubmit={onSubmit} noValidate>
         {bank && <p className="muted">{t('withdraw.to', { bank: bank.name, account: bank.account })}</p>}
         {balance !== undefined && (
-          <p className="muted">{t('withdraw.balance', { amount: formatMoney(balance) })}</p>
+          <p className="muted">{t('withdraw.balance', { amount: money(balance) })}</p>
         )}
         <TextField
           label={t('withdraw.amount')}
@@ -113,8 +115,8 @@ export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props
           hint={
             data
               ? t('withdraw.limits', {
-                  min: formatMoney(data.withdrawMin),
-                  max: formatMoney(data.withdrawMax),
+                  min: money(data.withdrawMin),
+                  max: money(data.withdrawMax),
                 })
               : undefined
           }
