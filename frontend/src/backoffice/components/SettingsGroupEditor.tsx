@@ -8,7 +8,7 @@
  * before a change asks first and is itself a new version.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useState, type FormEvent, type ReactNode } from 'react';
+import { useDeferredValue, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '@/api/schema.gen';
 import { SafeHtml } from '@/components/ui/SafeHtml';
@@ -161,16 +161,17 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
     case 'choice':
       return (
         <Box error={error}>
-          <label className="bo-settings-label">
-            {name}
-            <select className="input select" value={String(value)} onChange={(event) => onChange(event.target.value)}>
-              {(field.choices ?? []).map((choice) => (
-                <option key={choice} value={choice}>
-                  {t(`bo.settingsEditor.choice.${choice}` as never)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Labelled text={name}>
+            {(id) => (
+              <select id={id} className="input select" value={String(value)} onChange={(event) => onChange(event.target.value)}>
+                {(field.choices ?? []).map((choice) => (
+                  <option key={choice} value={choice}>
+                    {t(`bo.settingsEditor.choice.${choice}` as never)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labelled>
         </Box>
       );
     case 'html':
@@ -223,13 +224,24 @@ function FieldMessage({ error }: { error?: string }) {
   ) : null;
 }
 
+/** A label beside (not around) its control: a control inside its label would add its value
+ * to its own accessible name. */
+function Labelled({ text, children }: { text: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="bo-settings-label">
+      <label htmlFor={id}>{text}</label>
+      {children(id)}
+    </div>
+  );
+}
+
 function Input({ label: text, error, value, onChange, type, step }: { label: string; error?: string; value: string; onChange: (value: string) => void; type: string; step?: number }) {
   return (
     <Box error={error}>
-      <label className="bo-settings-label">
-        {text}
-        <input className="input" type={type} step={step} value={value} aria-invalid={error ? true : undefined} onChange={(event) => onChange(event.target.value)} />
-      </label>
+      <Labelled text={text}>
+        {(id) => <input id={id} className="input" type={type} step={step} value={value} aria-invalid={error ? true : undefined} onChange={(event) => onChange(event.target.value)} />}
+      </Labelled>
     </Box>
   );
 }
@@ -243,14 +255,15 @@ function LocalizedEditor({ name, html, value, onChange }: { name: string; html: 
         const fieldName = t('bo.settingsEditor.fieldIn', { field: name, lang: t(`bo.settingsEditor.lang.${lang}`) });
         return (
           <div key={lang} className="bo-settings-lang">
-            <label className="bo-settings-label">
-              {fieldName}
-              {html ? (
-                <textarea className="input bo-settings-text" rows={4} value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
-              ) : (
-                <input className="input" value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
-              )}
-            </label>
+            <Labelled text={fieldName}>
+              {(id) =>
+                html ? (
+                  <textarea id={id} className="input bo-settings-text" rows={4} value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
+                ) : (
+                  <input id={id} className="input" value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
+                )
+              }
+            </Labelled>
             {html && <Preview name={fieldName} html={value[lang] ?? ''} />}
           </div>
         );
@@ -299,10 +312,12 @@ function ListEditor<T>({ name, error, items, blank, onChange, children }: { name
   );
 }
 
+const SHOWN_MAX = 140;
+
 function shown(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
 }
 
 function History({ path, onRestored }: { path: GroupPath; onRestored: () => void }) {
