@@ -50,6 +50,8 @@ const STATIC_IMPORT = /(?:from|import)\s+'([^']+)'/g;
 // `import type …` brings no code and shows no string: its module's literal types (e.g. the back
 // office's permission names, 'chat.use') are not translation keys, so it is not followed.
 const TYPE_IMPORT = /^import type\s[^;]+;/gm;
+// A route's permission (`permission: 'promotions.manage'`) names a permission, not a string.
+const PERMISSION = /\bpermission:\s*'[^']*'/g;
 const DYNAMIC_IMPORT = /import\(\s*'([^']+)'\s*\)/g;
 
 function resolve(from, specifier) {
@@ -72,7 +74,7 @@ function usedSections(module, { onDemand = true } = {}) {
     const file = stack.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    const source = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '');
+    const source = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '').replace(PERMISSION, '');
     for (const [, section] of source.matchAll(SECTION_USE)) {
       if (!used.has(section)) used.set(section, relative(FRONTEND, file));
     }

@@ -17,6 +17,8 @@ export type NavLabel =
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
   | 'bo.nav.providers'
+  | 'bo.nav.content'
+  | 'bo.nav.settings'
   | 'bo.nav.chat'
   | 'bo.nav.audit'
   | 'bo.nav.staff'
@@ -78,6 +80,18 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'providers.read',
     nav: { label: 'bo.nav.providers', icon: 'play' },
     Screen: lazy(() => import('./features/providers/ProvidersPage')),
+  },
+  {
+    path: 'content',
+    permission: 'promotions.manage',
+    nav: { label: 'bo.nav.content', icon: 'edit' },
+    Screen: lazy(() => import('./features/content/ContentPage')),
+  },
+  {
+    path: 'settings',
+    permission: 'settings.manage',
+    nav: { label: 'bo.nav.settings', icon: 'flag' },
+    Screen: lazy(() => import('./features/settings/SettingsPage')),
   },
   {
     path: 'chat',

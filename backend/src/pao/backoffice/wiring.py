@@ -13,8 +13,10 @@ from pao.backoffice import (
     audit_routes,
     auth_routes,
     chat_routes,
+    content_routes,
     deposits_routes,
     providers_routes,
+    settings_routes,
     staff_rooms,
     staff_routes,
 )
@@ -44,6 +46,8 @@ ROUTERS = (
     accounts_routes.router,
     providers_routes.router,
     chat_routes.router,
+    content_routes.router,
+    settings_routes.router,
 )
 # Imported for their domain event subscribers (registered at import).
 SUBSCRIBERS = (withdrawals_live,)

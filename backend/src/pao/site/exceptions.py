@@ -9,9 +9,22 @@ CLI prints as one clear line::
      └── SettingError
           ├── UnknownSetting        the key is not a field of SiteSettings
           └── InvalidSettingValue   the text does not parse or does not validate
+               └── SettingOutOfRange  a minimum above its maximum (withdrawMin > withdrawMax)
+
+The back office's editors (:mod:`pao.site.editor`) answer HTTP, so their refusals are
+:class:`~pao.core.errors.AppError`\\ s carrying the ``field`` at fault (nothing is stored)::
+
+    AppError
+     ├── Unprocessable (422)
+     │    ├── SettingRejected        KEY_INVALID        a value does not validate (with reason)
+     │    └── SettingRangeRejected   SETTING_RANGE      a minimum above its maximum
+     └── NotFound (404)
+          └── SettingChangeNotFound  SETTING_CHANGE_NOT_FOUND   no such version of the group
 """
 
 from __future__ import annotations
+
+from pao.core.errors import NotFound, Unprocessable
 
 
 class SettingError(ValueError):
@@ -28,3 +41,34 @@ class InvalidSettingValue(SettingError):
     def __init__(self, key: str, reason: str) -> None:
         super().__init__(f"invalid value for {key}: {reason}")
         self.key = key
+
+
+class SettingOutOfRange(InvalidSettingValue):
+    """``key`` (a minimum) is above ``maximum`` (its maximum)."""
+
+    def __init__(self, key: str, maximum: str) -> None:
+        super().__init__(key, f"{key} must not exceed {maximum}")
+        self.maximum = maximum
+
+
+class SettingRejected(Unprocessable):
+    """A value of an editor's save does not validate: ``field`` (``contactText.th``,
+    ``withdrawMin``) and a ``reason`` in English for the log and the curious."""
+
+    code = "KEY_INVALID"
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(field=field, reason=reason)
+
+
+class SettingRangeRejected(Unprocessable):
+    """A minimum above its maximum: ``field`` is the minimum, ``maximum`` names the other."""
+
+    code = "SETTING_RANGE"
+
+    def __init__(self, field: str, maximum: str) -> None:
+        super().__init__(field=field, maximum=maximum)
+
+
+class SettingChangeNotFound(NotFound):
+    code = "SETTING_CHANGE_NOT_FOUND"

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from pao.kit.money import WireAmount
 from pao.site.banks import banks_for
 from pao.site.content import Locale
-from pao.site.exceptions import InvalidSettingValue, UnknownSetting
+from pao.site.exceptions import InvalidSettingValue, SettingOutOfRange, UnknownSetting
 from pao.site.models import SiteSetting
 from pao.site.schemas import (
     ActiveOut,
@@ -226,9 +226,24 @@ def parse_setting_text(field: FieldInfo, key: str, raw: str) -> Any:
         raise InvalidSettingValue(key, f"expected JSON ({exc.msg})") from exc
 
 
-def _check_consistency(settings: SiteSettings) -> None:
-    if settings.withdraw_min > settings.withdraw_max:
-        raise InvalidSettingValue("withdrawMin", "withdrawMin must not exceed withdrawMax")
+# Minimum ≤ maximum pairs (stored keys), checked whenever either side changes.
+RANGES: tuple[tuple[str, str], ...] = (
+    ("withdrawMin", "withdrawMax"),
+    ("refundMinimum", "refundMaxPerPeriod"),
+)
+
+
+def check_ranges(settings: SiteSettings, changed: set[str] | None = None) -> None:
+    """Raise :class:`SettingOutOfRange` for the first pair whose minimum exceeds its maximum.
+
+    With ``changed`` (stored keys), only the pairs touching them are checked: a pair stored
+    inconsistent earlier (by hand) must not block a change to something else."""
+    values = settings.model_dump(by_alias=True)
+    for low, high in RANGES:
+        if changed is not None and not {low, high} & changed:
+            continue
+        if values[low] > values[high]:
+            raise SettingOutOfRange(low, high)
 
 
 def _invalidate_after_commit(session: AsyncSession) -> None:
@@ -240,10 +255,13 @@ def _invalidate_after_commit(session: AsyncSession) -> None:
     event.listen(session.sync_session, "after_commit", _on_commit, once=True)
 
 
-async def store_setting(session: AsyncSession, *, key: str, value: Any, actor: str) -> Any:
+async def store_setting(
+    session: AsyncSession, *, key: str, value: Any, actor: str, change_set: str | None = None
+) -> Any:
     """Validate ``value`` (already a Python/JSON value) for ``key`` and store it normalised.
 
     Returns the stored JSON value. Raises :class:`UnknownSetting` / :class:`InvalidSettingValue`.
+    ``change_set`` files the change in the history with the other keys of the same save.
     """
     name = _field_named(key)
     stored_key = storage_key(name)
@@ -257,9 +275,9 @@ async def store_setting(session: AsyncSession, *, key: str, value: Any, actor: s
         where = ".".join(str(part) for part in first["loc"][1:])
         reason = f"{where}: {first['msg']}" if where else first["msg"]
         raise InvalidSettingValue(stored_key, reason) from exc
-    _check_consistency(updated)
+    check_ranges(updated, {stored_key})
     stored = updated.model_dump(mode="json", by_alias=True)[stored_key]
-    await set_value(session, stored_key, stored, actor=actor)
+    await set_value(session, stored_key, stored, actor=actor, change_set=change_set)
     if name != stored_key:
         # A row under the field name would compete with the canonical one on load.
         await session.execute(delete(SiteSetting).where(SiteSetting.key == name))
@@ -281,10 +299,15 @@ async def set_setting(session: AsyncSession, *, key: str, raw_value: str, actor:
     return await store_setting(session, key=name, value=value, actor=actor)
 
 
-async def terminate_site(session: AsyncSession, *, actor: str) -> None:
-    """Close the site: every /api call but ``GET /api/lookup/active`` answers 410 ``gone``."""
-    await store_setting(session, key=TERMINATED_KEY, value=True, actor=actor)
+async def terminate_site(
+    session: AsyncSession, *, actor: str, change_set: str | None = None
+) -> None:
+    """Close the site: every /api call but ``GET /api/lookup/active`` (and the back office's,
+    so that staff can reopen it) answers 410 ``gone``."""
+    await store_setting(session, key=TERMINATED_KEY, value=True, actor=actor, change_set=change_set)
 
 
-async def reopen_site(session: AsyncSession, *, actor: str) -> None:
-    await store_setting(session, key=TERMINATED_KEY, value=False, actor=actor)
+async def reopen_site(session: AsyncSession, *, actor: str, change_set: str | None = None) -> None:
+    await store_setting(
+        session, key=TERMINATED_KEY, value=False, actor=actor, change_set=change_set
+    )

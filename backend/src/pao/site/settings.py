@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from time import monotonic
 from typing import Annotated, Any, Literal
+from uuid import uuid4
 from weakref import WeakKeyDictionary
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -20,6 +21,7 @@ from sqlalchemy import Engine, Pool, event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from pao.kit.clock import utcnow
 from pao.site.content import (
     Banner,
     LocalizedHtml,
@@ -28,7 +30,7 @@ from pao.site.content import (
     SourceList,
     TimeOfDay,
 )
-from pao.site.models import SiteSetting
+from pao.site.models import SiteSetting, SiteSettingChange
 from pao.support.bot_tree import BotTree, default_bot_tree
 
 log = structlog.get_logger(__name__)
@@ -219,16 +221,40 @@ async def get_value(session: AsyncSession, key: str, default: Any = None) -> Any
     return default if row is None else row.value
 
 
-async def set_value(session: AsyncSession, key: str, value: Any, *, actor: str) -> None:
+def new_change_set() -> str:
+    """The id that groups the keys of one save in ``site_setting_changes``."""
+    return uuid4().hex
+
+
+async def set_value(
+    session: AsyncSession, key: str, value: Any, *, actor: str, change_set: str | None = None
+) -> None:
+    """Store ``value`` under ``key`` and record the change (before, after, who) in the history.
+
+    Every writer of a setting comes here, so the history misses no path. ``change_set`` groups
+    several calls of one save into one version; without it the change is a version of its own.
+    Writing the value already stored records nothing."""
     # Dropped now (this transaction reads its own change) and again once committed (others
     # may have cached the old value meanwhile).
     invalidate_settings_cache()
     row = await session.get(SiteSetting, key)
+    before = None if row is None else row.value
     if row is None:
         session.add(SiteSetting(key=key, value=value, updated_by=actor))
     else:
         row.value = value
         row.updated_by = actor
+    if row is None or before != value:
+        session.add(
+            SiteSettingChange(
+                change_set=change_set or new_change_set(),
+                key=key,
+                before=before,
+                after=value,
+                actor=actor[:80],
+                at=utcnow(),
+            )
+        )
     await session.flush()
     sync_session = session.sync_session
     # After the flush, so that the transaction has begun; get_transaction() is the outermost.

@@ -4,7 +4,9 @@ The flag is read from the database at most once a second per app instance, so fl
 ``pao ops site terminate`` (another process) takes effect everywhere within a second without a
 query per call. Only the API closes: the SPA (which shows /terminated), ``/healthz``,
 ``/sandbox`` and ``/socket.io`` keep answering. ``GET /api/lookup/active`` stays open and reads
-the database itself, so it answers ``{"terminated": true}`` at once.
+the database itself, so it answers ``{"terminated": true}`` at once. The back office's API
+(``/api/backoffice/…``) stays open too: staff close the site from there and must be able to
+reopen it.
 
 The cache lives on the middleware instance (one per app, so tests' apps never share it) and is
 tagged with a process-wide generation: :func:`invalidate_termination_cache` bumps the
@@ -28,6 +30,8 @@ from pao.site.settings import get_value
 log = structlog.get_logger(__name__)
 
 ALWAYS_OPEN: frozenset[tuple[str, str]] = frozenset({("GET", "/api/lookup/active")})
+# Staff, not players: the site's closing is theirs to undo.
+STAFF_PREFIX = "/api/backoffice/"
 CACHE_SECONDS = 1.0
 TERMINATED_KEY = "terminated"
 
@@ -90,6 +94,7 @@ class TerminationMiddleware:
             scope["type"] == "http"
             and is_api_path(scope["path"])
             and (scope["method"], scope["path"]) not in ALWAYS_OPEN
+            and not scope["path"].startswith(STAFF_PREFIX)
             and await self._terminated(scope)
         ):
             response = error_response(Gone.status_code, {"message": Gone.code})
