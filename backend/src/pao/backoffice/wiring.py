@@ -17,6 +17,7 @@ from pao.backoffice import (
     providers_routes,
     staff_rooms,
     staff_routes,
+    wheel_routes,
 )
 from pao.backoffice.chat_agents import StaffAgents
 from pao.backoffice.dashboard import routes as dashboard_routes
@@ -43,6 +44,7 @@ ROUTERS = (
     adjustments_routes.router,
     accounts_routes.router,
     providers_routes.router,
+    wheel_routes.router,
     chat_routes.router,
 )
 # Imported for their domain event subscribers (registered at import).
