@@ -51,6 +51,9 @@ const STATIC_IMPORT = /(?:from|import)\s+'([^']+)'/g;
 // office's permission names, 'chat.use') are not translation keys, so it is not followed.
 const TYPE_IMPORT = /^import type\s[^;]+;/gm;
 const DYNAMIC_IMPORT = /import\(\s*'([^']+)'\s*\)/g;
+// A back-office route's permission ('promotions.manage' in src/backoffice/routes.ts) is a
+// permission name, not a translation key, even when it begins like a section of the player app.
+const ROUTE_PERMISSION = /\bpermission: '[a-z.]+'/g;
 
 function resolve(from, specifier) {
   let base;
@@ -72,7 +75,7 @@ function usedSections(module, { onDemand = true } = {}) {
     const file = stack.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    const source = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '');
+    const source = readFileSync(file, 'utf8').replace(TYPE_IMPORT, '').replace(ROUTE_PERMISSION, '');
     for (const [, section] of source.matchAll(SECTION_USE)) {
       if (!used.has(section)) used.set(section, relative(FRONTEND, file));
     }
