@@ -215,9 +215,11 @@ export default function WheelPage() {
         </figure>
       </div>
 
+      <h2 id="bo-wheel-slices" className="bo-panel-title">
+        {t('bo.wheel.slices', limits)}
+      </h2>
       <div className="bo-table-wrap">
-        <table className="bo-table bo-table-compact bo-wheel-table">
-          <caption className="bo-panel-title">{t('bo.wheel.slices', limits)}</caption>
+        <table className="bo-table bo-table-compact bo-wheel-table" aria-labelledby="bo-wheel-slices">
           <thead>
             <tr>
               <th scope="col">#</th>
