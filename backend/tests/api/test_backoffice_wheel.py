@@ -114,14 +114,17 @@ async def test_save_computes_odds_and_expected_payout_and_players_follow(
     assert len(entries) == 1
     entry = entries[0]
     assert entry.object_type == "wheel"
-    assert entry.before is not None and entry.after is not None
-    assert entry.before["slice:C10"]["weight"] == 1 and entry.after["slice:C10"]["weight"] == 1
-    assert entry.before["slice:NONE"]["weight"] == 0 and entry.after["slice:NONE"]["weight"] == 2
+    assert entry.before is not None
+    assert entry.after is not None
+    assert entry.before["slice:C10"]["label"] == {"en": "L-C10"}
+    assert entry.after["slice:C10"]["label"] == label("Ten")
+    assert (entry.before["slice:NONE"]["weight"], entry.after["slice:NONE"]["weight"]) == (0, 2)
     assert (entry.before["spinDepositPerCoin"], entry.after["spinDepositPerCoin"]) == (
         100_00,
         50_00,
     )
-    assert "couponValidDays" in entry.after and "spinEnabled" not in entry.after
+    assert "couponValidDays" in entry.after
+    assert "spinEnabled" not in entry.after  # unchanged: not in the row
     assert len([k for k in entry.after if k.startswith("slice:")]) == 4
 
 
@@ -214,7 +217,8 @@ async def test_a_used_slice_is_retired_not_deleted(client: httpx.AsyncClient, ap
     async with app.state.sessionmaker() as session:
         spin = (await session.execute(select(WheelSpin))).scalar_one()
         kept = await session.get(WheelSlice, spin.slice_id)
-        assert kept is not None and kept.code == "C10"
+        assert kept is not None
+        assert kept.code == "C10"
 
     setup = (await client.get("/api/spinwheel/setup", headers=player.headers)).json()
     assert [o["label"] for o in setup["odds"]] == ["New A th", "Again th"]
@@ -226,7 +230,8 @@ async def test_a_used_slice_is_retired_not_deleted(client: httpx.AsyncClient, ap
             await session.execute(select(AuditEntry).where(AuditEntry.action == "wheel.update"))
         ).scalar_one()
     assert entry.after is not None
-    assert entry.after["slice:C10"] == "retired" and entry.after["slice:NONE"] == "deleted"
+    assert entry.after["slice:C10"] == "retired"
+    assert entry.after["slice:NONE"] == "deleted"
 
     # A new slice may take a retired slice's place; the wheel's live codes stay unique.
     async with app.state.sessionmaker() as session:

@@ -52,4 +52,5 @@ async def test_an_edit_waits_for_the_spin_in_progress(app: FastAPI) -> None:
     await asyncio.wait_for(task, timeout=10)
     async with app.state.sessionmaker() as after:
         codes = [s.code for s in await wheel.slices_of(after, wheel_id=created.id)]
-    assert len(codes) == 2 and not set(codes) & set(seen)
+    assert len(codes) == 2
+    assert not set(codes) & set(seen)
