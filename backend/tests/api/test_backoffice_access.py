@@ -309,6 +309,16 @@ def _settings_revert(path: str, values: dict[str, object]) -> Example:
     return act
 
 
+async def _wheel_save(w: World) -> httpx.Response:
+    text = {"th": "ก", "la": "ກ", "en": "a"}
+    one = {"label": text, "bgColor": "#000", "textColor": "#fff", "prizeType": "none"}
+    return await w.client.put(
+        f"{PREFIX}/wheel",
+        json={"name": text, "slices": [{**one, "weight": 1}, {**one, "weight": 2}]},
+        headers=bearer(w.owner_token),
+    )
+
+
 def _member_action(action: str, body: dict[str, object] | None = None) -> Example:
     async def act(w: World) -> httpx.Response:
         member_id = await _member(w)
@@ -434,6 +444,7 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         _maintenance_off,
         "provider.maintenance.off",
     ),
+    ("PUT", f"{PREFIX}/wheel"): (_wheel_save, "wheel.update"),
     ("POST", f"{PREFIX}/members/{{member_id}}/suspend"): (
         _member_action("suspend"),
         "member.suspend",

@@ -1505,6 +1505,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/wheel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The prize wheel with each slice's probability, the expected payout, coin rules */
+        get: operations["backofficeWheel"];
+        /** Save the wheel's name, slices (in order) and coin rules in one change */
+        put: operations["backofficeWheelSave"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/withdrawals": {
         parameters: {
             query?: never;
@@ -5950,6 +5968,76 @@ export interface components {
             /** Url */
             url: string;
         };
+        /** WheelCoinRulesIn */
+        WheelCoinRulesIn: {
+            /** Couponvaliddays */
+            couponValidDays: number;
+            /**
+             * Spindepositpercoin
+             * @description Major units (baht or kip), at most 2 decimals.
+             */
+            spinDepositPerCoin: number;
+            /** Spinenabled */
+            spinEnabled: boolean;
+        };
+        /** WheelCoinRulesOut */
+        WheelCoinRulesOut: {
+            /** Couponvaliddays */
+            couponValidDays: number;
+            /**
+             * Spindepositpercoin
+             * @description One coin per this much deposited.
+             */
+            spinDepositPerCoin: number;
+            /** Spinenabled */
+            spinEnabled: boolean;
+        };
+        /** WheelEditorIn */
+        WheelEditorIn: {
+            /** @description Unchanged when absent. */
+            coinRules?: components["schemas"]["WheelCoinRulesIn"] | null;
+            /** Name */
+            name: {
+                [key: string]: string;
+            };
+            /** Slices */
+            slices: components["schemas"]["WheelSliceIn"][];
+        };
+        /** WheelEditorOut */
+        WheelEditorOut: {
+            coinRules: components["schemas"]["WheelCoinRulesOut"];
+            /**
+             * Expectedpayout
+             * @description Credit paid per spin on average, major units: Σ probability × credit prize. Item prizes are listed apart (itemPrizes).
+             */
+            expectedPayout: number;
+            /**
+             * Id
+             * @description None until the first save.
+             */
+            id: number | null;
+            /** Itemprizes */
+            itemPrizes: components["schemas"]["WheelItemPrizeOut"][];
+            /** Maxslices */
+            maxSlices: number;
+            /** Minslices */
+            minSlices: number;
+            /** Name */
+            name: {
+                [key: string]: string;
+            };
+            /** Slices */
+            slices: components["schemas"]["WheelSliceOut"][];
+            /** Totalweight */
+            totalWeight: number;
+        };
+        /** WheelItemPrizeOut */
+        WheelItemPrizeOut: {
+            /** Code */
+            code: string;
+            /** Probability */
+            probability: number;
+        };
         /** WheelSetupOut */
         WheelSetupOut: {
             /** Name */
@@ -5960,6 +6048,84 @@ export interface components {
             slice: components["schemas"]["SliceOut"][];
             /** Usercoin */
             userCoin: number;
+        };
+        /** WheelSliceIn */
+        WheelSliceIn: {
+            /** Bgcolor */
+            bgColor: string;
+            /** Htmldescription */
+            htmlDescription?: {
+                [key: string]: string;
+            };
+            /**
+             * Id
+             * @description An existing live slice; none adds one.
+             */
+            id?: number | null;
+            /** Label */
+            label: {
+                [key: string]: string;
+            };
+            /**
+             * Prizeamount
+             * @description Major units (baht or kip), at most 2 decimals.
+             * @default 0
+             */
+            prizeAmount: number;
+            /** Prizename */
+            prizeName?: {
+                [key: string]: string;
+            };
+            prizeType: components["schemas"]["PrizeType"];
+            /** Textcolor */
+            textColor: string;
+            /**
+             * Weight
+             * @description 0 or more; a slice of weight 0 is never drawn.
+             */
+            weight: number;
+        };
+        /** WheelSliceOut */
+        WheelSliceOut: {
+            /** Bgcolor */
+            bgColor: string;
+            /**
+             * Code
+             * @description The slice's code, as players' odds and coupons name it.
+             */
+            code: string;
+            /**
+             * Htmldescription
+             * @description Sanitised HTML per language.
+             */
+            htmlDescription: {
+                [key: string]: string;
+            };
+            /** Id */
+            id: number;
+            /** Label */
+            label: {
+                [key: string]: string;
+            };
+            /**
+             * Prizeamount
+             * @description Major units (baht or kip).
+             */
+            prizeAmount: number;
+            /** Prizename */
+            prizeName: {
+                [key: string]: string;
+            };
+            prizeType: components["schemas"]["PrizeType"];
+            /**
+             * Probability
+             * @description weight / total weight, 0 to 1.
+             */
+            probability: number;
+            /** Textcolor */
+            textColor: string;
+            /** Weight */
+            weight: number;
         };
         /** WithdrawLimitsOut */
         WithdrawLimitsOut: {
@@ -14429,6 +14595,167 @@ export interface operations {
             };
             /** @description STAFF_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWheel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WheelEditorOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWheelSave: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WheelEditorIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WheelEditorOut"];
+                };
+            };
+            /** @description WHEEL_INVALID | WHEEL_SLICE_COUNT | WHEEL_WEIGHTS_ZERO | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ export type NavLabel =
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
   | 'bo.nav.providers'
+  | 'bo.nav.wheel'
   | 'bo.nav.content'
   | 'bo.nav.settings'
   | 'bo.nav.chat'
@@ -80,6 +81,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'providers.read',
     nav: { label: 'bo.nav.providers', icon: 'play' },
     Screen: lazy(() => import('./features/providers/ProvidersPage')),
+  },
+  {
+    path: 'wheel',
+    permission: 'promotions.manage',
+    nav: { label: 'bo.nav.wheel', icon: 'gift' },
+    Screen: lazy(() => import('./features/wheel/WheelPage')),
   },
   {
     path: 'content',

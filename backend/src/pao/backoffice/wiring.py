@@ -19,6 +19,7 @@ from pao.backoffice import (
     settings_routes,
     staff_rooms,
     staff_routes,
+    wheel_routes,
 )
 from pao.backoffice.chat_agents import StaffAgents
 from pao.backoffice.dashboard import routes as dashboard_routes
@@ -45,6 +46,7 @@ ROUTERS = (
     adjustments_routes.router,
     accounts_routes.router,
     providers_routes.router,
+    wheel_routes.router,
     chat_routes.router,
     content_routes.router,
     settings_routes.router,

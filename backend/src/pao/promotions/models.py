@@ -246,13 +246,23 @@ class Wheel(Base):
 
 
 class WheelSlice(Base):
-    """A slice of a wheel. ``weight`` stays on the server; players see the derived odds."""
+    """A slice of a wheel. ``weight`` stays on the server; players see the derived odds.
+    Live slices have no ``retired_at``."""
 
     __tablename__ = "promo_wheel_slices"
     __table_args__ = (
         CheckConstraint("weight >= 0", name="weight_non_negative"),
         CheckConstraint("prize_amount >= 0", name="prize_non_negative"),
-        Index("uq_promo_wheel_slices_wheel_code", "wheel_id", "code", unique=True),
+        # A code names one live slice of a wheel; a retired slice keeps its code for the spins
+        # and coupons that name it, and a new slice may take the code again.
+        Index(
+            "uq_promo_wheel_slices_wheel_code",
+            "wheel_id",
+            "code",
+            unique=True,
+            sqlite_where=text("retired_at IS NULL"),
+            postgresql_where=text("retired_at IS NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -268,6 +278,9 @@ class WheelSlice(Base):
     prize_type: Mapped[PrizeType] = mapped_column(String(10), default=PrizeType.NONE)
     prize_name: Mapped[LocalizedJson] = mapped_column(JSON, default=dict)
     prize_amount: Mapped[int] = mapped_column(BigInteger, default=0)
+    # Set when the editor removed a slice that spins or coupons refer to: it leaves the wheel
+    # (players neither see nor draw it) but stays for the history (pao.promotions.wheel_editor).
+    retired_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class WheelSpin(Base):

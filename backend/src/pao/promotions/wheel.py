@@ -6,7 +6,8 @@
   so concurrent spins never take the balance below zero, then picks a slice with the
   operating system's cryptographic generator, weighted by the slices' server-side weights
   (:func:`pao.promotions.rules.choose`). A slice with a prize issues a coupon valid for
-  ``couponValidDays``. The odds shown to players are exactly weight / total weight.
+  ``couponValidDays``. The odds shown to players are exactly weight / total weight, over the
+  live slices (the editor, :mod:`pao.promotions.wheel_editor`, retires used slices).
 * **Claim**: the coupon row is locked and moves ISSUED → CLAIMED once; a credit prize is paid
   (bonus_expense → wallet) in the same transaction. Refused while a bonus is active.
 """
@@ -78,8 +79,24 @@ async def active_wheel(session: AsyncSession) -> Wheel | None:
 
 
 async def slices_of(session: AsyncSession, *, wheel_id: int) -> list[WheelSlice]:
-    query = select(WheelSlice).where(WheelSlice.wheel_id == wheel_id).order_by(WheelSlice.position)
+    """The wheel's live slices in their order (retired ones stay only for the history)."""
+    query = (
+        select(WheelSlice)
+        .where(WheelSlice.wheel_id == wheel_id, WheelSlice.retired_at.is_(None))
+        .order_by(WheelSlice.position, WheelSlice.id)
+    )
     return list((await session.execute(query)).scalars())
+
+
+async def hold_for_spin(session: AsyncSession, *, wheel_id: int) -> None:
+    """Keep the wheel's slices as they are until this transaction ends.
+
+    A shared row lock on the wheel (``FOR SHARE`` on PostgreSQL): spins do not wait for each
+    other, but the editor's exclusive lock (:func:`pao.promotions.wheel_editor.save_wheel`)
+    waits for running spins and a spin waits for a running edit, so a spin draws from one
+    committed set of slices and its answer's ``index`` is counted in that same set. SQLite has
+    one writer at a time (``BEGIN IMMEDIATE``), which gives the same."""
+    await session.execute(select(Wheel.id).where(Wheel.id == wheel_id).with_for_update(read=True))
 
 
 def slice_odds(slices: list[WheelSlice]) -> dict[int, Fraction]:
@@ -107,6 +124,7 @@ async def spin(
     wheel = await active_wheel(session)
     if wheel is None:
         raise SpinInactive()
+    await hold_for_spin(session, wheel_id=wheel.id)
     slices = await slices_of(session, wheel_id=wheel.id)
     if not any(s.weight > 0 for s in slices):
         raise SpinInactive()

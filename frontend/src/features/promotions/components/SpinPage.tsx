@@ -18,7 +18,7 @@ import { pageCount } from '@/lib/pagination';
 import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
 import { useWheelSize } from '../hooks/use-wheel-size';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
-import { WheelCanvas } from './WheelCanvas';
+import { WheelCanvas } from '@/components/wheel/WheelCanvas';
 import { angleAt, planSpin } from './wheel-motion';
 
 export const COUPON_PAGE_SIZE = 3;

@@ -1,0 +1,99 @@
+/**
+ * The prize wheel editor, in English at 1366×768: a manager changes the demo wheel's weights and
+ * sees each slice's probability and the expected payout per spin follow as they type, saves, and
+ * a player in another browser (phone) sees the new odds on the spin page; weights summing to zero
+ * are refused with an error and change nothing. The demo wheel is put back as it was at the end
+ * (promotions.spec.ts reads its odds on the same backend).
+ */
+import type { APIRequestContext } from '@playwright/test';
+import { createMember } from './support/backend';
+import { expect, expectAccessible, test, tr } from './support/fixtures';
+import { openHome } from './support/flows';
+import { enrolledStaff, signIn } from './support/staff';
+
+const shot = (name: string) => `test-results/screens/backoffice-wheel-${name}-en.png`;
+const URL = '/api/backoffice/wheel';
+
+type Wheel = {
+  name: Record<string, string>;
+  slices: (Record<string, unknown> & { id: number; weight: number; prizeAmount: number })[];
+  coinRules: Record<string, unknown>;
+};
+
+async function restore(request: APIRequestContext, token: string, wheel: Wheel): Promise<void> {
+  const body = {
+    name: wheel.name,
+    slices: wheel.slices.map(({ id, label, bgColor, textColor, weight, prizeType, prizeAmount, prizeName, htmlDescription }) => ({
+      id,
+      label,
+      bgColor,
+      textColor,
+      weight,
+      prizeType,
+      prizeAmount,
+      prizeName,
+      htmlDescription,
+    })),
+    coinRules: wheel.coinRules,
+  };
+  const put = await request.put(URL, { headers: { Authorization: `Bearer ${token}` }, data: body });
+  expect(put.status(), await put.text()).toBe(200);
+}
+
+test.use({ appLocale: 'en' });
+
+test('a manager changes the weights, the player sees the new odds; zero weights are refused', async ({ page, request, browser, t, baseURL }) => {
+  const manager = await enrolledStaff(request, 'manager');
+  await signIn(page, t, manager);
+  const token = (await page.evaluate(() => localStorage.getItem('pao-staff-token'))) ?? '';
+  const original = (await (await request.get(URL, { headers: { Authorization: `Bearer ${token}` } })).json()) as Wheel;
+
+  try {
+    await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.wheel') }).click();
+    await expect(page.getByRole('heading', { name: t('bo.wheel.title') })).toBeVisible();
+    const weight = (n: number) => page.getByLabel(t('bo.wheel.weightOf', { n }), { exact: true });
+    const chance = (n: number) => page.getByRole('cell', { name: t('bo.wheel.probabilityOf', { n }) });
+    const payout = page.getByTestId('expected-payout');
+    // The demo wheel: 10 ฿ and "try again" at 30 each out of 100; 23.50 baht a spin.
+    await expect(weight(1)).toHaveValue('30');
+    await expect(chance(1)).toHaveText('30.0%');
+    await expect(payout).toHaveText('23.50');
+
+    await weight(1).fill('60');
+    await weight(2).fill('0');
+    await expect(chance(1)).toHaveText('60.0%');
+    await expect(chance(2)).toHaveText('0.0%');
+    await expect(payout).toHaveText('26.50'); // 0.6 × 10 + 0.15 × 50 + 0.08 × 100 + 0.01 × 500
+    await expectAccessible(page, 'wheel editor');
+    await page.screenshot({ path: shot('edited') });
+    await page.getByRole('button', { name: t('bo.wheel.save') }).click();
+    const confirm = page.getByRole('dialog', { name: t('bo.wheel.confirmTitle') });
+    await confirm.getByRole('button', { name: t('bo.wheel.save') }).click();
+    await expect(page.getByRole('status').filter({ hasText: t('bo.wheel.saved', { payout: '26.50' }) })).toBeVisible();
+
+    // A player, in a browser of their own, sees the new odds at once.
+    const player = await browser.newContext({ baseURL, viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true });
+    const phone = await player.newPage();
+    await phone.addInitScript(() => localStorage.setItem('locale', 'en'));
+    const te = (key: string, vars?: Record<string, string | number>) => tr('en', key, vars);
+    await openHome(phone, te, await createMember(request));
+    await phone.goto('/user/spin');
+    await expect(phone.getByRole('heading', { name: te('promotions.spin.odds') })).toBeVisible();
+    await expect(phone.getByRole('row', { name: '10 ฿ 60.0%' })).toBeVisible();
+    await phone.screenshot({ path: shot('player-odds') });
+    await player.close();
+
+    // Weights summing to zero: an error, and nothing changes.
+    for (let n = 1; n <= original.slices.length; n += 1) await weight(n).fill('0');
+    await expect(page.getByRole('alert').filter({ hasText: t('bo.wheel.zeroWeights') })).toBeVisible();
+    await page.getByRole('button', { name: t('bo.wheel.save') }).click();
+    await confirm.getByRole('button', { name: t('bo.wheel.save') }).click();
+    await expect(page.getByRole('alert').filter({ hasText: tr('en', 'errorMsg.WHEEL_WEIGHTS_ZERO') })).toBeVisible();
+    await page.screenshot({ path: shot('zero-refused') });
+    await page.reload();
+    await expect(weight(1)).toHaveValue('60');
+    await expect(chance(1)).toHaveText('60.0%');
+  } finally {
+    await restore(request, token, original);
+  }
+});
