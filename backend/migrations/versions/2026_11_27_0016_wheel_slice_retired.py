@@ -5,7 +5,7 @@ A slice that spins or coupons refer to cannot be deleted; the back office's whee
 wheel now holds among live slices only, so a new slice may reuse a retired slice's code.
 
 Revision ID: 0016
-Revises: 0013
+Revises: 0015
 Create Date: 2026-11-27 19:30:00
 """
 

@@ -2,7 +2,7 @@
 vouchers by time; pao.reports.deposits)
 
 Revision ID: 0017
-Revises: 0013
+Revises: 0016
 Create Date: 2026-11-27 20:00:00
 """
 
