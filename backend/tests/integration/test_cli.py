@@ -19,6 +19,7 @@ from typer.testing import CliRunner, Result
 from pao.backoffice.models import AuditEntry
 from pao.cli import app
 from pao.core.db import create_engine, create_sessionmaker
+from pao.core.metrics import MULTIPROC_ENV
 from pao.core.settings import Settings, get_settings
 from pao.identity.changes import Origin, record_change
 from pao.identity.models import Member, MemberChangeKind
@@ -421,6 +422,10 @@ def test_serve_runs_uvicorn_with_the_app_factory(
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: calls.append((a, kw)))
     monkeypatch.setenv("PAO_PORT", "8123")
+    # Several workers put this process's metrics into multi-process mode (the directory goes
+    # into the environment); monkeypatch takes it out again after the test, or every later
+    # test in this process would read its metrics from an empty directory.
+    monkeypatch.setenv(MULTIPROC_ENV, "")
     get_settings.cache_clear()
 
     result = cli("serve", "--workers", "3")
