@@ -14,6 +14,7 @@ from pao.backoffice import (
     auth_routes,
     chat_routes,
     deposits_routes,
+    promotions_routes,
     providers_routes,
     staff_rooms,
     staff_routes,
@@ -43,6 +44,7 @@ ROUTERS = (
     adjustments_routes.router,
     accounts_routes.router,
     providers_routes.router,
+    promotions_routes.router,
     chat_routes.router,
 )
 # Imported for their domain event subscribers (registered at import).
