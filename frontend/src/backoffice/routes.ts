@@ -17,6 +17,7 @@ export type NavLabel =
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
   | 'bo.nav.providers'
+  | 'bo.nav.promotions'
   | 'bo.nav.chat'
   | 'bo.nav.audit'
   | 'bo.nav.staff'
@@ -78,6 +79,12 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     permission: 'providers.read',
     nav: { label: 'bo.nav.providers', icon: 'play' },
     Screen: lazy(() => import('./features/providers/ProvidersPage')),
+  },
+  {
+    path: 'promotions',
+    permission: 'promotions.manage',
+    nav: { label: 'bo.nav.promotions', icon: 'gift' },
+    Screen: lazy(() => import('./features/promotions/PromotionsPage')),
   },
   {
     path: 'chat',
