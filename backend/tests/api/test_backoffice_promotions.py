@@ -98,7 +98,8 @@ async def test_create_edit_retire_reactivate_audited(
     assert bonus["usage"] == {"granted": 0, "active": 0, "cleared": 0, "ended": 0, "cost": []}
     async with app.state.sessionmaker() as s:
         stored = await s.get(Bonus, bonus["id"])
-        assert stored is not None and stored.max_amount == 300_00  # minor units inside
+        assert stored is not None
+        assert stored.max_amount == 300_00
 
     player = await new_player(client)
     cards = (await client.get("/api/bonus", headers=player.headers)).json()
@@ -132,7 +133,8 @@ async def test_create_edit_retire_reactivate_audited(
         "promotion.retire",
         "promotion.reactivate",
     ]
-    assert trail[0].after is not None and trail[0].after["code"] == "NEWBIE"
+    assert trail[0].after is not None
+    assert trail[0].after["code"] == "NEWBIE"
     update = trail[1]
     assert update.before == {"percent": 20, "name": BONUS["name"]}
     assert update.after == {"percent": 50, "name": {"en": "Big newbie"}}
@@ -288,9 +290,7 @@ async def test_validity_window_enforced_for_players(
     now = utcnow()
     later = (now + timedelta(days=1)).isoformat()
     bonus = (
-        await client.post(
-            URL, headers=headers, json={**BONUS, "minDeposit": 0, "validFrom": later}
-        )
+        await client.post(URL, headers=headers, json={**BONUS, "minDeposit": 0, "validFrom": later})
     ).json()
     code = (await client.post(URL, headers=headers, json={**CODE, "validFrom": later})).json()
     player = await new_player(client)
@@ -341,7 +341,8 @@ async def test_image_upload_checked_by_content_and_served_publicly(
     assert uploaded.status_code == 201, uploaded.text
     image = uploaded.json()
     assert image["contentType"] == "image/gif"
-    assert image["url"].startswith("/api/images/") and image["url"].endswith(".gif")
+    assert image["url"].startswith("/api/images/")
+    assert image["url"].endswith(".gif")
     served = await client.get(image["url"])  # no token: players' pages show it
     assert served.status_code == 200
     assert served.content == GIF
