@@ -72,7 +72,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await expect(table.getByRole('row').filter({ hasText: bonusCode })).toContainText(t('bo.promotions.usageCell', { granted: 1, active: 1, cleared: 0, ended: 0 }));
 
   // A promotion code; then the same code again is refused and nothing more is created.
-  await page.getByRole('button', { name: t('bo.promotions.kindName.promotion') }).click();
+  await page.getByRole('tab', { name: t('bo.promotions.kindName.promotion') }).click();
   const codes = page.getByRole('table', { name: t('bo.promotions.kindName.promotion') });
   for (const attempt of ['first', 'again'] as const) {
     await page.getByRole('button', { name: t('bo.promotions.addCode') }).click();
@@ -103,7 +103,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   });
   expect(redeemed.status(), await redeemed.text()).toBe(200);
   await page.reload();
-  await page.getByRole('button', { name: t('bo.promotions.kindName.promotion') }).click();
+  await page.getByRole('tab', { name: t('bo.promotions.kindName.promotion') }).click();
   await expect(codes.getByRole('row').filter({ hasText: promoCode })).toContainText(t('bo.promotions.claimed', { claimed: 1, limit: 5 }));
   await expectAccessible(page, 'promotion codes');
   await page.screenshot({ path: shot('codes') });

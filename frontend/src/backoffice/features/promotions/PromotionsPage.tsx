@@ -116,9 +116,9 @@ export default function PromotionsPage() {
           {t(kind === 'bonus' ? 'bo.promotions.addBonus' : 'bo.promotions.addCode')}
         </button>
       </header>
-      <div className="bo-tabs" role="group" aria-label={t('bo.promotions.kind')}>
+      <div className="bo-tabs" role="tablist" aria-label={t('bo.promotions.kind')}>
         {KINDS.map((value) => (
-          <button key={value} type="button" className={kind === value ? 'bo-tab bo-tab-active' : 'bo-tab'} aria-pressed={kind === value} onClick={() => setKind(value)}>
+          <button key={value} type="button" role="tab" aria-selected={kind === value} className={kind === value ? 'bo-tab bo-tab-active' : 'bo-tab'} onClick={() => setKind(value)}>
             {t(`bo.promotions.kindName.${value}`)}
           </button>
         ))}
