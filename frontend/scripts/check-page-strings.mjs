@@ -108,11 +108,12 @@ for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: fa
 }
 
 // The back office (its own entry) loads the up-front strings, its own part and the chat's
-// (support: the shared message view and composer of its inbox; src/backoffice/i18n.ts), nothing
-// else; and the player app never shows the back office's strings (no page may declare that part).
+// (support: the shared message view and composer of its inbox; src/backoffice/i18n.ts) and the
+// member part (member: the player's bonus card and modal in the promotions editor's preview),
+// nothing else; and the player app never shows the back office's strings (no page may declare that part).
 const BACK_OFFICE_ENTRY = 'src/backoffice/main.tsx';
 const BACK_OFFICE_PART = 'backoffice';
-const BACK_OFFICE_PARTS = [CORE, BACK_OFFICE_PART, 'support'];
+const BACK_OFFICE_PARTS = [CORE, BACK_OFFICE_PART, 'support', 'member'];
 for (const [section, file] of usedSections(join(FRONTEND, BACK_OFFICE_ENTRY))) {
   const part = partOf.get(section);
   if (!BACK_OFFICE_PARTS.includes(part)) {

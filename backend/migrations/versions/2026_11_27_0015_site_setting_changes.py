@@ -5,7 +5,7 @@ back office's editors, ``pao ops settings set``, the wheel editor); ``change_set
 keys of one save so that it is one version to show and to revert.
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-11-27 20:00:00
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 import pao.core.db
 
 revision: str = "0015"
-down_revision: str | None = "0013"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -52,6 +52,9 @@ from pao.payments.wiring import install_qr_payments
 from pao.promotions.router import router as promotions_router
 from pao.promotions.wiring import install as install_promotions
 from pao.reports.jobs import register as reports_register
+from pao.site.images import MAX_BYTES as IMAGE_MAX_BYTES
+from pao.site.images import ImageTooLarge
+from pao.site.images_router import router as images_router
 from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
@@ -70,9 +73,14 @@ BODY_LIMITS: dict[str, BodyLimit] = {
     "chatUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
     "agentUploadImage": upload_limit(CHAT_MAX_BYTES["image"], chat_file_too_large("image")),
     "agentUploadVideo": upload_limit(CHAT_MAX_BYTES["video"], chat_file_too_large("video")),
+    "backofficeImageUpload": upload_limit(IMAGE_MAX_BYTES, ImageTooLarge()),
     # An agent's quick replies: 2,000 characters of text and 11 replies of 80 + 1,000, i.e.
     # 13,880 characters, 83 KB when a client escapes every Thai letter as \uXXXX.
     "agentSendMessage": json_limit(128 * KIB),
+    # A bonus with its 10 banners of 3 × 4,000 characters of HTML (pao.promotions.content),
+    # up to 6 bytes each when escaped: about 720 KB.
+    "backofficePromotionCreate": json_limit(1024 * KIB),
+    "backofficePromotionUpdate": json_limit(1024 * KIB),
 }
 
 
@@ -158,6 +166,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     # The contact page's LINE QR image (before the SPA's catch-all, which would answer it).
     app.include_router(line_qr_router)
+    # Operator images (bonus banners): public, before the SPA's catch-all too.
+    app.include_router(images_router)
     install_qr_payments(app)
     install_slips_and_payouts(app)
     # Game accounts, transfers (saga + reconciler job) and auto-login.

@@ -7,17 +7,15 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
+from pao.kit.media import SNIFF_BYTES, extension_of, sniff
 from pao.support.bot_tree import BotTree, default_bot_tree
 from pao.support.exceptions import FileNotSupported
 from pao.support.schemas import GUEST_ID, AgentMessage, CustomerMessage, Message
 from pao.support.uploads import (
     MAX_BYTES,
     MB,
-    SNIFF_BYTES,
     check_upload,
-    extension_of,
     safe_file_name,
-    sniff,
     too_large,
 )
 from tests.chat_media import GIF, JPEG, MOV, MP4, PDF, PNG

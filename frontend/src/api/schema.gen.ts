@@ -1007,6 +1007,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an image (png, jpeg, gif, webp by content; up to 2 MB) for a banner */
+        post: operations["backofficeImageUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/me": {
         parameters: {
             query?: never;
@@ -1275,6 +1292,75 @@ export interface paths {
         get: operations["backofficeMemberWithdrawals"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every bonus and promotion code (active or retired) with its usage */
+        get: operations["backofficePromotions"];
+        put?: never;
+        /** Create a bonus or a promotion code (active) */
+        post: operations["backofficePromotionCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/promotions/{bonus_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a bonus or promotion code (the fields sent; code and kind stay) */
+        patch: operations["backofficePromotionUpdate"];
+        trace?: never;
+    };
+    "/api/backoffice/promotions/{bonus_id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer a retired bonus or promotion code again */
+        post: operations["backofficePromotionReactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/promotions/{bonus_id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retire: players no longer see or take it (grants made run on; never deleted) */
+        post: operations["backofficePromotionRetire"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1857,6 +1943,23 @@ export interface paths {
          * @description How the app launches games: inside the app (iframe) or in a new tab.
          */
         get: operations["getGameLaunchSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An image the operator uploaded (e.g. a bonus banner) */
+        get: operations["operatorImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3284,21 +3387,27 @@ export interface components {
             /** Nameth */
             nameTH: string;
         };
-        /** BannerOut */
-        BannerOut: {
+        /** BannerIn */
+        BannerIn: {
             /**
              * Html
-             * @description Sanitised HTML, in the requested locale.
+             * @description HTML per locale (sanitised).
              */
-            html: string;
-            /** Image */
+            html?: {
+                [key: string]: string;
+            };
+            /**
+             * Image
+             * @description The image's address: one from POST /api/backoffice/images, or http(s).
+             */
             image: string;
             /**
              * Title
-             * @description Short text of the banner (the image's alternative text), in the requested locale; empty when the operator wrote none.
-             * @default
+             * @description The image's alt text per locale.
              */
-            title: string;
+            title?: {
+                [key: string]: string;
+            };
         };
         /** Body_agentUploadImage */
         Body_agentUploadImage: {
@@ -3313,6 +3422,14 @@ export interface components {
             /**
              * File
              * @description The file (multipart field 'file').
+             */
+            file: string;
+        };
+        /** Body_backofficeImageUpload */
+        Body_backofficeImageUpload: {
+            /**
+             * File
+             * @description The image (multipart field 'file').
              */
             file: string;
         };
@@ -3340,10 +3457,170 @@ export interface components {
              */
             file?: string | null;
         };
+        /** BonusAdminOut */
+        BonusAdminOut: {
+            /** Banners */
+            banners: components["schemas"]["pao__backoffice__promotions_schemas__BannerOut"][];
+            /**
+             * Claimedcount
+             * @description Promotion codes: grants counted against totalLimit.
+             */
+            claimedCount: number;
+            /** Code */
+            code: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Description */
+            description: {
+                [key: string]: string;
+            };
+            /**
+             * Fixedamount
+             * @description Major units (baht or kip).
+             */
+            fixedAmount: number;
+            /** Id */
+            id: number;
+            /** Isactive */
+            isActive: boolean;
+            kind: components["schemas"]["BonusKind"];
+            /**
+             * Maxamount
+             * @description Major units (baht or kip).
+             */
+            maxAmount: number;
+            /** Maxreceived */
+            maxReceived: number;
+            /**
+             * Mindeposit
+             * @description Major units (baht or kip).
+             */
+            minDeposit: number;
+            /** Name */
+            name: {
+                [key: string]: string;
+            };
+            /**
+             * Oncepermember
+             * @description Promotion codes: a member redeems one once.
+             */
+            oncePerMember: boolean;
+            /** Percent */
+            percent: number;
+            /** Percentfail */
+            percentFail: number;
+            /** Sortorder */
+            sortOrder: number;
+            /** Totallimit */
+            totalLimit: number | null;
+            /** Turnovermultiplier */
+            turnoverMultiplier: number;
+            type: components["schemas"]["BonusType"];
+            usage: components["schemas"]["UsageOut"];
+            /** Validfrom */
+            validFrom: string | null;
+            /** Validuntil */
+            validUntil: string | null;
+        };
+        /** BonusCreateIn */
+        BonusCreateIn: {
+            /** Banners */
+            banners?: components["schemas"]["BannerIn"][];
+            /**
+             * Code
+             * @description 3-40 of A-Z 0-9 _ - (upper-cased); unique among bonuses and codes.
+             */
+            code: string;
+            /**
+             * Description
+             * @description A text per locale: {th, la, en} (a missing locale falls back).
+             */
+            description?: {
+                [key: string]: string;
+            };
+            /**
+             * Fixedamount
+             * @description Paid when percent is 0.
+             * @default 0
+             */
+            fixedAmount: number;
+            /** @description bonus: a card on the bonus page; promotion: a code the player types (once per member). */
+            kind: components["schemas"]["BonusKind"];
+            /**
+             * Maxamount
+             * @description The most one grant pays (> 0).
+             */
+            maxAmount: number;
+            /**
+             * Maxreceived
+             * @description Receipts per member per period (>= 1).
+             * @default 1
+             */
+            maxReceived: number;
+            /**
+             * Mindeposit
+             * @description 0: no deposit needed.
+             * @default 0
+             */
+            minDeposit: number;
+            /**
+             * Name
+             * @description A text per locale: {th, la, en} (a missing locale falls back).
+             */
+            name: {
+                [key: string]: string;
+            };
+            /**
+             * Percent
+             * @description % of the qualifying deposit (0..1000).
+             * @default 0
+             */
+            percent: number;
+            /**
+             * Percentfail
+             * @description The bonus ends when the balance falls under this % (0..100).
+             * @default 10
+             */
+            percentFail: number;
+            /**
+             * Sortorder
+             * @default 0
+             */
+            sortOrder: number;
+            /**
+             * Totallimit
+             * @description Promotion codes: grants in total (none: unlimited).
+             */
+            totalLimit?: number | null;
+            /**
+             * Turnovermultiplier
+             * @description Turnover needed = multiple x (deposit + bonus), >= 1.
+             * @default 1
+             */
+            turnoverMultiplier: number;
+            /**
+             * @description How maxReceived counts a member's receipts: limit (ever), day, week.
+             * @default limit
+             */
+            type: components["schemas"]["BonusType"];
+            /**
+             * Validfrom
+             * @description None: from now on.
+             */
+            validFrom?: string | null;
+            /**
+             * Validuntil
+             * @description None: no end.
+             */
+            validUntil?: string | null;
+        };
         /** BonusItem */
         BonusItem: {
             /** Banners */
-            banners: components["schemas"]["BannerOut"][];
+            banners: components["schemas"]["pao__promotions__schemas__BannerOut"][];
             /** Code */
             code: string;
             /** Description */
@@ -3380,11 +3657,100 @@ export interface components {
             userBonus: components["schemas"]["UserBonusOut"] | null;
         };
         /**
+         * BonusKind
+         * @enum {string}
+         */
+        BonusKind: "bonus" | "promotion";
+        /** BonusListOut */
+        BonusListOut: {
+            /** Items */
+            items: components["schemas"]["BonusAdminOut"][];
+        };
+        /**
          * BonusType
          * @description How ``max_received`` counts receipts (spec §4): all time, today, this week.
          * @enum {string}
          */
         BonusType: "limit" | "day" | "week";
+        /** BonusUpdateIn */
+        BonusUpdateIn: {
+            /** Banners */
+            banners?: components["schemas"]["BannerIn"][];
+            /**
+             * Description
+             * @description A text per locale: {th, la, en} (a missing locale falls back).
+             */
+            description?: {
+                [key: string]: string;
+            };
+            /**
+             * Fixedamount
+             * @description Paid when percent is 0.
+             * @default 0
+             */
+            fixedAmount: number;
+            /** Maxamount */
+            maxAmount?: number | null;
+            /**
+             * Maxreceived
+             * @description Receipts per member per period (>= 1).
+             * @default 1
+             */
+            maxReceived: number;
+            /**
+             * Mindeposit
+             * @description 0: no deposit needed.
+             * @default 0
+             */
+            minDeposit: number;
+            /** Name */
+            name?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Percent
+             * @description % of the qualifying deposit (0..1000).
+             * @default 0
+             */
+            percent: number;
+            /**
+             * Percentfail
+             * @description The bonus ends when the balance falls under this % (0..100).
+             * @default 10
+             */
+            percentFail: number;
+            /**
+             * Sortorder
+             * @default 0
+             */
+            sortOrder: number;
+            /**
+             * Totallimit
+             * @description Promotion codes: grants in total (none: unlimited).
+             */
+            totalLimit?: number | null;
+            /**
+             * Turnovermultiplier
+             * @description Turnover needed = multiple x (deposit + bonus), >= 1.
+             * @default 1
+             */
+            turnoverMultiplier: number;
+            /**
+             * @description How maxReceived counts a member's receipts: limit (ever), day, week.
+             * @default limit
+             */
+            type: components["schemas"]["BonusType"];
+            /**
+             * Validfrom
+             * @description None: from now on.
+             */
+            validFrom?: string | null;
+            /**
+             * Validuntil
+             * @description None: no end.
+             */
+            validUntil?: string | null;
+        };
         /** ButtonsMessage */
         ButtonsMessage: {
             /**
@@ -3578,6 +3944,16 @@ export interface components {
             username: string | null;
             /** Wantsagent */
             wantsAgent: boolean;
+        };
+        /** CostOut */
+        CostOut: {
+            /**
+             * Amount
+             * @description Major units (baht or kip).
+             */
+            amount: number;
+            /** Currency */
+            currency: string;
         };
         /** CouponOut */
         CouponOut: {
@@ -3933,6 +4309,18 @@ export interface components {
              * @description Video URL, or null when the operator has set none.
              */
             url: string | null;
+        };
+        /** ImageOut */
+        ImageOut: {
+            /** Contenttype */
+            contentType: string;
+            /** Size */
+            size: number;
+            /**
+             * Url
+             * @description The image's public address, for a banner's image.
+             */
+            url: string;
         };
         /** InboxConversationOut */
         InboxConversationOut: {
@@ -5888,6 +6276,31 @@ export interface components {
              */
             path: string;
         };
+        /** UsageOut */
+        UsageOut: {
+            /** Active */
+            active: number;
+            /**
+             * Cleared
+             * @description Ended with the turnover met.
+             */
+            cleared: number;
+            /**
+             * Cost
+             * @description The bonus amounts paid, per currency.
+             */
+            cost: components["schemas"]["CostOut"][];
+            /**
+             * Ended
+             * @description Ended early (balance under percentFail).
+             */
+            ended: number;
+            /**
+             * Granted
+             * @description Grants ever made (receipts).
+             */
+            granted: number;
+        };
         /** UserBonusOut */
         UserBonusOut: {
             /** Id */
@@ -6259,6 +6672,19 @@ export interface components {
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "APPROVED" | "PAID" | "REJECTED" | "FAILED";
+        /** BannerOut */
+        pao__backoffice__promotions_schemas__BannerOut: {
+            /** Html */
+            html: {
+                [key: string]: string;
+            };
+            /** Image */
+            image: string;
+            /** Title */
+            title: {
+                [key: string]: string;
+            };
+        };
         /** BankOut */
         pao__identity__schemas__BankOut: {
             /** Nameen */
@@ -6302,6 +6728,22 @@ export interface components {
         pao__promotions__schemas__ActiveOut: {
             /** Isactive */
             isActive: boolean;
+        };
+        /** BannerOut */
+        pao__promotions__schemas__BannerOut: {
+            /**
+             * Html
+             * @description Sanitised HTML, in the requested locale.
+             */
+            html: string;
+            /** Image */
+            image: string;
+            /**
+             * Title
+             * @description Short text of the banner (the image's alternative text), in the requested locale; empty when the operator wrote none.
+             * @default
+             */
+            title: string;
         };
         /**
          * Kind
@@ -11564,6 +12006,102 @@ export interface operations {
             };
         };
     };
+    backofficeImageUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_backofficeImageUpload"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageOut"];
+                };
+            };
+            /** @description IMAGE_NOT_SUPPORTED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IMAGE_TOO_LARGE | PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     backofficeMe: {
         parameters: {
             query?: never;
@@ -13244,6 +13782,464 @@ export interface operations {
                 };
             };
             /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficePromotions: {
+        parameters: {
+            query?: {
+                kind?: components["schemas"]["BonusKind"] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BonusListOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficePromotionCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BonusCreateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BonusAdminOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BONUS_CODE_TAKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BONUS_CODE_INVALID | BONUS_AMOUNT_INVALID | BONUS_PERCENT_INVALID | BONUS_PERCENT_FAIL_INVALID | BONUS_TURNOVER_INVALID | BONUS_MAX_RECEIVED_INVALID | BONUS_TOTAL_LIMIT_INVALID | BONUS_LIMIT_BELOW_CLAIMED | BONUS_NAME_REQUIRED | BONUS_WINDOW_INVALID | BONUS_SORT_INVALID | KEY_MISSING | KEY_INVALID (with field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficePromotionUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bonus_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BonusUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BonusAdminOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BONUS_CODE_INVALID | BONUS_AMOUNT_INVALID | BONUS_PERCENT_INVALID | BONUS_PERCENT_FAIL_INVALID | BONUS_TURNOVER_INVALID | BONUS_MAX_RECEIVED_INVALID | BONUS_TOTAL_LIMIT_INVALID | BONUS_LIMIT_BELOW_CLAIMED | BONUS_NAME_REQUIRED | BONUS_WINDOW_INVALID | BONUS_SORT_INVALID | KEY_MISSING | KEY_INVALID (with field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficePromotionReactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bonus_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BonusAdminOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficePromotionRetire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bonus_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BonusAdminOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16496,6 +17492,67 @@ export interface operations {
             };
         };
     };
+    operatorImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IMAGE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listInvites: {
         parameters: {
             query?: never;
@@ -16604,7 +17661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BannerOut"][];
+                    "application/json": components["schemas"]["pao__promotions__schemas__BannerOut"][];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -18686,7 +19743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BannerOut"][];
+                    "application/json": components["schemas"]["pao__promotions__schemas__BannerOut"][];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */

@@ -10,14 +10,16 @@ import { stringsBackend } from '@/lib/locale-files';
 
 export const BACK_OFFICE_STRINGS = 'backoffice';
 const CHAT_STRINGS = 'support';
+// The player's strings, for the bonus editor's preview of the player's bonus card and modal.
+const MEMBER_STRINGS = 'member';
 
-const files = import.meta.glob<ResourceKey>(['../locales/*/translation.json', '../locales/*/backoffice.json', '../locales/*/support.json'], {
+const files = import.meta.glob<ResourceKey>(['../locales/*/translation.json', '../locales/*/backoffice.json', '../locales/*/support.json', '../locales/*/member.json'], {
   import: 'default',
 });
 
 export function initBackOfficeI18n(): Promise<void> {
-  return initI18n([BACK_OFFICE_STRINGS, CHAT_STRINGS], {
+  return initI18n([BACK_OFFICE_STRINGS, CHAT_STRINGS, MEMBER_STRINGS], {
     backend: stringsBackend(files),
-    fallback: [BACK_OFFICE_STRINGS, CHAT_STRINGS],
+    fallback: [BACK_OFFICE_STRINGS, CHAT_STRINGS, MEMBER_STRINGS],
   });
 }

@@ -8,7 +8,7 @@ describe('back-office route table', () => {
 
   it('shows an owner every screen, in the table order', () => {
     const all = BACK_OFFICE_ROUTES.map((route) => route.permission);
-    expect(routesFor(all).map((r) => r.path)).toEqual(['dashboard', 'reports', 'members', 'withdrawals', 'deposits', 'adjustments', 'accounts', 'providers', 'wheel', 'content', 'settings', 'chat', 'audit', 'staff', 'sessions']);
+    expect(routesFor(all).map((r) => r.path)).toEqual(['dashboard', 'reports', 'members', 'withdrawals', 'deposits', 'adjustments', 'accounts', 'providers', 'promotions', 'wheel', 'content', 'settings', 'chat', 'audit', 'staff', 'sessions']);
   });
 
   it('gives every route its own path', () => {

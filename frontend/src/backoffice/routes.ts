@@ -17,6 +17,7 @@ export type NavLabel =
   | 'bo.nav.adjustments'
   | 'bo.nav.accounts'
   | 'bo.nav.providers'
+  | 'bo.nav.promotions'
   | 'bo.nav.wheel'
   | 'bo.nav.content'
   | 'bo.nav.settings'
@@ -83,9 +84,15 @@ export const BACK_OFFICE_ROUTES: readonly BackOfficeRoute[] = [
     Screen: lazy(() => import('./features/providers/ProvidersPage')),
   },
   {
+    path: 'promotions',
+    permission: 'promotions.manage',
+    nav: { label: 'bo.nav.promotions', icon: 'gift' },
+    Screen: lazy(() => import('./features/promotions/PromotionsPage')),
+  },
+  {
     path: 'wheel',
     permission: 'promotions.manage',
-    nav: { label: 'bo.nav.wheel', icon: 'gift' },
+    nav: { label: 'bo.nav.wheel', icon: 'refresh' },
     Screen: lazy(() => import('./features/wheel/WheelPage')),
   },
   {

@@ -3,7 +3,8 @@
 Activation (``GET /api/bonus/activate/{code}``, ``GET /api/promotion/activate/{code}``), in
 this order, under the member lock (see :mod:`pao.promotions.common`):
 
-1. the bonus exists and is active (promotion codes: upper-cased)   → NO_DATA / NO_PROMOTION
+1. the bonus exists, is active and within its validity window
+   (promotion codes: upper-cased)                                   → NO_DATA / NO_PROMOTION
 2. no bonus is active for the member                                → BONUS_ALREADY_ACTIVE
 3. promotion code not received before by the member                 → PROMOTION_RECEIVED
 4. receipts in the bonus's period < maxReceived                     → BONUS_MAX_CLAIMED
@@ -22,10 +23,10 @@ if two requests got past the checks together.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -67,10 +68,21 @@ from pao.wallet.statement_notes import NoteCode, note
 from pao.wallet.statements import WALLET_LABEL, record_statement
 
 
+def offered(now: datetime) -> ColumnElement[bool]:
+    """Active and within its validity window at ``now`` (an open end when NULL). Outside it a
+    bonus is as if it did not exist for players: not listed, and its code answers what an
+    unknown code answers (NO_DATA / NO_PROMOTION: the catalogue has no code of its own)."""
+    return and_(
+        Bonus.is_active.is_(True),
+        or_(Bonus.valid_from.is_(None), Bonus.valid_from <= now),
+        or_(Bonus.valid_until.is_(None), Bonus.valid_until > now),
+    )
+
+
 async def list_bonuses(session: AsyncSession) -> list[Bonus]:
     query = (
         select(Bonus)
-        .where(Bonus.is_active.is_(True), Bonus.kind == BonusKind.BONUS)
+        .where(offered(utcnow()), Bonus.kind == BonusKind.BONUS)
         .order_by(Bonus.sort_order, Bonus.id)
     )
     return list((await session.execute(query)).scalars())
@@ -86,7 +98,7 @@ async def receipts_of(session: AsyncSession, *, member_id: int) -> list[MemberBo
 
 
 async def find_bonus(session: AsyncSession, *, code: str, kind: BonusKind) -> Bonus | None:
-    query = select(Bonus).where(Bonus.code == code, Bonus.kind == kind, Bonus.is_active.is_(True))
+    query = select(Bonus).where(Bonus.code == code, Bonus.kind == kind, offered(utcnow()))
     return (await session.execute(query)).scalar_one_or_none()
 
 

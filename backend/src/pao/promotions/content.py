@@ -86,6 +86,18 @@ def banners_stored(banners: Iterable[Mapping[str, Any] | Banner]) -> list[dict[s
     return out
 
 
+def bonus_name(name: Mapping[str, str] | str) -> dict[str, str]:
+    """A bonus's name validated for storage: a text in at least one locale."""
+    texts = _localized(LocalizedText, "name", name, max_length=NAME_MAX)
+    if not texts:
+        raise InvalidText(field="name", reason="a name needs a text in at least one locale")
+    return texts
+
+
+def bonus_description(description: Mapping[str, str] | str) -> dict[str, str]:
+    return _localized(LocalizedText, "description", description, max_length=DESCRIPTION_MAX)
+
+
 async def _bonus(session: AsyncSession, code: str) -> Bonus:
     bonus = (
         await session.execute(select(Bonus).where(Bonus.code == code.upper()))
@@ -106,14 +118,9 @@ async def set_bonus_texts(
     """Replace the given texts of the bonus or promotion ``code`` (the others stay)."""
     bonus = await _bonus(session, code)
     if name is not None:
-        texts = _localized(LocalizedText, "name", name, max_length=NAME_MAX)
-        if not texts:
-            raise InvalidText(field="name", reason="a name needs a text in at least one locale")
-        bonus.name = texts
+        bonus.name = bonus_name(name)
     if description is not None:
-        bonus.description = _localized(
-            LocalizedText, "description", description, max_length=DESCRIPTION_MAX
-        )
+        bonus.description = bonus_description(description)
     if banners is not None:
         bonus.banners = banners_stored(banners)
     await session.flush()

@@ -24,11 +24,19 @@ BadRequest (400)
  └── CouponExpired         COUPON_EXPIRED
 NotFound (404)
  └── NoBonus               NO_DATA               no such (active) bonus
+Conflict (409)
+ └── BonusCodeTaken        BONUS_CODE_TAKEN      the editor: another bonus or code has it
+Unprocessable (422), the editor's refusals, each naming the wire ``field``:
+ └── BonusInvalid          BONUS_CODE_INVALID | BONUS_AMOUNT_INVALID | BONUS_PERCENT_INVALID
+                           | BONUS_PERCENT_FAIL_INVALID | BONUS_TURNOVER_INVALID
+                           | BONUS_MAX_RECEIVED_INVALID | BONUS_TOTAL_LIMIT_INVALID
+                           | BONUS_LIMIT_BELOW_CLAIMED | BONUS_NAME_REQUIRED
+                           | BONUS_WINDOW_INVALID | BONUS_SORT_INVALID
 """
 
 from __future__ import annotations
 
-from pao.core.errors import BadRequest, NotFound
+from pao.core.errors import BadRequest, Conflict, NotFound, Unprocessable
 
 
 class BonusRemaining(BadRequest):
@@ -113,3 +121,21 @@ class InvalidCouponType(BadRequest):
 
 class CouponExpired(BadRequest):
     code = "COUPON_EXPIRED"
+
+
+class BonusCodeTaken(Conflict):
+    """The editor: a bonus or promotion code (active or retired) already has this code."""
+
+    code = "BONUS_CODE_TAKEN"
+
+    def __init__(self) -> None:
+        super().__init__(field="code")
+
+
+class BonusInvalid(Unprocessable):
+    """The editor: a value breaks a rule of the bonus; ``field`` names it (camelCase, as on
+    the wire) so the form shows the error next to it."""
+
+    def __init__(self, code: str, *, field: str, **extra: int | str) -> None:
+        super().__init__(code, keeps_changes=False, field=field, **extra)
+        self.field = field

@@ -105,6 +105,9 @@ class Bonus(Base):
     banners: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     sort_order: Mapped[int] = mapped_column(Integer, default=0)
+    # When players may see and take it: [valid_from, valid_until), each end open when NULL.
+    valid_from: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    valid_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

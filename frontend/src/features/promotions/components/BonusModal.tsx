@@ -2,12 +2,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Modal } from '@/components/ui/Modal';
-import { SafeHtml } from '@/components/ui/SafeHtml';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { useMoney } from '@/lib/member-currency';
 import { bonusQueries, useActivateBonus, type BonusItem } from '../api/bonus';
-import { BannerCarousel } from './BannerCarousel';
+import { BonusDetails } from './BonusDetails';
 
 export type Outcome = { tone: 'success' | 'error'; title: string; message: string };
 
@@ -55,16 +54,7 @@ export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
         )
       }
     >
-      <div className="stack">
-        <BannerCarousel banners={bonus.banners} label={t('promotions.banners')} />
-        <p>{bonus.description}</p>
-        <ul className="promo-facts small">
-          <li>{t('promotions.bonus.turnoverRule', { times: bonus.turnoverMultiplier })}</li>
-          {bonus.minDeposit > 0 && <li>{t('promotions.bonus.minDeposit', { amount: money(bonus.minDeposit) })}</li>}
-          <li>{t('promotions.bonus.maxReceived', { times: bonus.maxReceived, period: t(`promotions.bonus.type.${bonus.type}`) })}</li>
-        </ul>
-        {noticeHtml && <SafeHtml html={noticeHtml} className="notice notice-info prose" />}
-      </div>
+      <BonusDetails bonus={bonus} noticeHtml={noticeHtml} />
     </Modal>
   );
 }

@@ -13,6 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { useMoney } from '@/lib/member-currency';
 import { useActiveBonus, useBonuses, useClearBonus, type BonusItem } from '../api/bonus';
+import { BonusCard, type CardState } from './BonusCard';
 import { BonusModal } from './BonusModal';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { receivedInPeriod } from './periods';
@@ -20,7 +21,6 @@ import { PromotionModal } from './PromotionModal';
 
 type Dialog = { tone: 'success' | 'error'; title: string; message: string } | null;
 
-export type CardState = 'current' | 'received' | 'clickable';
 
 export function cardState(bonus: BonusItem): CardState {
   const mine = bonus.userBonus;
@@ -131,16 +131,7 @@ export function BonusPage() {
             const image = bonus.banners[0]?.image;
             return (
               <li key={bonus.code}>
-                <button
-                  type="button"
-                  className={`promo-card promo-card-${state}`}
-                  style={image ? { backgroundImage: `url("${image}")` } : undefined}
-                  disabled={state === 'received'}
-                  onClick={() => setSelected(bonus)}
-                >
-                  <span className="promo-card-name">{bonus.name}</span>
-                  <span className="promo-card-state">{t(`promotions.bonus.state.${state}`)}</span>
-                </button>
+                <BonusCard name={bonus.name} image={image} state={state} onClick={() => setSelected(bonus)} />
               </li>
             );
           })}

@@ -1,0 +1,87 @@
+"""The operator's images (bonus banners, and any other operator content that shows a picture):
+stored from a back-office upload, served to everyone at a public address.
+
+A file is taken when its *content* is a png, jpeg, gif or webp image (magic bytes,
+:func:`pao.kit.media.sniff`) — the client's name and type are not trusted — and it is copied to
+the :class:`pao.kit.storage.FileStore` under :data:`PREFIX`, stopping at :data:`MAX_BYTES` while
+it is read (nothing is stored then). Its address is :data:`PUBLIC_PATH` + the stored name;
+the route that serves it (:mod:`pao.site.images_router`) answers only names of that shape, so it
+can never hand out another key of the store (a member's slip or chat file).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pao.core.errors import BadRequest, NotFound
+from pao.core.request_limits import PayloadTooLarge
+from pao.kit.media import SNIFF_BYTES, sniff
+from pao.kit.storage import FileStore, TooLarge, Upload, read_chunks
+
+MB = 1024 * 1024
+MAX_BYTES = 2 * MB
+PREFIX = "images"
+PUBLIC_PATH = "/api/images/"
+CONTENT_TYPES = {
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+# What the store names a file (pao.kit.storage: 32 hex digits + the detected extension).
+_NAME = re.compile(r"[0-9a-f]{32}\.(png|jpg|gif|webp)")
+
+
+class ImageNotSupported(BadRequest):
+    """Not a png, jpeg, gif or webp image by its content (whatever its name says)."""
+
+    code = "IMAGE_NOT_SUPPORTED"
+
+
+class ImageTooLarge(PayloadTooLarge):
+    """Larger than :data:`MAX_BYTES`; ``maxMb`` says the limit (HTTP 413)."""
+
+    code = "IMAGE_TOO_LARGE"
+
+    def __init__(self) -> None:
+        super().__init__(maxMb=MAX_BYTES // MB)
+
+
+class ImageNotFound(NotFound):
+    code = "IMAGE_NOT_FOUND"
+
+
+@dataclass(frozen=True)
+class StoredImage:
+    url: str
+    content_type: str
+    size: int
+
+
+async def store_image(store: FileStore, upload: Upload) -> StoredImage:
+    """Check the upload's first bytes, then stream it into the store (bounded)."""
+    detected = sniff(await upload.read(SNIFF_BYTES))
+    if detected is None or detected.kind != "image" or detected.extension not in CONTENT_TYPES:
+        raise ImageNotSupported()
+    await upload.seek(0)
+    try:
+        stored = await store.put_stream(
+            prefix=PREFIX,
+            chunks=read_chunks(upload),
+            extension=detected.extension,
+            max_bytes=MAX_BYTES,
+        )
+    except TooLarge:
+        raise ImageTooLarge() from None
+    name = stored.key.removeprefix(f"{PREFIX}/")
+    return StoredImage(url=PUBLIC_PATH + name, content_type=detected.content_type, size=stored.size)
+
+
+async def read_image(store: FileStore, name: str) -> tuple[bytes, str]:
+    """The bytes and content type of a stored image, by its public name."""
+    match = _NAME.fullmatch(name)
+    key = f"{PREFIX}/{name}"
+    if match is None or not await store.exists(key):
+        raise ImageNotFound()
+    return await store.get(key), CONTENT_TYPES[match.group(1)]
