@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import type { components } from '@/api/schema.gen';
 import { WheelCanvas } from '@/components/wheel/WheelCanvas';
 import { ApiError } from '@/lib/errors';
+import { variantCurrency } from '@/lib/member-currency';
 import { formatMoney, parseAmount } from '@/lib/money';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { boApi } from '../../lib/api';
@@ -302,7 +303,7 @@ export default function WheelPage() {
           </div>
           <div>
             <dt>{t('bo.wheel.expected')}</dt>
-            <dd data-testid="expected-payout">{formatMoney(live.expectedPayout)}</dd>
+            <dd data-testid="expected-payout">{formatMoney(live.expectedPayout, variantCurrency())}</dd>
           </div>
           <div>
             <dt>{t('bo.wheel.items')}</dt>
@@ -322,7 +323,7 @@ export default function WheelPage() {
       ) : null}
       {savedFigures && (
         <p className="bo-notice" role="status">
-          {t('bo.wheel.saved', { payout: formatMoney(savedFigures.expectedPayout) })}
+          {t('bo.wheel.saved', { payout: formatMoney(savedFigures.expectedPayout, variantCurrency()) })}
         </p>
       )}
       <div className="bo-wheel-actions">
@@ -334,7 +335,7 @@ export default function WheelPage() {
         </button>
       </div>
       <ConfirmDialog open={confirming} title={t('bo.wheel.confirmTitle')} confirm={t('bo.wheel.save')} pending={save.isPending} error={null} onConfirm={() => save.mutate(bodyOf(draft))} onClose={() => setConfirming(false)}>
-        <p>{t('bo.wheel.confirmText', { n: draft.slices.length, payout: formatMoney(live.expectedPayout) })}</p>
+        <p>{t('bo.wheel.confirmText', { n: draft.slices.length, payout: formatMoney(live.expectedPayout, variantCurrency()) })}</p>
       </ConfirmDialog>
     </section>
   );
