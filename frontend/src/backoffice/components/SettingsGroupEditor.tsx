@@ -17,6 +17,7 @@ import { formatDateTime } from '@/lib/dates';
 import { boApi } from '../lib/api';
 import { useBoErrorText } from '../lib/errors';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ImageUpload } from './ImageUpload';
 
 export type GroupPath = '/api/backoffice/content' | '/api/backoffice/content/rules' | '/api/backoffice/settings';
 type FieldOut = components['schemas']['FieldOut'];
@@ -194,7 +195,11 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
         <ListEditor name={name} error={error} items={(value ?? []) as Banner[]} blank={{ image: '', html: {}, title: {} }} onChange={onChange}>
           {(banner, n, update) => (
             <>
-              <Input label={`${t('bo.settingsEditor.image')} ${n}`} type="url" value={banner.image} onChange={(image) => update({ ...banner, image })} />
+              <div className="bo-form-row">
+                {/* An address on this site (an uploaded image) or on the web: text, not type=url. */}
+                <Input label={`${t('bo.settingsEditor.image')} ${n}`} type="text" value={banner.image} onChange={(image) => update({ ...banner, image })} />
+                <ImageUpload label={t('bo.settingsEditor.uploadImage', { n })} onUploaded={(image) => update({ ...banner, image })} />
+              </div>
               <LocalizedEditor name={`${t('bo.settingsEditor.bannerTitle')} ${n}`} html={false} value={banner.title} onChange={(title) => update({ ...banner, title })} />
               <LocalizedEditor name={`${t('bo.settingsEditor.bannerHtml')} ${n}`} html value={banner.html} onChange={(html) => update({ ...banner, html })} />
             </>

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { SelectField, TextField } from '@/components/ui/Field';
 import { ApiError } from '@/lib/errors';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ImageUpload } from '../../components/ImageUpload';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { BonusPreview } from './BonusPreview';
@@ -170,16 +171,6 @@ function TextsFieldset({ legend, value, error, onChange }: { legend: string; val
 
 function BannersFieldset({ draft, setDraft, error }: { draft: Draft; setDraft: (f: (d: Draft) => Draft) => void; error?: ReactNode }) {
   const { t } = useTranslation();
-  const errorText = useBoErrorText();
-  const upload = useMutation({
-    mutationFn: async ({ file }: { index: number; file: File }) => {
-      const form = new FormData();
-      form.append('file', file);
-      return boApi.post('/api/backoffice/images', form as never);
-    },
-    onSuccess: (image, { index }) =>
-      setDraft((d) => ({ ...d, banners: d.banners.map((b, i) => (i === index ? { ...b, image: image.url } : b)) })),
-  });
   const change = (index: number, patch: (b: Draft['banners'][number]) => Draft['banners'][number]) =>
     setDraft((d) => ({ ...d, banners: d.banners.map((b, i) => (i === index ? patch(b) : b)) }));
   const empty = { th: '', la: '', en: '' };
@@ -190,20 +181,10 @@ function BannersFieldset({ draft, setDraft, error }: { draft: Draft; setDraft: (
         <div key={index} className="bo-promo-banner" role="group" aria-label={t('bo.promotions.bannerN', { n: index + 1 })}>
           <div className="bo-form-row">
             <TextField label={t('bo.promotions.bannerImage')} value={banner.image} onChange={(event) => change(index, (b) => ({ ...b, image: event.target.value }))} />
-            <label className="bo-btn bo-btn-sm bo-upload">
-              {t('bo.promotions.upload')}
-              <input
-                type="file"
-                accept="image/png,image/jpeg,image/gif,image/webp"
-                className="visually-hidden"
-                aria-label={t('bo.promotions.uploadImage', { n: index + 1 })}
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  if (file) upload.mutate({ index, file });
-                  event.target.value = '';
-                }}
-              />
-            </label>
+            <ImageUpload
+              label={t('bo.promotions.uploadImage', { n: index + 1 })}
+              onUploaded={(url) => change(index, (b) => ({ ...b, image: url }))}
+            />
           </div>
           {LANGS.map((lang) => (
             <label key={lang} className="field">
@@ -216,11 +197,6 @@ function BannersFieldset({ draft, setDraft, error }: { draft: Draft; setDraft: (
           </button>
         </div>
       ))}
-      {upload.isError && (
-        <p className="field-error" role="alert">
-          {errorText(upload.error)}
-        </p>
-      )}
       {error && (
         <p className="field-error" role="alert">
           {error}
