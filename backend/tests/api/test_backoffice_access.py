@@ -25,6 +25,7 @@ from pao.backoffice.roles import Role, may
 from pao.games.catalogue import seed_games
 from pao.identity.models import Member
 from pao.support.models import ChatConversation
+from tests.chat_media import PNG
 from tests.helpers import member_id, register_and_login, set_site_setting
 from tests.staff_helpers import StaffAccount, add_staff, bearer, code_now, log_in, open_token
 from tests.withdrawal_helpers import pending_withdrawal
@@ -309,6 +310,43 @@ def _settings_revert(path: str, values: dict[str, object]) -> Example:
     return act
 
 
+async def _promotion_create(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/promotions",
+        json={
+            "code": "ACCESS50",
+            "kind": "promotion",
+            "name": {"en": "Access"},
+            "fixedAmount": 50,
+            "maxAmount": 50,
+        },
+        headers=bearer(w.owner_token),
+    )
+
+
+def _promotion_action(action: str) -> Example:
+    async def act(w: World) -> httpx.Response:
+        bonus_id = (await _promotion_create(w)).json()["id"]
+        url = f"{PREFIX}/promotions/{bonus_id}"
+        if action == "update":
+            return await w.client.patch(
+                url, json={"maxAmount": 60, "fixedAmount": 60}, headers=bearer(w.owner_token)
+            )
+        if action == "reactivate":
+            await w.client.post(f"{url}/retire", headers=bearer(w.owner_token))
+        return await w.client.post(f"{url}/{action}", headers=bearer(w.owner_token))
+
+    return act
+
+
+async def _image_upload(w: World) -> httpx.Response:
+    return await w.client.post(
+        f"{PREFIX}/images",
+        files={"file": ("banner.png", PNG, "image/png")},
+        headers=bearer(w.owner_token),
+    )
+
+
 async def _wheel_save(w: World) -> httpx.Response:
     text = {"th": "ก", "la": "ກ", "en": "a"}
     one = {"label": text, "bgColor": "#000", "textColor": "#fff", "prizeType": "none"}
@@ -445,6 +483,20 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         "provider.maintenance.off",
     ),
     ("PUT", f"{PREFIX}/wheel"): (_wheel_save, "wheel.update"),
+    ("POST", f"{PREFIX}/promotions"): (_promotion_create, "promotion.create"),
+    ("PATCH", f"{PREFIX}/promotions/{{bonus_id}}"): (
+        _promotion_action("update"),
+        "promotion.update",
+    ),
+    ("POST", f"{PREFIX}/promotions/{{bonus_id}}/retire"): (
+        _promotion_action("retire"),
+        "promotion.retire",
+    ),
+    ("POST", f"{PREFIX}/promotions/{{bonus_id}}/reactivate"): (
+        _promotion_action("reactivate"),
+        "promotion.reactivate",
+    ),
+    ("POST", f"{PREFIX}/images"): (_image_upload, "image.upload"),
     ("POST", f"{PREFIX}/members/{{member_id}}/suspend"): (
         _member_action("suspend"),
         "member.suspend",
