@@ -17,7 +17,16 @@ from typing import Any
 from bench import invariants, report, seed
 from bench.common import QUICK, REPO, Server, log, timed
 
-SECTIONS = ("wallet", "transfer", "slip", "read", "login", "chat", "frontend", "reports")
+SECTIONS = (
+    "wallet",
+    "transfer",
+    "slip",
+    "read",
+    "login",
+    "chat",
+    "frontend",
+    "reports",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,9 +103,13 @@ def main(argv: list[str] | None = None) -> int:
                 from bench import sqlcheck
 
                 assert cursor is not None
-                results.setdefault("sqlcheck", []).append(("slip", sqlcheck.check("slip")))
+                results.setdefault("sqlcheck", []).append(
+                    ("slip", sqlcheck.check("slip"))
+                )
                 with timed("slip deposits"):
-                    results["slips"] = wallet.slip_deposits(server, args.members, cursor)
+                    results["slips"] = wallet.slip_deposits(
+                        server, args.members, cursor
+                    )
                 with timed("slip ceiling (no HTTP)"):
                     results.setdefault("ceilings", []).extend(
                         wallet.slip_ceiling(args.members)

@@ -43,7 +43,7 @@ PACKAGES = (
     ("/uvloop/", "asyncio"),
     ("/PIL/", "Pillow (slip image)"),
     ("zxingcpp", "zxing-cpp (slip QR)"),
-    ("/multipart/", "python-multipart (upload body)"),
+    ("multipart/", "python-multipart (upload body)"),
 )
 
 
@@ -102,7 +102,6 @@ async def _run(
         async with httpx.AsyncClient(
             transport=transport, base_url="http://bench"
         ) as client:
-
             slip_images = iter(images)
 
             async def one(i: int) -> None:

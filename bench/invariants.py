@@ -68,7 +68,9 @@ async def _check(after: str) -> Invariants:
         ).scalar_one()
         not_credited = (
             await session.execute(
-                select(func.count()).select_from(Slip).where(Slip.status != SlipStatus.SUCCESS)
+                select(func.count())
+                .select_from(Slip)
+                .where(Slip.status != SlipStatus.SUCCESS)
             )
         ).scalar_one()
     await engine.dispose()

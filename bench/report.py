@@ -260,7 +260,9 @@ def table(results: dict[str, Any]) -> str:
         lines.append(
             f"- after {check.after}: {'OK' if check.ok else 'BROKEN'} (books balanced: "
             f"{check.balanced}, totals {check.totals}, mismatched accounts {check.mismatched}, "
-            f"negative wallets {check.negative_wallets}, journal entries {check.entries:,})"
+            f"negative wallets {check.negative_wallets}, journal entries {check.entries:,}, "
+            f"open game holds {check.open_game_holds}, slips not credited "
+            f"{check.slips_not_credited})"
         )
     return "\n".join(lines)
 

@@ -25,7 +25,10 @@ from bench.common import WORK_DIR, log
 SLIP_DIR = WORK_DIR / "slips"
 SENDING_BANK = "004"  # the 3-digit clearing code in the QR
 MEMBER_BANK = "KBANK"  # every bench member's bank (bench.seed)
-OPERATOR_BANK, OPERATOR_ACCOUNT = "SCB", "4441112223"  # the receiving account (bench.seed)
+OPERATOR_BANK, OPERATOR_ACCOUNT = (
+    "SCB",
+    "4441112223",
+)  # the receiving account (bench.seed)
 AMOUNT = 1_00  # minor units per slip, 1 THB
 # Slips drawn per run: every upload spends one (and wrk's two threads up to one more each),
 # at a few dozen uploads a second over 3 rounds of 8 s and the warm-up, with room to spare.

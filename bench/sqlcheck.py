@@ -99,7 +99,9 @@ async def _app_statements(path: str) -> list[str]:
                 # The full statements, to write or update a script from.
                 for statement in sent:
                     print(statement)
-    if answer.status_code != 200 or (path == "slip" and answer.json()["code"] != "SUCCESS"):
+    if answer.status_code != 200 or (
+        path == "slip" and answer.json()["code"] != "SUCCESS"
+    ):
         raise RuntimeError(
             f"sqlcheck {path} answered {answer.status_code}: {answer.text}"
         )

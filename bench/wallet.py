@@ -33,7 +33,10 @@ CONCURRENCY = 32
 
 
 def warm_up(
-    server: Server, members: int, sections: list[str], cursor: slips.Cursor | None = None
+    server: Server,
+    members: int,
+    sections: list[str],
+    cursor: slips.Cursor | None = None,
 ) -> None:
     """A few seconds of each request the run measures, not counted: every pooled connection
     prepares its statements and SQLAlchemy compiles its own on first use (the bare screen
@@ -109,7 +112,9 @@ def transfers(server: Server, members: int) -> list[Comparison]:
     ]
 
 
-def _slip_wrk(server: Server, members: int, cursor: slips.Cursor, duration: float) -> Sample:
+def _slip_wrk(
+    server: Server, members: int, cursor: slips.Cursor, duration: float
+) -> Sample:
     """One wrk run of slip uploads, each with a slip never sent before."""
     threads = 2
     sample = wrk(
@@ -130,7 +135,9 @@ def _slip_wrk(server: Server, members: int, cursor: slips.Cursor, duration: floa
     return sample
 
 
-def slip_deposits(server: Server, members: int, cursor: slips.Cursor) -> list[Comparison]:
+def slip_deposits(
+    server: Server, members: int, cursor: slips.Cursor
+) -> list[Comparison]:
     """Slip upload → verified → credited over many members, against pgbench (slip.sql)."""
     duration = seconds(8)
     return [
