@@ -1,6 +1,6 @@
 """``python -m bench`` (what ``make bench`` runs): every benchmark, a table, docs/benchmarks.md.
 
-Options: ``--only wallet,transfer,read,login,chat,frontend`` to run a subset (the report then shows only
+Options: ``--only wallet,transfer,slip,read,login,chat,frontend`` to run a subset (the report then shows only
 those), ``--members N`` (default 1000), ``--profile`` to record py-spy profiles of the write
 and read paths, ``--no-write`` to print without rewriting docs/benchmarks.md.
 ``PAO_BENCH_QUICK=1`` shortens every phase (a smoke run; do not quote its figures).
@@ -17,7 +17,16 @@ from typing import Any
 from bench import invariants, report, seed
 from bench.common import QUICK, REPO, Server, log, timed
 
-SECTIONS = ("wallet", "transfer", "read", "login", "chat", "frontend", "reports")
+SECTIONS = (
+    "wallet",
+    "transfer",
+    "slip",
+    "read",
+    "login",
+    "chat",
+    "frontend",
+    "reports",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,12 +61,20 @@ def main(argv: list[str] | None = None) -> int:
             seed.prepare(args.members)
         checks.append(invariants.check("seeding"))
 
-    if {"wallet", "transfer", "read", "login"} & set(only):
+    cursor = None
+    if "slip" in only:
+        from bench import slips
+
+        # Outside the timed part: a distinct slip for every upload the run may send.
+        cursor = slips.Cursor(slips.COUNT_QUICK if QUICK else slips.COUNT)
+        with timed("drawing the slips"):
+            slips.generate(cursor.count, args.members)
+    if {"wallet", "transfer", "slip", "read", "login"} & set(only):
         from bench import login, wallet
 
         with Server(workers=args.workers) as server:
             with timed("warm-up"):
-                wallet.warm_up(server, args.members, only)
+                wallet.warm_up(server, args.members, only, cursor)
             if "wallet" in only:
                 from bench import sqlcheck
 
@@ -82,6 +99,22 @@ def main(argv: list[str] | None = None) -> int:
                         wallet.transfer_ceiling(args.members)
                     )
                 checks.append(invariants.check("transfers"))
+            if "slip" in only:
+                from bench import sqlcheck
+
+                assert cursor is not None
+                results.setdefault("sqlcheck", []).append(
+                    ("slip", sqlcheck.check("slip"))
+                )
+                with timed("slip deposits"):
+                    results["slips"] = wallet.slip_deposits(
+                        server, args.members, cursor
+                    )
+                with timed("slip ceiling (no HTTP)"):
+                    results.setdefault("ceilings", []).extend(
+                        wallet.slip_ceiling(args.members)
+                    )
+                checks.append(invariants.check("slip deposits"))
             if "read" in only:
                 with timed("read path"):
                     results["reads"] = wallet.reads(server, args.members)

@@ -13,6 +13,13 @@ They exist only here, never in production.
 The game providers are :class:`InstantProvider`: an in-process provider that confirms every
 transfer at once (no network), so that a wallet → game transfer measures Pao's own work — its
 three transactions and the statements they send — not a remote provider's latency.
+
+The bank's slip-verification API is :class:`InstantBank`: the transport of the app's HTTP client
+(``app.state.http_transport``, the seam the tests use too) answers the lookups sent to
+:data:`BANK_URL` in process, so that a slip upload runs Pao's whole path — the multipart body,
+the image decoded and its QR read, the verifier's request and parsing, both transactions —
+without a remote bank's latency. The bench's slips (``bench.slips``) carry references that
+name their member, and the bank answers with that member's bank account as the sender.
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
 
 import asyncpg
+import httpx
 from pao.core.settings import get_settings
 from pao.games.providers.base import RemoteTransfer, RemoteTransferState
 from pao.main import create_app
@@ -85,6 +94,57 @@ class InstantProvider:
 
 def use_instant_providers(app: Any) -> None:
     app.state.game_provider_factory = InstantProvider
+
+
+# Where the bench's app asks for slips (PAO_SLIP_VERIFY_URL, set by bench.common.app_env): never
+# resolved, InstantBank answers it in process.
+BANK_HOST = "bank.bench.invalid"
+BANK_URL = f"http://{BANK_HOST}/slips"
+
+
+class InstantBank(httpx.AsyncBaseTransport):
+    """The bank's slip-verification API, in process (bench only): ``GET /slips/{bank}/{ref}``
+    of a bench slip (``bench.slips.reference_of``) answers the transfer — 1 THB from the
+    member's seeded bank account to the operator's receiving account, just now. Any other host
+    goes to the network as the app's client would."""
+
+    def __init__(self) -> None:
+        self._network = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.host != BANK_HOST:
+            return await self._network.handle_async_request(request)
+        from bench import slips
+
+        sending_bank, reference = request.url.path.rsplit("/", 2)[-2:]
+        member = slips.member_of(reference)
+        if member is None:
+            return httpx.Response(404, json={"message": "no such transfer"})
+        body = {
+            "reference": reference,
+            "sendingBank": sending_bank,
+            "amount": slips.AMOUNT / 100,
+            "currency": "THB",
+            "transferredAt": datetime.now(UTC).isoformat(),
+            "sender": {
+                "bankCode": slips.MEMBER_BANK,
+                "accountNo": slips.member_account(member),
+                "name": "BENCH MEMBER",
+            },
+            "receiver": {
+                "bankCode": slips.OPERATOR_BANK,
+                "accountNo": slips.OPERATOR_ACCOUNT,
+                "name": "PAO BENCH",
+            },
+        }
+        return httpx.Response(200, json=body)
+
+    async def aclose(self) -> None:
+        await self._network.aclose()
+
+
+def use_instant_bank(app: Any) -> None:
+    app.state.http_transport = InstantBank()
 
 
 class BareEndpoint:
@@ -150,5 +210,6 @@ def create_bench_app() -> ASGIApp:
     # Served as `pao serve` serves it (pao.main.create_served_app): start-up frozen for the gc.
     app.state.lives_as_long_as_the_process = True
     use_instant_providers(app)
+    use_instant_bank(app)
     # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
     return BareEndpoint(app, dsn, settings.db_pool_size + settings.db_max_overflow)

@@ -74,6 +74,8 @@ def app_env(**extra: str) -> dict[str, str]:
         # shared with pgbench and anyone else): the deployment's tuning, not a code default.
         PAO_DB_POOL_SIZE="16",
         PAO_DB_MAX_OVERFLOW="0",
+        # The bank's slip verification, answered in process by bench.app.InstantBank.
+        PAO_SLIP_VERIFY_URL="http://bank.bench.invalid/slips",
     )
     # Production refuses to start without its third parties' secrets: give it bench-only ones
     # (nothing in the bench calls a third party).

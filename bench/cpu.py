@@ -1,7 +1,11 @@
 """Where a money request's CPU goes: N requests of one path driven in process (httpx's ASGI
 transport, no socket) under cProfile, on the bench database; each function's own time summed
 by the package it lives in. CPU time (``time.process_time``), not wall-clock, so the figures
-hold on a loaded machine. ``python -m bench.cpu withdraw|transfer [N]`` (seeded database).
+hold on a loaded machine. ``python -m bench.cpu withdraw|transfer|slip [N]`` (seeded database).
+
+A slip upload decodes its image in a worker thread (``anyio.to_thread``), which cProfile (one
+thread) does not see but the process's CPU time does: for ``slip`` the decoding of the same
+images is also timed alone, on this thread, and reported as its share of the request's CPU.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ import asyncio
 import cProfile
 import os
 import pstats
+import secrets
 import sys
 import time
 import uuid
@@ -36,6 +41,9 @@ PACKAGES = (
     ("/redis/", "redis"),
     ("/asyncio/", "asyncio"),
     ("/uvloop/", "asyncio"),
+    ("/PIL/", "Pillow (slip image)"),
+    ("zxingcpp", "zxing-cpp (slip QR)"),
+    ("multipart/", "python-multipart (upload body)"),
 )
 
 
@@ -48,16 +56,44 @@ def _package(filename: str) -> str:
     return "other"
 
 
-async def _run(path: str, count: int, members: int) -> tuple[float, pstats.Stats]:
+def _slip_images(count: int, members: int) -> list[tuple[int, bytes]]:
+    """``count`` distinct slips (member, PNG), drawn before anything is timed."""
+    from bench import slips
+
+    # Unique across runs on one database, never one of the run's slips (their S0000…).
+    run = secrets.randbelow(9000) + 1000
+    return [
+        (
+            slips.member_for(k, members),
+            slips.slip_png(f"BENCH{slips.member_for(k, members):06d}S{k:04d}{run:04d}"),
+        )
+        for k in range(1, count + 1)
+    ]
+
+
+def decode_cpu_ms(images: list[tuple[int, bytes]]) -> float:
+    """CPU ms per slip of the decoder alone (pao.payments.slips.decoder), on this thread."""
+    from pao.payments.slips.decoder import decode_slip
+
+    started = time.process_time()
+    for _member, data in images:
+        decode_slip(data)
+    return 1000 * (time.process_time() - started) / len(images)
+
+
+async def _run(
+    path: str, count: int, members: int, images: list[tuple[int, bytes]]
+) -> tuple[float, pstats.Stats]:
     os.environ.update(app_env())
     from pao.core.settings import Settings
     from pao.main import create_app
 
-    from bench.app import use_instant_providers
+    from bench.app import use_instant_bank, use_instant_providers
 
     app = create_app(Settings())
     use_instant_providers(app)
-    url, body = REQUESTS[path]
+    use_instant_bank(app)
+    url, body = REQUESTS.get(path, ("/api/wallet/slip", {}))
     # CPU time, not wall-clock: on a loaded machine a socket send "takes" milliseconds of
     # waiting for a core.
     profile = cProfile.Profile(time.process_time)
@@ -66,17 +102,26 @@ async def _run(path: str, count: int, members: int) -> tuple[float, pstats.Stats
         async with httpx.AsyncClient(
             transport=transport, base_url="http://bench"
         ) as client:
+            slip_images = iter(images)
 
             async def one(i: int) -> None:
+                member = 1 + i % members
+                request: dict[str, object] = {"json": body}
+                if path == "slip":
+                    # A slip never sent before (a transfer credits once), its member's token.
+                    member, data = next(slip_images)
+                    request = {"files": {"file": ("slip.png", data, "image/png")}}
                 answer = await client.post(
                     url,
-                    json=body,
+                    **request,  # type: ignore[arg-type]
                     headers={
-                        "Authorization": f"Bearer bench-token-{1 + i % members}",
+                        "Authorization": f"Bearer bench-token-{member}",
                         "Idempotency-Key": f"cpu-{uuid.uuid4()}",
                     },
                 )
                 assert answer.status_code == 200, answer.text
+                if path == "slip":
+                    assert answer.json()["code"] == "SUCCESS", answer.text
 
             for i in range(20):  # warm-up: statements prepared, caches filled
                 await one(i)
@@ -94,7 +139,8 @@ async def _run(path: str, count: int, members: int) -> tuple[float, pstats.Stats
 def main() -> None:
     path = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 300
-    cpu, stats = asyncio.run(_run(path, count, 1000))
+    images = _slip_images(20 + 2 * count, 1000) if path == "slip" else []
+    cpu, stats = asyncio.run(_run(path, count, 1000, images))
     shares: dict[str, float] = defaultdict(float)
     for (filename, _line, _name), row in stats.stats.items():  # type: ignore[attr-defined]
         shares[_package(filename)] += row[2]  # own time
@@ -105,6 +151,13 @@ def main() -> None:
     )
     for name, own in sorted(shares.items(), key=lambda item: -item[1]):
         print(f"  {name:40s} {100 * own / total:5.1f} %")
+    if images:
+        decode = decode_cpu_ms(images[:count])
+        print(
+            f"  the image decoded and its QR read (worker thread, not in the shares above): "
+            f"{decode:.2f} CPU ms per slip = {100 * decode / (1000 * cpu / count):.1f} % "
+            "of the request's CPU"
+        )
     stats.sort_stats("cumulative").print_stats("/pao/", 40)
 
 

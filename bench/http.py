@@ -25,8 +25,10 @@ def wrk(
     duration: float,
     threads: int = 2,
     server: Server | None = None,
+    extra_args: tuple[str, ...] = (),
 ) -> Sample:
-    """``server``: also measure the server's CPU milliseconds per answered request."""
+    """``server``: also measure the server's CPU milliseconds per answered request.
+    ``extra_args``: the script's arguments after the nonce (the slip mode's)."""
     nonce = secrets.token_hex(6)
     cpu_before = server.cpu_seconds() if server else 0.0
     out = run(
@@ -45,6 +47,7 @@ def wrk(
             str(lo),
             str(hi),
             nonce,
+            *extra_args,
         ],
         timeout=duration + 60,
     )

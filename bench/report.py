@@ -34,8 +34,13 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         "withdraw, many wallets": 0.5,
         "withdraw, one hot wallet": 0.7,
         "transfer wallet → game, many members, one provider": 0.5,
+        "slip deposit credited, many members": 0.5,
     }
-    paths = [*results.get("withdrawals", []), *results.get("transfers", [])]
+    paths = [
+        *results.get("withdrawals", []),
+        *results.get("transfers", []),
+        *results.get("slips", []),
+    ]
     for comparison in paths:
         out.append(
             _comparison_row(comparison, "pgbench, same SQL", targets[comparison.name])
@@ -143,6 +148,8 @@ def _ceiling_of(name: str) -> tuple[str, str]:
     path, _, scenario = name.partition(", ")
     if path.startswith("transfer"):
         return "transfer.sql", "many members"
+    if path.startswith("slip"):
+        return "slip.sql", "many members"
     return f"{path}.sql", scenario
 
 
@@ -220,7 +227,11 @@ def table(results: dict[str, Any]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(row) + " |" for row in rows(results)]
     lines.append("")
-    for comparison in [*results.get("withdrawals", []), *results.get("transfers", [])]:
+    for comparison in [
+        *results.get("withdrawals", []),
+        *results.get("transfers", []),
+        *results.get("slips", []),
+    ]:
         statements = (
             comparison.baseline[-1].extra.get("statements_ms")
             if comparison.baseline
@@ -249,7 +260,9 @@ def table(results: dict[str, Any]) -> str:
         lines.append(
             f"- after {check.after}: {'OK' if check.ok else 'BROKEN'} (books balanced: "
             f"{check.balanced}, totals {check.totals}, mismatched accounts {check.mismatched}, "
-            f"negative wallets {check.negative_wallets}, journal entries {check.entries:,})"
+            f"negative wallets {check.negative_wallets}, journal entries {check.entries:,}, "
+            f"open game holds {check.open_game_holds}, slips not credited "
+            f"{check.slips_not_credited})"
         )
     return "\n".join(lines)
 

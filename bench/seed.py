@@ -24,12 +24,14 @@ from pao.kit.money import Currency
 from pao.ledger.ddl import statements_for
 from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account
+from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.site.settings import set_value
 from pao.wallet.service import credit_manually
 from redis.asyncio import Redis
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from bench import slips
 from bench.common import APP_DB_URL, REDIS_URL, log
 
 PASSWORD = "bench-pass-1"
@@ -85,6 +87,20 @@ async def seed(members: int) -> None:
         )
         # The chat bench posts messages: the widget must be on (the FAQ bot stays off).
         await set_value(session, "enableChatWidget", True, actor="bench")
+        # The slip bench: the operator's bank account slips are sent to, never a closed
+        # window (the default closes uploads 23:50–00:10), and its slips of 1 THB accepted.
+        session.add(
+            ReceivingAccount(
+                kind=ReceivingKind.BANK,
+                code=slips.OPERATOR_BANK,
+                mode=ReceivingMode.MANUAL,
+                account_name="PAO BENCH",
+                account_no=slips.OPERATOR_ACCOUNT,
+            )
+        )
+        await set_value(session, "slipClosedFrom", "00:00", actor="bench")
+        await set_value(session, "slipClosedTo", "00:00", actor="bench")
+        await set_value(session, "slipMinimumDeposit", slips.AMOUNT, actor="bench")
         rows = [
             Member(
                 phone=phone_of(i),
@@ -143,6 +159,13 @@ async def seed(members: int) -> None:
                 kind=AccountKind.PROVIDER_FLOAT,
                 currency=Currency.THB,
                 owner=TRANSFER_GAME,
+                member_id=member.id,
+            )
+            # The slip bench credits from the bank clearing account's shard rows (all open).
+            await get_or_open_account(
+                session,
+                kind=AccountKind.BANK_CLEARING,
+                currency=Currency.THB,
                 member_id=member.id,
             )
             await credit_manually(

@@ -11,6 +11,11 @@
   shard rows), vs pgbench running bench/sql/transfer.sql (the request's three transactions,
   statement for statement); the provider answers at once, in process (bench.app).
   Its ceiling: the same script by asyncpg alone.
+* Slip deposits: wrk → ``POST /api/wallet/slip`` (a multipart PNG, a distinct slip each, drawn
+  at seed time by bench/slips.py, a fresh Idempotency-Key each) over many members: the image
+  decoded and its QR read, the slip accepted, verified by the bank (in process,
+  bench.app.InstantBank) and credited — vs pgbench running bench/sql/slip.sql (the upload's
+  statements, transaction for transaction). Its ceiling: the same script by asyncpg alone.
 * Reads: wrk → ``GET /api/wallet`` vs ``GET /bench/bare-screen`` (the wallet screen's own
   statement, one raw asyncpg query, rows dumped as JSON, no framework) and ``GET /bench/bare``
   (the balance alone), served by the same process (bench/app.py).
@@ -20,14 +25,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench import driver
+from bench import driver, slips
 from bench.common import Comparison, Sample, Server, interleave, rounds, seconds
 from bench.http import pgbench, wrk
 
 CONCURRENCY = 32
 
 
-def warm_up(server: Server, members: int, sections: list[str]) -> None:
+def warm_up(
+    server: Server,
+    members: int,
+    sections: list[str],
+    cursor: slips.Cursor | None = None,
+) -> None:
     """A few seconds of each request the run measures, not counted: every pooled connection
     prepares its statements and SQLAlchemy compiles its own on first use (the bare screen
     endpoint compiles its statement then), which would otherwise fall on the first round alone."""
@@ -45,6 +55,8 @@ def warm_up(server: Server, members: int, sections: list[str]) -> None:
             connections=CONCURRENCY,
             duration=seconds(3),
         )
+    if "slip" in sections and cursor is not None:
+        _slip_wrk(server, members, cursor, seconds(3))
 
 
 def _scenarios(members: int) -> list[tuple[str, int, int]]:
@@ -95,6 +107,68 @@ def transfers(server: Server, members: int) -> list[Comparison]:
             ),
             lambda: pgbench(
                 "transfer.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
+            ),
+        )
+    ]
+
+
+def _slip_wrk(
+    server: Server, members: int, cursor: slips.Cursor, duration: float
+) -> Sample:
+    """One wrk run of slip uploads, each with a slip never sent before."""
+    threads = 2
+    sample = wrk(
+        server.url,
+        "slip",
+        lo=cursor.next,
+        hi=cursor.count,
+        connections=CONCURRENCY,
+        duration=duration,
+        server=server,
+        threads=threads,
+        extra_args=(str(members), str(slips.SLIP_DIR), str(threads)),
+    )
+    # Thread t sends slips next + t - 1 + threads·i. wrk counts the answered requests; those
+    # still in flight when it stops (up to one per connection) reached the server all the
+    # same: at most threads × (answered + connections) slips are spent.
+    cursor.take(threads * (int(sample.extra["requests"]) + CONCURRENCY))
+    return sample
+
+
+def slip_deposits(
+    server: Server, members: int, cursor: slips.Cursor
+) -> list[Comparison]:
+    """Slip upload → verified → credited over many members, against pgbench (slip.sql)."""
+    duration = seconds(8)
+    return [
+        interleave(
+            "slip deposit credited, many members",
+            rounds(3),
+            lambda: _slip_wrk(server, members, cursor, duration),
+            lambda: pgbench(
+                "slip.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
+            ),
+        )
+    ]
+
+
+def slip_ceiling(members: int) -> list[Comparison]:
+    """slip.sql run by asyncpg alone against pgbench: the ceiling of any Python client."""
+    duration = seconds(8)
+    return [
+        interleave(
+            "ceiling: asyncpg runs slip.sql, many members",
+            rounds(3),
+            lambda: driver.run(
+                "asyncpg",
+                "slip.sql",
+                lo=1,
+                hi=members,
+                clients=CONCURRENCY,
+                duration=duration,
+            ),
+            lambda: pgbench(
+                "slip.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
             ),
         )
     ]

@@ -1,6 +1,8 @@
--- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce
---   mode: withdraw | transfer | wallet | bare | bare-screen | health | login
---   lo, hi: the bench members to spread over (lo = hi: one hot member)
+-- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce [members dir threads]
+--   mode: withdraw | transfer | wallet | bare | bare-screen | health | login | slip
+--   lo, hi: the bench members to spread over (lo = hi: one hot member); for slip, the range of
+--     unused slips (bench/slips.py): thread t of n sends slips lo + t - 1, lo + t - 1 + n, …
+--     each once, slip k on behalf of member (k - 1) % members + 1, read from dir/k.png
 --   nonce: makes Idempotency-Keys unique across rounds and runs
 -- done() prints one JSON line that bench/http.py reads.
 local threads = {}
@@ -12,6 +14,7 @@ end
 
 function init(args)
   mode, lo, hi, nonce = args[1], tonumber(args[2]), tonumber(args[3]), args[4]
+  members, slip_dir, nthreads = tonumber(args[5] or "1"), args[6], tonumber(args[7] or "1")
   counter = 0
   math.randomseed(os.time() + tid * 7919)
 end
@@ -31,6 +34,25 @@ function request()
       ["Content-Type"] = "application/json",
       ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
     }, '{"from":"WALLET","to":"JOKER","amount":1}')
+  elseif mode == "slip" then
+    local k = lo + (tid - 1) + nthreads * (counter - 1)
+    local member = (k - 1) % members + 1
+    local image = ""
+    local file = k <= hi and io.open(slip_dir .. "/" .. k .. ".png", "rb")
+    if file then
+      image = file:read("*a")
+      file:close()
+    end
+    -- No slip left: an empty file, answered 400 (SLIP_NO_FILE) and counted as an error.
+    local boundary = "benchslip" .. nonce
+    local body = "--" .. boundary .. "\r\n" ..
+      'Content-Disposition: form-data; name="file"; filename="slip.png"\r\n' ..
+      "Content-Type: image/png\r\n\r\n" .. image .. "\r\n--" .. boundary .. "--\r\n"
+    return wrk.format("POST", "/api/wallet/slip", {
+      ["Authorization"] = "Bearer bench-token-" .. member,
+      ["Content-Type"] = "multipart/form-data; boundary=" .. boundary,
+      ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
+    }, body)
   elseif mode == "wallet" then
     return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
   elseif mode == "health" then
