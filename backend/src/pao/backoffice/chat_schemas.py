@@ -11,6 +11,7 @@ from datetime import datetime
 from pydantic import Field
 
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.core.params import MAX_BODY_ID
 from pao.support import service
 from pao.support.agents import Agent
 from pao.support.assignment import InboxEntry, InboxSort, InboxView
@@ -66,11 +67,6 @@ class InboxPageOut(_Wire):
     total: int
     page: int
     limit: int
-
-
-# A body's bounds reach the contract as JSON numbers (floats): 2^63 - 1 would round up past
-# BIGINT, so a staff id is bounded by the largest integer a float (and JavaScript) holds exactly.
-MAX_BODY_ID = 2**53 - 1
 
 
 class AssignIn(_WireIn):

@@ -9,6 +9,7 @@ from pydantic import Field, StringConstraints, field_validator
 from pydantic_core import PydanticCustomError
 
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.core.params import MAX_BODY_ID
 from pao.identity.changes import mask_account_no
 from pao.identity.models import Member
 from pao.kit.money import Currency, MajorAmount, WireAmount
@@ -180,13 +181,8 @@ class UnmatchedPageOut(_Wire):
     limit: int
 
 
-# A body's integer bound is a JSON number in the contract: 2^53 - 1 is exact there (and in the
-# browser), where the BIGINT bound 2^63 - 1 would round up past the column's range.
-MAX_JSON_ID = 2**53 - 1
-
-
 class MatchIn(_WireIn):
-    member_id: int = Field(ge=1, le=MAX_JSON_ID)
+    member_id: int = Field(ge=1, le=MAX_BODY_ID)
 
 
 # ----- receiving accounts ------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AwareDatetime, Field, StringConstraints
 
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.core.params import MAX_DB_INT
+from pao.core.params import MAX_DB_INT32
 from pao.kit.money import MajorAmount, WireAmount
 from pao.promotions.catalogue_admin import BonusDraft, CatalogueRow
 from pao.promotions.models import BonusKind, BonusType
@@ -19,9 +19,9 @@ Texts = Annotated[
     dict[str, str],
     Field(description="A text per locale: {th, la, en} (a missing locale falls back)."),
 ]
-# Bounds of the type only (a number the database can hold); the rules (percent 0..1000,
-# maxReceived >= 1, ...) are the domain's, answered with their own codes.
-Count = Annotated[int, Field(ge=-MAX_DB_INT, le=MAX_DB_INT)]
+# Bounds of the type only (what the INTEGER columns hold); the rules (percent 0..1000, maxReceived
+# >= 1, ...) are the domain's, answered with their own codes.
+Count = Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
 
 
 class BannerIn(_WireIn):

@@ -18,7 +18,7 @@ from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
 from pao.core.openapi import VALIDATION, errors
-from pao.core.params import DbId
+from pao.core.params import MAX_BODY_ID, MAX_DB_INT32
 from pao.core.uow import SessionDep
 from pao.kit.money import MajorAmount, WireAmount
 from pao.promotions import wheel_editor
@@ -55,7 +55,7 @@ class WheelItemPrizeOut(_Wire):
 class WheelCoinRulesOut(_Wire):
     spin_enabled: bool
     spin_deposit_per_coin: MajorAmount = Field(description="One coin per this much deposited.")
-    coupon_valid_days: int
+    coupon_valid_days: Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
 
 
 class WheelEditorOut(_Wire):
@@ -113,11 +113,15 @@ class WheelEditorOut(_Wire):
 
 
 class WheelSliceIn(_WireIn):
-    id: DbId | None = Field(default=None, description="An existing live slice; none adds one.")
+    id: int | None = Field(
+        default=None, ge=1, le=MAX_BODY_ID, description="An existing live slice; none adds one."
+    )
     label: Texts
     bg_color: Colour
     text_color: Colour
-    weight: int = Field(description="0 or more; a slice of weight 0 is never drawn.")
+    weight: Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)] = Field(
+        description="0 or more; a slice of weight 0 is never drawn."
+    )
     prize_type: PrizeType
     prize_amount: WireAmount = 0
     prize_name: Texts = Field(default_factory=dict)
@@ -127,7 +131,7 @@ class WheelSliceIn(_WireIn):
 class WheelCoinRulesIn(_WireIn):
     spin_enabled: bool
     spin_deposit_per_coin: WireAmount
-    coupon_valid_days: int
+    coupon_valid_days: Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
 
 
 class WheelEditorIn(_WireIn):

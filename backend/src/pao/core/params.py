@@ -28,6 +28,11 @@ from pydantic_core import PydanticCustomError
 
 # The largest value of a BIGINT (PostgreSQL, SQLite's INTEGER alike).
 MAX_DB_INT = 2**63 - 1
+# The largest value of an INTEGER column on PostgreSQL (counts, weights, percentages).
+MAX_DB_INT32 = 2**31 - 1
+# An id in a JSON body: its bound reaches the contract as a JSON number (a float), where
+# 2^63 - 1 would round up past BIGINT; 2^53 - 1 is exact there (and in the browser).
+MAX_BODY_ID = 2**53 - 1
 
 DbId = Annotated[int, Path(ge=1, le=MAX_DB_INT)]
 

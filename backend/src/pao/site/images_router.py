@@ -24,7 +24,7 @@ CACHE = "public, max-age=31536000, immutable"
             "content": {t: {} for t in images.CONTENT_TYPES.values()},
             "description": "The image.",
         },
-        **errors(_404="IMAGE_NOT_FOUND"),
+        **errors(_404="IMAGE_NOT_FOUND", _410="gone"),
     },
     summary="An image the operator uploaded (e.g. a bonus banner)",
 )
