@@ -81,6 +81,9 @@ BODY_LIMITS: dict[str, BodyLimit] = {
     # up to 6 bytes each when escaped: about 720 KB.
     "backofficePromotionCreate": json_limit(1024 * KIB),
     "backofficePromotionUpdate": json_limit(1024 * KIB),
+    # The wheel: up to 16 slices, each with 3 × 4,000 characters of HTML and its short texts
+    # (pao.promotions.wheel_editor), up to 6 bytes a character when escaped: about 1.2 MB.
+    "backofficeWheelSave": json_limit(2048 * KIB),
 }
 
 

@@ -5,6 +5,7 @@ is retired, not deleted; every save is audited with before and after."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -253,6 +254,26 @@ async def test_first_save_creates_the_wheel(client: httpx.AsyncClient, app: Fast
     assert saved.status_code == 200, saved.text
     assert saved.json()["expectedPayout"] == 0.625
     assert saved.json()["slices"][0]["prizeAmount"] == 2.5
+
+
+async def test_the_largest_wheel_fits_the_body_limit(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """16 slices, each with the longest HTML description in three languages, all in Thai
+    (a client may escape every letter as \\uXXXX): over the default 64 KiB, still taken."""
+    token = await token_of(app)
+    html = "<p>" + "ก" * 3_990 + "</p>"
+    slices = [
+        {**slice_(1, text=f"S{n}"), "htmlDescription": {"th": html, "la": html, "en": html}}
+        for n in range(16)
+    ]
+    body = json.dumps({"name": NAME, "slices": slices}, ensure_ascii=True)
+    assert len(body) > 64 * 1024
+    saved = await client.put(
+        URL, headers={**bearer(token), "Content-Type": "application/json"}, content=body
+    )
+    assert saved.status_code == 200, saved.text[:200]
+    assert len(await slices_in_db(app)) == 16
 
 
 @pytest.mark.parametrize("role", [Role.CASHIER, Role.SUPPORT, Role.VIEWER])
