@@ -7,6 +7,7 @@ Players read the catalogue from the database on each request, so they see a chan
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, File, Request, UploadFile, status
@@ -28,7 +29,7 @@ from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.promotions import catalogue_admin
-from pao.promotions.models import BonusKind
+from pao.promotions.models import Bonus, BonusKind
 from pao.site import images
 
 router = backoffice_router()
@@ -101,13 +102,30 @@ async def create_promotion(
 async def update_promotion(
     bonus_id: DbId, body: BonusUpdateIn, request: Request, session: SessionDep, staff: Manager
 ) -> BonusAdminOut:
+    return await _audited(
+        request,
+        session,
+        bonus_id,
+        "promotion.update",
+        lambda: catalogue_admin.edit_bonus(session, bonus_id=bonus_id, changes=body.changes()),
+    )
+
+
+async def _audited(
+    request: Request,
+    session: SessionDep,
+    bonus_id: int,
+    action: str,
+    change: Callable[[], Awaitable[Bonus]],
+) -> BonusAdminOut:
+    """Run ``change`` on the bonus and record what it changed (before/after) as ``action``."""
     before = catalogue_admin.snapshot(await catalogue_admin.get_bonus(session, bonus_id=bonus_id))
-    bonus = await catalogue_admin.edit_bonus(session, bonus_id=bonus_id, changes=body.changes())
+    bonus = await change()
     old, new = audit.changed(before, catalogue_admin.snapshot(bonus))
     await audit.record(
         session,
         actor=actor_of(request),
-        action="promotion.update",
+        action=action,
         object_type=OBJECT,
         object_id=bonus.id,
         before=old,
@@ -119,19 +137,14 @@ async def update_promotion(
 async def _set_active(
     request: Request, session: SessionDep, bonus_id: int, *, active: bool
 ) -> BonusAdminOut:
-    before = catalogue_admin.snapshot(await catalogue_admin.get_bonus(session, bonus_id=bonus_id))
-    bonus = await catalogue_admin.set_active(session, bonus_id=bonus_id, active=active)
-    old, new = audit.changed(before, catalogue_admin.snapshot(bonus))
-    await audit.record(
+    action = "promotion.reactivate" if active else "promotion.retire"
+    return await _audited(
+        request,
         session,
-        actor=actor_of(request),
-        action="promotion.reactivate" if active else "promotion.retire",
-        object_type=OBJECT,
-        object_id=bonus.id,
-        before=old,
-        after=new,
+        bonus_id,
+        action,
+        lambda: catalogue_admin.set_active(session, bonus_id=bonus_id, active=active),
     )
-    return await _out(session, bonus.id)
 
 
 @router.post(
