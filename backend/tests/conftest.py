@@ -24,7 +24,12 @@ import pytest
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from sqlalchemy import make_url, text
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    create_async_engine,
+)
 
 import pao.models  # noqa: F401  (registers every table)
 from pao.backoffice import ddl as backoffice_ddl
@@ -114,9 +119,26 @@ async def _create_database(url: str) -> None:
         await admin.dispose()
 
 
-def _truncate_sql() -> str:
-    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
-    return f"TRUNCATE {tables} RESTART IDENTITY CASCADE"
+# Every table, children first; and the script that empties them between tests.
+_EMPTY_TABLES_SQL = (
+    "; ".join(f"DELETE FROM {t.name}" for t in reversed(Base.metadata.sorted_tables))
+    + "; SELECT setval(c.oid, 1, false) FROM pg_class c"
+    " WHERE c.relkind = 'S' AND c.relnamespace = 'public'::regnamespace"
+)
+
+
+async def empty_postgres(conn: AsyncConnection) -> None:
+    """Empty every table and restart every sequence, as TRUNCATE … RESTART IDENTITY would.
+
+    DELETE, not TRUNCATE: TRUNCATE gives each of the fifty-odd tables and their indexes new
+    files, 0.6–1.8 s before every PostgreSQL test on the 2-core CI machine, while deleting a
+    test's few rows takes milliseconds. ``session_replication_role = replica`` (this
+    transaction only) skips the triggers, the ledger's and the audit log's append-only guards
+    among them, and the foreign-key checks. One simple-protocol script: one round trip.
+    """
+    await conn.execute(text("SET LOCAL session_replication_role = replica"))
+    raw = await conn.get_raw_connection()
+    await raw.driver_connection.execute(_EMPTY_TABLES_SQL)
 
 
 @pytest.fixture(params=DATABASES)
@@ -129,13 +151,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = request.getfixturevalue("pg_url")
     import asyncio
 
-    async def truncate() -> None:
+    async def empty() -> None:
         engine = create_async_engine(url)
         async with engine.begin() as conn:
-            await conn.execute(text(_truncate_sql()))
+            await empty_postgres(conn)
         await engine.dispose()
 
-    asyncio.run(truncate())
+    asyncio.run(empty())
     yield url
 
 

@@ -27,7 +27,7 @@ from pao.ledger import service as ledger
 from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds
 from pao.ledger.models import AccountKind, LedgerAccount
 
-from ..conftest import DATABASES, _truncate_sql
+from ..conftest import DATABASES, empty_postgres
 
 MEMBERS = st.integers(min_value=1, max_value=3)
 AMOUNTS = st.integers(min_value=1, max_value=5_000)
@@ -54,7 +54,7 @@ class LedgerMachine(RuleBasedStateMachine):
         async def reset() -> None:
             async with self.engine.begin() as conn:
                 if conn.dialect.name == "postgresql":
-                    await conn.execute(text(_truncate_sql()))
+                    await empty_postgres(conn)
                 else:
                     # Append-only tables: drop the guards just for the reset.
                     for trig in ("postings_no_delete", "journal_entries_no_delete"):
