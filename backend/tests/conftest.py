@@ -137,8 +137,9 @@ async def empty_postgres(conn: AsyncConnection) -> None:
     among them, and the foreign-key checks. One simple-protocol script: one round trip.
     """
     await conn.execute(text("SET LOCAL session_replication_role = replica"))
-    raw = await conn.get_raw_connection()
-    await raw.driver_connection.execute(_EMPTY_TABLES_SQL)
+    driver = (await conn.get_raw_connection()).driver_connection
+    assert driver is not None
+    await driver.execute(_EMPTY_TABLES_SQL)
 
 
 @pytest.fixture(params=DATABASES)
