@@ -17,7 +17,6 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI, Request, status
 from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.routing import iter_route_contexts
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
@@ -33,6 +32,7 @@ from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.openapi import document_common_errors
 from pao.core.ratelimit import create_rate_limiter
 from pao.core.request_limits import FORM_LIMITS, KIB, BodyLimit, json_limit, upload_limit
+from pao.core.route_table import declared_routes
 from pao.core.security_headers import (
     SecurityHeadersMiddleware,
     document_policy,
@@ -191,10 +191,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     document_common_errors(app)
     _mount_spa(app, settings.static_dir, lao_mode=settings.lao_mode)
+    # Read from the routers as declared: walking FastAPI's route contexts would build every
+    # route's request handling in every app (pao.core.route_table).
+    app.state.declared_routes = declared_routes(app.routes)
     # The access log redacts the path parameters these routes name as secrets.
-    register_secret_routes(
-        route.path for route in iter_route_contexts(app.routes) if route.path is not None
-    )
+    register_secret_routes(route.path for route in app.state.declared_routes)
 
     # Middleware, innermost first (each one added wraps the ones before it), all inside
     # FastAPI's ServerErrorMiddleware. The termination check reads the database, so the outage
@@ -205,7 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the 410/503 answers carry them too.
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
-    install_edge(app, BODY_LIMITS)
+    install_edge(app, app.state.declared_routes, BODY_LIMITS)
     app.add_middleware(SecurityHeadersMiddleware)
     # Request metrics and the shutdown drain wrap everything (pao.observability).
     observability.install_middleware(app)

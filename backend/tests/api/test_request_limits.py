@@ -28,6 +28,7 @@ from pao.core.request_limits import (
     json_limit,
     resolve_limits,
 )
+from pao.core.route_table import declared_routes
 from pao.core.settings import Settings
 from pao.main import BODY_LIMITS, create_app
 from pao.support.models import ChatMedia
@@ -263,10 +264,10 @@ def test_declared_limits_must_name_routes_and_answer_413() -> None:
     nowhere = Path("/nonexistent-pao-limits")
     app = create_app(Settings(sandbox=False, data_dir=nowhere, static_dir=nowhere))
     with pytest.raises(ValueError, match="noSuchRoute"):
-        resolve_limits(app.routes, {"noSuchRoute": json_limit(1)})
+        resolve_limits(declared_routes(app.routes), {"noSuchRoute": json_limit(1)})
     with pytest.raises(ValueError, match="413"):
         BodyLimit(1, refusal=BadRequest("KEY_INVALID"))
-    limits = resolve_limits(app.routes, BODY_LIMITS)
+    limits = resolve_limits(declared_routes(app.routes), BODY_LIMITS)
     slip = limits.limit_for("POST", "/api/wallet/slip", multipart=True)
     assert slip.max_bytes == 5 * MB + MULTIPART_OVERHEAD
     assert slip.refusal.body() == {"message": "SLIP_INVALID_FILE"}

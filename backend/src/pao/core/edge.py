@@ -31,10 +31,9 @@ per ``GET /api/wallet`` and ≈ 4.4 ms per withdrawal in docs/benchmarks.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from fastapi import FastAPI
-from fastapi.routing import iter_route_contexts
 from starlette.exceptions import HTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -50,6 +49,7 @@ from pao.core.input_text import (
     query_has_control,
 )
 from pao.core.request_limits import BodyLimit, RouteLimits, resolve_limits
+from pao.core.route_table import DeclaredRoute
 
 # Bodies that are framing, not text (engine.io's polling transport).
 UNSCANNED_BODIES = ("/socket.io/",)
@@ -228,14 +228,17 @@ class EdgeMiddleware:
             await _answer(stream.refusal, scope, receive, send)
 
 
-def install_edge(app: FastAPI, limits: Mapping[str, BodyLimit]) -> None:
-    """Add the edge as the outermost of the app's own middleware. Call it once every route is
-    included: it resolves the declared limits and the routes' path patterns now."""
-    route_limits = resolve_limits(app.routes, limits)
+def install_edge(
+    app: FastAPI, routes: Sequence[DeclaredRoute], limits: Mapping[str, BodyLimit]
+) -> None:
+    """Add the edge as the outermost of the app's own middleware, given every route of the app
+    (:func:`pao.core.route_table.declared_routes`): it resolves the declared limits and the
+    routes' path patterns now."""
+    route_limits = resolve_limits(routes, limits)
     patterns = [
-        (frozenset(context.methods or ()), context.path_regex)
-        for context in iter_route_contexts(app.routes)
+        (route.methods, route.path_regex)
+        for route in routes
         # Routes with parameters only; a mount's remainder is not a parameter.
-        if isinstance(context.original_route, Route) and context.path_regex.groupindex
+        if isinstance(route.route, Route) and route.path_regex.groupindex
     ]
     app.add_middleware(EdgeMiddleware, limits=route_limits, path_patterns=patterns)

@@ -43,10 +43,8 @@ import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import iter_route_contexts
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pao.core.db import DatabaseUnreachable
@@ -261,11 +259,11 @@ def _http_code(exc: StarletteHTTPException) -> str:
 def _allowed_methods(request: Request) -> str:
     """Every method the path takes. Starlette's own ``Allow`` names only the first route that
     matched the path, and a path may have one route per method (GET and POST /sandbox/sms)."""
+    path = request.scope["path"]  # the app is served at the root, as the edge reads it too
     methods: set[str] = set()
-    for route in iter_route_contexts(request.app.routes):
-        match, _scope = route.matches(request.scope)
-        if match is not Match.NONE:
-            methods.update(route.methods or ())
+    for route in request.app.state.declared_routes:
+        if route.path_regex.match(path):
+            methods.update(route.methods)
     return ", ".join(sorted(methods))
 
 

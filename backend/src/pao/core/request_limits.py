@@ -29,10 +29,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi.routing import APIRoute, iter_route_contexts
-from starlette.routing import BaseRoute
-
 from pao.core.errors import AppError
+from pao.core.route_table import DeclaredRoute
 
 KIB = 1024
 DEFAULT_BODY_LIMIT = 64 * KIB
@@ -103,20 +101,17 @@ class RouteLimits:
         return DEFAULT
 
 
-def resolve_limits(routes: list[BaseRoute], limits: Mapping[str, BodyLimit]) -> RouteLimits:
+def resolve_limits(routes: Iterable[DeclaredRoute], limits: Mapping[str, BodyLimit]) -> RouteLimits:
     """Tie each declared limit to its route; an operation id that names no route is an error
     (a renamed route must not silently fall back to the default)."""
     rules: list[_RouteRule] = []
     found: set[str] = set()
-    for context in iter_route_contexts(routes):
-        route = context.original_route
-        operation = route.operation_id if isinstance(route, APIRoute) else None
+    for route in routes:
+        operation = route.operation_id
         if operation is None or operation not in limits:
             continue
         found.add(operation)
-        rules.append(
-            _RouteRule(frozenset(context.methods or ()), context.path_regex, limits[operation])
-        )
+        rules.append(_RouteRule(route.methods, route.path_regex, limits[operation]))
     missing = set(limits) - found
     if missing:
         raise ValueError(f"body limits name no route: {sorted(missing)}")
