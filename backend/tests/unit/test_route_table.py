@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fastapi import FastAPI
 from fastapi.routing import iter_route_contexts
 
 from pao.core.route_table import declared_routes
@@ -12,7 +13,7 @@ from pao.core.settings import Settings
 from pao.main import create_app
 
 
-def _app_with_sandbox() -> object:
+def _app_with_sandbox() -> FastAPI:
     nowhere = Path("/nonexistent-pao-routes")
     # The sandbox's router is included through a prefixed router: the case the walk must add.
     return create_app(Settings(sandbox=True, data_dir=nowhere, static_dir=nowhere))
