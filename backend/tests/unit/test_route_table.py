@@ -4,6 +4,7 @@ and reading it builds no route's request handling (what it exists for)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import iter_route_contexts
@@ -35,7 +36,7 @@ def test_declared_routes_are_the_routes_fastapi_serves() -> None:
 def test_building_an_app_leaves_its_routes_unbuilt() -> None:
     app = _app_with_sandbox()
     # FastAPI keeps an included router's built routes with the version they were built at.
-    included = [route for route in app.routes if hasattr(route, "original_router")]
+    included: list[Any] = [route for route in app.routes if hasattr(route, "original_router")]
     assert included
     assert all(route._effective_candidates_version is None for route in included)
     assert declared_routes(app.routes) == app.state.declared_routes
