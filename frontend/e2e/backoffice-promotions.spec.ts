@@ -1,9 +1,11 @@
 /**
  * The promotions editor, in English at 1366×768: a manager creates a bonus (previewed as the
- * player's card and modal); a player, in a phone-sized browser of their own, finds it on the
- * bonus page and receives it. The manager creates a promotion code, a player redeems it and the
- * usage shows one claim. A negative amount and a code already used are refused beside their
- * field, and nothing is created. The screens pass axe; screenshots go to test-results/screens/.
+ * player's card and modal) with a sort order that puts it last; a player, in a phone-sized
+ * browser of their own, finds it last on the bonus page and receives it. The manager creates a
+ * promotion code, a player redeems it and the usage shows one claim. A sort order out of bounds
+ * is refused before anything is sent, a negative amount and a code already used by the server,
+ * each beside its field, and nothing is created. The screens pass axe; screenshots go to
+ * test-results/screens/.
  */
 import { createMember } from './support/backend';
 import { expect, expectAccessible, test, tr } from './support/fixtures';
@@ -35,7 +37,18 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await dialog.getByLabel(t('bo.promotions.fixedAmount'), { exact: true }).fill('-5');
   await dialog.getByLabel(t('bo.promotions.maxAmount'), { exact: true }).fill('50');
   await dialog.getByLabel(t('bo.promotions.turnoverMultiplier'), { exact: true }).fill('2');
+  // A sort order beyond the server's bounds is refused here, before anything is sent.
+  const sortOrder = dialog.getByLabel(t('bo.promotions.sortOrder'), { exact: true });
+  await sortOrder.fill('2000000000');
   await dialog.getByRole('button', { name: t('common.save') }).click();
+  await expect(sortOrder).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByText(t('bo.promotions.sortOrderInvalid', { min: '-1,000,000,000', max: '1,000,000,000' }))).toBeVisible();
+  await dialog.getByText(t('bo.promotions.sortOrder'), { exact: true }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('sort-order-refused') });
+  // Larger than the demo bonuses' (1 to 3): players see this one last.
+  await sortOrder.fill('999');
+  await dialog.getByRole('button', { name: t('common.save') }).click();
+  await expect(sortOrder).not.toHaveAttribute('aria-invalid');
   // The negative amount is refused beside its field; the dialog stays and nothing is created.
   await expect(dialog.getByLabel(t('bo.promotions.fixedAmount'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByRole('alert')).toBeVisible();
@@ -49,7 +62,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await dialog.getByRole('button', { name: t('common.save') }).click();
   await expect(dialog).toBeHidden();
   const table = page.getByRole('table', { name: t('bo.promotions.kindName.bonus') });
-  await expect(table.getByRole('row').filter({ hasText: bonusCode })).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: bonusCode }).getByRole('cell').first()).toHaveText('999');
   await page.screenshot({ path: shot('bonuses') });
 
   // The player, on a phone of their own, sees it on the bonus page and receives it.
@@ -61,6 +74,9 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await loginViaUi(app, pt, member.phone, member.password);
   await acceptAgreementIfShown(app, pt);
   await app.goto('/user/bonus');
+  const cards = app.getByRole('region', { name: pt('promotions.bonus.list') }).getByRole('listitem');
+  await expect(cards.last()).toContainText(bonusName);
+  await expect(cards.first()).not.toContainText(bonusName);
   await app.getByRole('button', { name: new RegExp(bonusName) }).click();
   const modal = app.getByRole('dialog', { name: bonusName });
   await modal.getByRole('button', { name: pt('promotions.bonus.receive') }).click();

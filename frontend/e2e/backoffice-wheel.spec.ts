@@ -1,9 +1,10 @@
 /**
  * The prize wheel editor, in English at 1366×768: a manager changes the demo wheel's weights and
- * sees each slice's probability and the expected payout per spin follow as they type, saves, and
- * a player in another browser (phone) sees the new odds on the spin page; weights summing to zero
- * are refused with an error and change nothing. The demo wheel is put back as it was at the end
- * (promotions.spec.ts reads its odds on the same backend).
+ * sees each slice's probability and the expected payout per spin follow as they type, renames the
+ * prize of a slice a player has a coupon of (its HTML description previewed as sanitised), saves,
+ * and the player in another browser (phone) sees the new odds and the new prize name on the spin
+ * page; weights summing to zero are refused with an error and change nothing. The demo wheel is
+ * put back as it was at the end (promotions.spec.ts reads its odds on the same backend).
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember } from './support/backend';
@@ -13,6 +14,7 @@ import { enrolledStaff, signIn } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-wheel-${name}-en.png`;
 const URL = '/api/backoffice/wheel';
+const PLAYER = { 'X-Pao-Client': 'wallet' };
 
 type Wheel = {
   name: Record<string, string>;
@@ -47,6 +49,23 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
   await signIn(page, t, manager);
   const token = (await page.evaluate(() => localStorage.getItem('pao-staff-token'))) ?? '';
   const original = (await (await request.get(URL, { headers: { Authorization: `Bearer ${token}` } })).json()) as Wheel;
+  // A player with a coupon: a 2,000 baht deposit (a TrueMoney gift voucher of the sandbox) earns
+  // 20 coins, spun until a prize slice comes up (more than half do).
+  const member = await createMember(request);
+  const login = await request.post('/api/login', { headers: PLAYER, data: { username: member.phone, password: member.password } });
+  const auth = { ...PLAYER, Authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const voucher = await request.post('/sandbox/truemoney/vouchers', { data: { amount: 2000 } });
+  const deposited = await request.post('/api/wallet/truelink', { headers: auth, data: { link: ((await voucher.json()) as { link: string }).link } });
+  expect(deposited.status(), await deposited.text()).toBe(200);
+  let won = { index: -1, coupon: null as string | null };
+  for (let spins = 0; spins < 20 && !won.coupon; spins += 1) {
+    const spin = await request.post('/api/spinwheel/spin', { headers: auth });
+    expect(spin.status(), await spin.text()).toBe(200);
+    won = ((await spin.json()) as { result: typeof won }).result;
+  }
+  expect(won.coupon).toBeTruthy();
+  const prized = won.index + 1;
+  const prizeName = `Lucky prize ${Date.now().toString(36).slice(-5)}`;
 
   try {
     await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.wheel') }).click();
@@ -64,8 +83,17 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     await expect(chance(1)).toHaveText('60.0%');
     await expect(chance(2)).toHaveText('0.0%');
     await expect(payout).toHaveText('26.50'); // 0.6 × 10 + 0.15 × 50 + 0.08 × 100 + 0.01 × 500
-    await expectAccessible(page, 'wheel editor');
     await page.screenshot({ path: shot('edited') });
+
+    // The won slice's prize gets a new name; its description is previewed as players would get it.
+    const inEnglish = (field: string) => t('bo.settingsEditor.fieldIn', { field, lang: t('bo.settingsEditor.lang.en') });
+    await page.getByRole('button', { name: t('bo.wheel.detailsOf', { n: prized }) }).click();
+    await page.getByLabel(inEnglish(t('bo.wheel.prizeNameOf', { n: prized })), { exact: true }).fill(prizeName);
+    const description = inEnglish(t('bo.wheel.descriptionOf', { n: prized }));
+    await page.getByLabel(description, { exact: true }).fill('<p>You won <b>a prize</b><script>alert(1)</script></p>');
+    await expect(page.getByRole('region', { name: t('bo.settingsEditor.preview', { field: description }) })).toHaveText('You won a prize');
+    await expectAccessible(page, 'wheel editor');
+    await page.screenshot({ path: shot('prize-details') });
     await page.getByRole('button', { name: t('bo.wheel.save') }).click();
     const confirm = page.getByRole('dialog', { name: t('bo.wheel.confirmTitle') });
     await confirm.getByRole('button', { name: t('bo.wheel.save') }).click();
@@ -76,11 +104,15 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     const phone = await player.newPage();
     await phone.addInitScript(() => localStorage.setItem('locale', 'en'));
     const te = (key: string, vars?: Record<string, string | number>) => tr('en', key, vars);
-    await openHome(phone, te, await createMember(request));
+    await openHome(phone, te, member);
     await phone.goto('/user/spin');
     await expect(phone.getByRole('heading', { name: te('promotions.spin.odds') })).toBeVisible();
     await expect(phone.getByRole('row', { name: '10 ฿ 60.0%' })).toBeVisible();
     await phone.screenshot({ path: shot('player-odds') });
+    const coupons = phone.getByRole('region', { name: te('promotions.spin.coupons') });
+    await expect(coupons.getByText(prizeName, { exact: true })).toBeVisible();
+    await coupons.scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: shot('player-coupons') });
     await player.close();
 
     // Weights summing to zero: an error, and nothing changes.

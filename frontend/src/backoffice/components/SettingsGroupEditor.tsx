@@ -251,8 +251,9 @@ function Input({ label: text, error, value, onChange, type, step }: { label: str
   );
 }
 
-/** th / la / en side by side; HTML with the players' preview of each. */
-function LocalizedEditor({ name, html, value, onChange }: { name: string; html: boolean; value: Localized; onChange: (value: Localized) => void }) {
+/** th / la / en side by side; HTML with the players' preview of each. Shared with the other
+ * editors of per-language texts (the prize wheel's slices). */
+export function LocalizedEditor({ name, html, value, maxLength, onChange }: { name: string; html: boolean; value: Localized; maxLength?: number; onChange: (value: Localized) => void }) {
   const { t } = useTranslation();
   return (
     <div className="bo-settings-langs">
@@ -263,9 +264,9 @@ function LocalizedEditor({ name, html, value, onChange }: { name: string; html: 
             <Labelled text={fieldName}>
               {(id) =>
                 html ? (
-                  <textarea id={id} className="input bo-settings-text" rows={4} value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
+                  <textarea id={id} className="input bo-settings-text" rows={4} maxLength={maxLength} value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
                 ) : (
-                  <input id={id} className="input" value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
+                  <input id={id} className="input" maxLength={maxLength} value={value[lang] ?? ''} onChange={(event) => onChange({ ...value, [lang]: event.target.value })} />
                 )
               }
             </Labelled>

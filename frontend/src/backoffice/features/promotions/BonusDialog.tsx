@@ -1,7 +1,9 @@
 /**
  * Create or edit a bonus / promotion code: texts in th, la and en, the amounts in baht, the
- * rules, the validity window, the banners (image upload + HTML per language), with the player's
- * card and modal previewed beside the form. A refusal naming a field shows beside that field.
+ * rules, the validity window, the banners (image upload + HTML per language) and, for a bonus,
+ * its place in the players' list (sort order, its bounds checked before sending), with the
+ * player's card and modal previewed beside the form. A refusal naming a field shows beside that
+ * field.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -13,7 +15,7 @@ import { ImageUpload } from '../../components/ImageUpload';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { BonusPreview } from './BonusPreview';
-import { LANGS, bodyOf, draftOf, emptyDraft, type Bonus, type Draft, type Kind, type Lang, type Texts } from './form';
+import { LANGS, SORT_ORDER_MAX, bodyOf, draftOf, emptyDraft, sortOrderOf, type Bonus, type Draft, type Kind, type Lang, type Texts } from './form';
 
 export const PROMOTIONS = ['bo', 'promotions'];
 const FIELDS = [
@@ -32,6 +34,7 @@ const FIELDS = [
   'validFrom',
   'validUntil',
   'banners',
+  'sortOrder',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -65,11 +68,33 @@ export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kin
   });
   const field = fieldOf(save.error);
   const errorAt = (name: Field): ReactNode => (field === name ? errorText(save.error) : undefined);
+  const isPromotion = draft.kind === 'promotion';
+  // Checked here as well as on the server, so that the bounds are said before anything is sent;
+  // once a save was tried, the message follows the typing.
+  const [tried, setTried] = useState(false);
+  const sortInvalid = !isPromotion && sortOrderOf(draft.sortOrder) === null;
+  const bound = SORT_ORDER_MAX.toLocaleString('en-US');
+  const sortError = tried && sortInvalid ? t('bo.promotions.sortOrderInvalid', { min: `-${bound}`, max: bound }) : errorAt('sortOrder');
+  const attempt = () => {
+    setTried(true);
+    if (!sortInvalid) save.mutate();
+    else save.reset();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    attempt();
   };
-  const isPromotion = draft.kind === 'promotion';
+  const codeField = (
+    <TextField
+      label={t(isPromotion ? 'bo.promotions.promoCode' : 'bo.promotions.code')}
+      hint={t('bo.promotions.codeHint')}
+      maxLength={40}
+      disabled={bonus !== null}
+      value={draft.code}
+      error={errorAt('code')}
+      onChange={(event) => set('code', event.target.value.toUpperCase())}
+    />
+  );
 
   return (
     <ConfirmDialog
@@ -80,20 +105,29 @@ export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kin
       pending={save.isPending}
       error={field ? null : save.error}
       formId={formId}
-      onConfirm={() => save.mutate()}
+      onConfirm={attempt}
       onClose={onClose}
     >
       <div className="bo-promo-editor">
         <form id={formId} className="bo-form" onSubmit={submit} noValidate>
-          <TextField
-            label={t(isPromotion ? 'bo.promotions.promoCode' : 'bo.promotions.code')}
-            hint={t('bo.promotions.codeHint')}
-            maxLength={40}
-            disabled={bonus !== null}
-            value={draft.code}
-            error={errorAt('code')}
-            onChange={(event) => set('code', event.target.value.toUpperCase())}
-          />
+          {isPromotion ? (
+            codeField
+          ) : (
+            <div className="bo-form-row">
+              {codeField}
+              <TextField
+                label={t('bo.promotions.sortOrder')}
+                hint={t('bo.promotions.sortOrderHint')}
+                type="number"
+                step={1}
+                min={-SORT_ORDER_MAX}
+                max={SORT_ORDER_MAX}
+                value={draft.sortOrder}
+                error={sortError}
+                onChange={(event) => set('sortOrder', event.target.value)}
+              />
+            </div>
+          )}
           <TextsFieldset legend={t('bo.promotions.name')} value={draft.name} error={errorAt('name')} onChange={(lang, value) => setText('name', lang, value)} />
           <TextsFieldset legend={t('bo.promotions.description')} value={draft.description} error={errorAt('description')} onChange={(lang, value) => setText('description', lang, value)} />
           <div className="bo-form-row">

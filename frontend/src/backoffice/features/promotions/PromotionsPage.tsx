@@ -33,6 +33,8 @@ export default function PromotionsPage() {
 
   const columns = useMemo<ColumnDef<Bonus, unknown>[]>(
     () => [
+      // The players' order of the bonus cards (the list is in that order); codes are never listed.
+      ...(kind === 'bonus' ? [{ id: 'sortOrder', header: t('bo.promotions.order'), size: 70, cell: ({ row }) => row.original.sortOrder } satisfies ColumnDef<Bonus, unknown>] : []),
       { id: 'code', header: t('bo.promotions.code'), size: 130, cell: ({ row }) => <span className="bo-strong">{row.original.code}</span> },
       { id: 'name', header: t('bo.promotions.name'), cell: ({ row }) => row.original.name[lang] || row.original.name.th || row.original.name.en || row.original.name.la || '—' },
       {
@@ -106,7 +108,7 @@ export default function PromotionsPage() {
         ),
       },
     ],
-    [t, i18n.language, lang],
+    [t, i18n.language, lang, kind],
   );
 
   return (

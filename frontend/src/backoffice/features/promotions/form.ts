@@ -32,9 +32,19 @@ export type Draft = {
   validFrom: string;
   validUntil: string;
   banners: BannerDraft[];
-  /** Kept as it is (the players' order of cards); not edited here. */
-  sortOrder: number;
+  /** The players' order of bonus cards, as typed (promotion codes are never listed: kept as is). */
+  sortOrder: string;
 };
+
+/** The sort order's bounds, those the server checks (catalogue_admin.COUNT_MAX): beyond them it
+ * answers BONUS_SORT_INVALID. */
+export const SORT_ORDER_MAX = 1_000_000_000;
+
+/** The sort order typed as a whole number within the bounds, or null. */
+export function sortOrderOf(text: string): number | null {
+  const value = text.trim() === '' ? Number.NaN : Number(text.trim());
+  return Number.isInteger(value) && Math.abs(value) <= SORT_ORDER_MAX ? value : null;
+}
 
 const texts = (value?: Record<string, string>): Texts => ({ th: value?.th ?? '', la: value?.la ?? '', en: value?.en ?? '' });
 
@@ -73,7 +83,7 @@ export function emptyDraft(kind: Kind): Draft {
     validFrom: '',
     validUntil: '',
     banners: [],
-    sortOrder: 0,
+    sortOrder: '0',
   };
 }
 
@@ -96,7 +106,7 @@ export function draftOf(bonus: Bonus): Draft {
     validFrom: toLocalInput(bonus.validFrom),
     validUntil: toLocalInput(bonus.validUntil),
     banners: bonus.banners.map((b) => ({ image: b.image, html: texts(b.html), title: texts(b.title) })),
-    sortOrder: bonus.sortOrder,
+    sortOrder: String(bonus.sortOrder),
   };
 }
 
@@ -128,6 +138,6 @@ export function bodyOf(draft: Draft): CreateBody {
     validFrom: fromLocalInput(draft.validFrom),
     validUntil: fromLocalInput(draft.validUntil),
     banners: draft.banners.map((b) => ({ image: b.image, html: only(b.html), title: only(b.title) })),
-    sortOrder: draft.sortOrder,
+    sortOrder: sortOrderOf(draft.sortOrder) ?? orNull(num(draft.sortOrder)),
   };
 }

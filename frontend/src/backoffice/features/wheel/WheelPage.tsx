@@ -1,20 +1,24 @@
 /**
  * The prize wheel editor (promotions.manage): the wheel's name, its slices (labels in th/la/en,
- * colours, prize, weight; added, moved, removed) and the coin rules, saved in one change after a
- * confirmation. Each slice's probability and the expected payout per spin follow the weights as
- * the manager types (odds.ts), then the server's figures once saved; a preview draws the wheel as
- * players see it. A refused save names the field, shown next to it; nothing is changed then.
+ * colours, prize, weight; added, moved, removed; the prize's name and HTML description per
+ * language in a row each slice opens, the HTML previewed as the server sanitises it) and the
+ * coin rules, saved in one change after a confirmation. Each slice's probability and the
+ * expected payout per spin follow the weights as the manager types (odds.ts), then the server's
+ * figures once saved; a preview draws the wheel as players see it. A refused save names the
+ * field, shown next to it (a refused prize text opens its slice's row); nothing is changed then.
  */
 import './wheel.css';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '@/api/schema.gen';
+import { Icon } from '@/components/ui/Icon';
 import { WheelCanvas } from '@/components/wheel/WheelCanvas';
 import { ApiError } from '@/lib/errors';
 import { variantCurrency } from '@/lib/member-currency';
 import { formatMoney, parseAmount } from '@/lib/money';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LocalizedEditor } from '../../components/SettingsGroupEditor';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { parseWeight, percent, wheelOdds, type PrizeType } from './odds';
@@ -26,6 +30,12 @@ type Texts = Record<Lang, string>;
 const LANGS: readonly Lang[] = ['th', 'la', 'en'];
 const WHEEL = ['bo', 'wheel'];
 const PRIZES: readonly PrizeType[] = ['none', 'credit', 'item'];
+// What the server keeps of a slice's texts (pao.promotions.content: LABEL_MAX, NAME_MAX, HTML_MAX).
+const LABEL_MAX = 60;
+const PRIZE_NAME_MAX = 120;
+const HTML_MAX = 4000;
+// The slice table's columns: a slice's details row spans them all.
+const COLUMNS = 10;
 
 type DraftSlice = {
   key: string;
@@ -37,9 +47,8 @@ type DraftSlice = {
   prizeType: PrizeType;
   prizeAmount: string;
   weight: string;
-  // Not edited on this screen; sent back as they are.
-  prizeName: Record<string, string>;
-  htmlDescription: Record<string, string>;
+  prizeName: Texts;
+  htmlDescription: Texts;
 };
 type Draft = {
   name: Texts;
@@ -72,8 +81,8 @@ function draftOf(wheel: Wheel): Draft {
       prizeType: s.prizeType,
       prizeAmount: String(s.prizeAmount),
       weight: String(s.weight),
-      prizeName: s.prizeName,
-      htmlDescription: s.htmlDescription,
+      prizeName: texts(s.prizeName),
+      htmlDescription: texts(s.htmlDescription),
     })),
     spinEnabled: wheel.coinRules.spinEnabled,
     spinDepositPerCoin: String(wheel.coinRules.spinDepositPerCoin),
@@ -113,6 +122,9 @@ export default function WheelPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
+  // The slices (by key) whose prize details row is open.
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const detailsId = useId();
   const loaded = useRef<Wheel | null>(null);
 
   useEffect(() => {
@@ -160,6 +172,14 @@ export default function WheelPage() {
   const limits = { min: wheel.data.minSlices, max: wheel.data.maxSlices };
   const fieldError = save.error instanceof ApiError ? save.error.field : undefined;
   const errorAt = (field: string) => (fieldError === field ? errorText(save.error) : undefined);
+  // A refusal of a text names the text or one language of it (slices.0.prizeName.en).
+  const errorIn = (field: string) => (fieldError === field || fieldError?.startsWith(`${field}.`) ? errorText(save.error) : undefined);
+  const toggle = (key: string) =>
+    setOpened((keys) => {
+      const next = new Set(keys);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   const lang = (LANGS as readonly string[]).includes(i18n.language) ? (i18n.language as Lang) : 'en';
   const edit = (change: (d: Draft) => Draft) => {
     setSaved(false);
@@ -180,7 +200,7 @@ export default function WheelPage() {
       ...d,
       slices: [
         ...d.slices,
-        { key: newKey(), id: null, code: null, label: { th: '', la: '', en: '' }, bgColor: '#ffd35c', textColor: '#111827', prizeType: 'none', prizeAmount: '0', weight: '1', prizeName: {}, htmlDescription: {} },
+        { key: newKey(), id: null, code: null, label: texts(undefined), bgColor: '#ffd35c', textColor: '#111827', prizeType: 'none', prizeAmount: '0', weight: '1', prizeName: texts(undefined), htmlDescription: texts(undefined) },
       ],
     }));
   const zeroWeights = live.totalWeight === 0;
@@ -242,51 +262,83 @@ export default function WheelPage() {
               const n = i + 1;
               const at = `slices.${i}`;
               const weightBad = parseWeight(s.weight) === null;
+              const nameError = errorIn(`${at}.prizeName`);
+              const descriptionError = errorIn(`${at}.htmlDescription`);
+              // A refused text opens its row, so that the message shows beside it.
+              const open = opened.has(s.key) || nameError !== undefined || descriptionError !== undefined;
+              const details = `${detailsId}-${i}`;
               return (
-                <tr key={s.key}>
-                  <td className="bo-num">{n}</td>
-                  {LANGS.map((l) => (
-                    <td key={l}>
-                      <Input compact label={t('bo.wheel.labelOf', { n, lang: t(`bo.wheel.lang.${l}`) })} value={s.label[l]} maxLength={60} error={errorAt(`${at}.label.${l}`) ?? (l === 'th' ? errorAt(`${at}.label`) : undefined)} onChange={(v) => editSlice(i, { label: { ...s.label, [l]: v } })} />
+                <Fragment key={s.key}>
+                  <tr>
+                    <td className="bo-num">
+                      <button type="button" className="bo-wheel-toggle" aria-expanded={open} aria-controls={open ? details : undefined} aria-label={t('bo.wheel.detailsOf', { n })} title={t('bo.wheel.detailsOf', { n })} onClick={() => toggle(s.key)}>
+                        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={14} />
+                        {n}
+                      </button>
                     </td>
-                  ))}
-                  <td className="bo-nowrap">
-                    <Input compact type="color" label={t('bo.wheel.bgOf', { n })} value={sixDigits(s.bgColor)} error={errorAt(`${at}.bgColor`)} onChange={(v) => editSlice(i, { bgColor: v })} />
-                    <Input compact type="color" label={t('bo.wheel.textOf', { n })} value={sixDigits(s.textColor)} error={errorAt(`${at}.textColor`)} onChange={(v) => editSlice(i, { textColor: v })} />
-                  </td>
-                  <td>
-                    <Select label={t('bo.wheel.prizeOf', { n })} value={s.prizeType} error={errorAt(`${at}.prizeType`)} onChange={(v) => editSlice(i, { prizeType: v as PrizeType, prizeAmount: v === 'none' ? '0' : s.prizeAmount })}>
-                      {PRIZES.map((p) => (
-                        <option key={p} value={p}>
-                          {t(`bo.wheel.prizeType.${p}`)}
-                        </option>
-                      ))}
-                    </Select>
-                  </td>
-                  <td>
-                    <Input compact label={t('bo.wheel.amountOf', { n })} inputMode="decimal" disabled={s.prizeType === 'none'} value={s.prizeAmount} error={errorAt(`${at}.prizeAmount`)} onChange={(v) => editSlice(i, { prizeAmount: v })} />
-                  </td>
-                  <td>
-                    <Input compact label={t('bo.wheel.weightOf', { n })} inputMode="numeric" value={s.weight} error={errorAt(`${at}.weight`) ?? (weightBad ? t('bo.wheel.weightHint') : undefined)} onChange={(v) => editSlice(i, { weight: v })} />
-                  </td>
-                  <td className="bo-num" aria-label={t('bo.wheel.probabilityOf', { n })}>
-                    {percent(live.probabilities[i] ?? 0)}
-                  </td>
-                  <td className="bo-nowrap">
-                    <div className="bo-row-actions" role="group" aria-label={t('bo.wheel.actionsOf', { n })}>
-                      <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.upOf', { n })} disabled={i === 0} onClick={() => move(i, -1)}>
-                        ↑
-                      </button>
-                      <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.downOf', { n })} disabled={i === draft.slices.length - 1} onClick={() => move(i, 1)}>
-                        ↓
-                      </button>
-                      <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.removeOf', { n })} disabled={draft.slices.length <= limits.min} onClick={() => edit((d) => ({ ...d, slices: d.slices.filter((_, j) => j !== i) }))}>
-                        ✕
-                      </button>
-                    </div>
-                    {errorAt(`${at}.id`) && <p className="field-error">{errorAt(`${at}.id`)}</p>}
-                  </td>
-                </tr>
+                    {LANGS.map((l) => (
+                      <td key={l}>
+                        <Input compact label={t('bo.wheel.labelOf', { n, lang: t(`bo.wheel.lang.${l}`) })} value={s.label[l]} maxLength={LABEL_MAX} error={errorAt(`${at}.label.${l}`) ?? (l === 'th' ? errorAt(`${at}.label`) : undefined)} onChange={(v) => editSlice(i, { label: { ...s.label, [l]: v } })} />
+                      </td>
+                    ))}
+                    <td className="bo-nowrap">
+                      <Input compact type="color" label={t('bo.wheel.bgOf', { n })} value={sixDigits(s.bgColor)} error={errorAt(`${at}.bgColor`)} onChange={(v) => editSlice(i, { bgColor: v })} />
+                      <Input compact type="color" label={t('bo.wheel.textOf', { n })} value={sixDigits(s.textColor)} error={errorAt(`${at}.textColor`)} onChange={(v) => editSlice(i, { textColor: v })} />
+                    </td>
+                    <td>
+                      <Select label={t('bo.wheel.prizeOf', { n })} value={s.prizeType} error={errorAt(`${at}.prizeType`)} onChange={(v) => editSlice(i, { prizeType: v as PrizeType, prizeAmount: v === 'none' ? '0' : s.prizeAmount })}>
+                        {PRIZES.map((p) => (
+                          <option key={p} value={p}>
+                            {t(`bo.wheel.prizeType.${p}`)}
+                          </option>
+                        ))}
+                      </Select>
+                    </td>
+                    <td>
+                      <Input compact label={t('bo.wheel.amountOf', { n })} inputMode="decimal" disabled={s.prizeType === 'none'} value={s.prizeAmount} error={errorAt(`${at}.prizeAmount`)} onChange={(v) => editSlice(i, { prizeAmount: v })} />
+                    </td>
+                    <td>
+                      <Input compact label={t('bo.wheel.weightOf', { n })} inputMode="numeric" value={s.weight} error={errorAt(`${at}.weight`) ?? (weightBad ? t('bo.wheel.weightHint') : undefined)} onChange={(v) => editSlice(i, { weight: v })} />
+                    </td>
+                    <td className="bo-num" aria-label={t('bo.wheel.probabilityOf', { n })}>
+                      {percent(live.probabilities[i] ?? 0)}
+                    </td>
+                    <td className="bo-nowrap">
+                      <div className="bo-row-actions" role="group" aria-label={t('bo.wheel.actionsOf', { n })}>
+                        <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.upOf', { n })} disabled={i === 0} onClick={() => move(i, -1)}>
+                          ↑
+                        </button>
+                        <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.downOf', { n })} disabled={i === draft.slices.length - 1} onClick={() => move(i, 1)}>
+                          ↓
+                        </button>
+                        <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.wheel.removeOf', { n })} disabled={draft.slices.length <= limits.min} onClick={() => edit((d) => ({ ...d, slices: d.slices.filter((_, j) => j !== i) }))}>
+                          ✕
+                        </button>
+                      </div>
+                      {errorAt(`${at}.id`) && <p className="field-error">{errorAt(`${at}.id`)}</p>}
+                    </td>
+                  </tr>
+                  {open && (
+                    <tr id={details} className="bo-wheel-details">
+                      <td colSpan={COLUMNS}>
+                        <div className="bo-wheel-prize">
+                          <fieldset className="bo-settings-set">
+                            <legend>{t('bo.wheel.prizeNameOf', { n })}</legend>
+                            <p className="bo-muted">{t('bo.wheel.prizeNameHint')}</p>
+                            <LocalizedEditor name={t('bo.wheel.prizeNameOf', { n })} html={false} maxLength={PRIZE_NAME_MAX} value={s.prizeName} onChange={(v) => editSlice(i, { prizeName: texts(v) })} />
+                            {nameError && <p className="field-error" role="alert">{nameError}</p>}
+                          </fieldset>
+                          <fieldset className="bo-settings-set">
+                            <legend>{t('bo.wheel.descriptionOf', { n })}</legend>
+                            <p className="bo-muted">{t('bo.wheel.descriptionHint')}</p>
+                            <LocalizedEditor name={t('bo.wheel.descriptionOf', { n })} html maxLength={HTML_MAX} value={s.htmlDescription} onChange={(v) => editSlice(i, { htmlDescription: texts(v) })} />
+                            {descriptionError && <p className="field-error" role="alert">{descriptionError}</p>}
+                          </fieldset>
+                        </div>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               );
             })}
           </tbody>
