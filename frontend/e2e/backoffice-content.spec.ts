@@ -67,7 +67,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
 
   // An invalid rule: the refund minimum above its maximum is refused next to the field.
   await page.getByRole('tab', { name: t('bo.content.tab.rules') }).click();
-  const minimum = page.getByLabel(`${t('bo.settingsEditor.field.refundMinimum')} (฿)`, { exact: true });
+  const minimum = page.getByLabel(`${t('bo.settingsEditor.field.refundMinimum')} (${t('common.currency.THB')})`, { exact: true });
   const kept = await minimum.inputValue();
   await minimum.fill('99999999');
   await page.getByRole('button', { name: t('bo.settingsEditor.save') }).click();
@@ -75,5 +75,5 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   await expect(minimum).toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: shot('rules-error') });
   await page.reload();
-  await expect(page.getByLabel(`${t('bo.settingsEditor.field.refundMinimum')} (฿)`, { exact: true })).toHaveValue(kept);
+  await expect(page.getByLabel(`${t('bo.settingsEditor.field.refundMinimum')} (${t('common.currency.THB')})`, { exact: true })).toHaveValue(kept);
 });

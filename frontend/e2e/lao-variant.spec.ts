@@ -2,7 +2,8 @@
  * The Lao variant end to end (project phone-lao-variant: the same build, its backend started
  * with PAO_LAO_MODE=1): the app starts in Lao with no saved choice; a member registers with a
  * Lao number of free length and a LAK wallet at BCEL, deposits by Lao QR paid at the sandbox
- * bank, and sees the balance, the withdraw limits and the statement in kip (no decimals).
+ * bank, and sees the balance, the withdraw limits and the statement in kip (no decimals), the
+ * withdraw amount named in kip, never baht.
  */
 import { randomDigits, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -101,6 +102,9 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   const withdraw = page.getByRole('dialog', { name: t('withdraw.title') });
   await expect(withdraw.getByText(t('withdraw.balance', { amount: '50,000' }), { exact: true })).toBeVisible();
   await expect(withdraw.getByText(new RegExp(`^${t('withdraw.limits', { min: kip, max: kip })}$`))).toBeVisible();
+  // The amount is asked for in kip (ຈຳນວນເງິນ (ກີບ)); nothing on the screen says baht.
+  await expect(withdraw.getByLabel(t('withdraw.amount', { unit: t('common.currency.LAK') }), { exact: true })).toBeVisible();
+  await expect(withdraw).not.toContainText(t('common.currency.THB'), { useInnerText: true });
   await page.screenshot({ path: 'test-results/screens/lao-variant-withdraw.png' });
   await page.goto('/user/statement');
   await expect(page.locator('.statement-row .statement-amount').first()).toHaveText('+50,000');

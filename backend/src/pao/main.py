@@ -229,7 +229,7 @@ class _SpaDocument:
     change it while the process runs (a rebuild needs a restart to be served).
     """
 
-    def __init__(self, path: Path, *, lao_mode: bool = False) -> None:
+    def __init__(self, path: Path, *, lao_mode: bool) -> None:
         # The operator's variant is written in when the app is built (pao.site.variant).
         self.plain = variant_document(path.read_bytes(), lao_mode=lao_mode)
         # mtime=0: the same bytes on every start and in every process behind a load balancer.
@@ -288,8 +288,12 @@ class _Spa:
     def __init__(self, static_dir: Path, index: Path, *, lao_mode: bool) -> None:
         self.document = _SpaDocument(index, lao_mode=lao_mode)
         back_office_html = static_dir / "backoffice.html"
+        # The back office names the variant too: a Lao operator's staff read amounts in kip
+        # (frontend/src/lib/member-currency.ts, variantCurrency) and Lao by default.
         self.back_office = (
-            _SpaDocument(back_office_html) if back_office_html.is_file() else self.document
+            _SpaDocument(back_office_html, lao_mode=lao_mode)
+            if back_office_html.is_file()
+            else self.document
         )
         self.documents = {root_file.resolve() for root_file in (index, back_office_html)}
         self.static_dir = static_dir

@@ -4,7 +4,9 @@ accept gzip."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 from pathlib import Path
 
 import httpx
@@ -161,13 +163,11 @@ async def test_the_lao_variant_is_written_into_the_player_document(
 ) -> None:
     """PAO_LAO_MODE tells the same build it is the Lao variant: index.html names it in a meta
     (read by the app and its inline preload script) and in <html lang>, before any request of
-    the app's; the inline script's hash in the policy still matches; the back office's document
-    is as built."""
+    the app's; the inline script's hash in the policy still matches."""
     dist = built_spa(tmp_path / "dist")
     script = b"<script>console.log(1)</script>"
     document = b'<!doctype html>\n<html lang="th">\n  <head>\n' + script + b"</head></html>\n"
     (dist / "index.html").write_bytes(document)
-    (dist / "backoffice.html").write_bytes(BACK_OFFICE)
     lao = create_app(settings.model_copy(update={"static_dir": dist, "lao_mode": True}))
     thai = create_app(settings.model_copy(update={"static_dir": dist}))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=lao), base_url="http://t") as c:
@@ -178,7 +178,6 @@ async def test_the_lao_variant_is_written_into_the_player_document(
                 b'    <meta name="pao-variant" content="la" />\n' + script + b"</head></html>\n"
             ), path
         policy = answer.headers["content-security-policy"]
-        assert (await c.get("/backoffice")).content == BACK_OFFICE
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=thai), base_url="http://t") as c:
         thai_answer = await c.get("/login")
         assert thai_answer.content == document
@@ -189,3 +188,47 @@ async def test_a_lao_variant_needs_a_head_to_write_into(settings: Settings, tmp_
     dist = built_spa(tmp_path / "dist")
     with pytest.raises(RuntimeError, match="no <head>"):
         create_app(settings.model_copy(update={"static_dir": dist, "lao_mode": True}))
+
+
+async def test_the_lao_variant_is_written_into_the_back_office_document(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A Lao operator's staff get the variant too (their amounts in kip, Lao by default):
+    backoffice.html names it like index.html, under every back-office path, plain and gzipped;
+    an inline script in it still runs (its hash is in the policy, the same as the Thai one's).
+    The Thai variant serves it as built."""
+    dist = built_spa(tmp_path / "dist")
+    script = b"document.body.dataset.ready = 'yes';"
+    document = (
+        b'<!doctype html>\n<html lang="th">\n  <head>\n    <title>Pao back office</title>\n'
+        b"    <script>" + script + b"</script>\n  </head>\n  <body></body>\n</html>\n"
+    )
+    (dist / "backoffice.html").write_bytes(document)
+    # A Lao variant needs a <head> in the player's document too.
+    (dist / "index.html").write_bytes(b"<!doctype html><head><title>Pao</title></head>")
+    script_hash = "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+    paths = ("/backoffice", "/backoffice/", "/backoffice/members/12", "/backoffice/anything")
+    lao = create_app(settings.model_copy(update={"static_dir": dist, "lao_mode": True}))
+    thai = create_app(settings.model_copy(update={"static_dir": dist}))
+    policies: set[str] = set()
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=lao), base_url="http://t") as c:
+        for path in paths:
+            plain, body = await raw_get(c, path, "identity")
+            packed, packed_body = await raw_get(c, path, "gzip")
+            assert body == gzip.decompress(packed_body), path
+            assert body == document.replace(b'lang="th"', b'lang="lo"').replace(
+                b"<head>\n", b'<head>\n    <meta name="pao-variant" content="la" />\n'
+            ), path
+            for answer in (plain, packed):
+                assert script_hash in answer.headers["content-security-policy"], path
+                policies.add(answer.headers["content-security-policy"])
+        # The player's document is still its own.
+        assert b"<title>Pao</title>" in (await c.get("/login")).content
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=thai), base_url="http://t") as c:
+        for path in paths:
+            answer = await c.get(path)
+            assert answer.content == document, path
+            assert b"pao-variant" not in answer.content, path
+            policies.add(answer.headers["content-security-policy"])
+    # One policy for both variants: writing the meta in changed no script.
+    assert len(policies) == 1

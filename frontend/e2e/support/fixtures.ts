@@ -22,12 +22,24 @@ const load = (locale: Locale): unknown => {
 };
 const bundles: Record<Locale, unknown> = { th: load('th'), la: load('la'), en: load('en') };
 
-/** The text the app shows for a key in a language, with {{placeholders}} filled. */
-export function tr(locale: Locale, key: string, vars: Record<string, string | number> = {}): string {
+function lookup(locale: Locale, key: string): string {
   let node: unknown = bundles[locale];
   for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
   if (typeof node !== 'string') throw new Error(`no translation ${locale}:${key}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+  return node;
+}
+
+/** The text the app shows for a key in a language, with {{placeholders}} filled. {{unit}}, the
+ * name of the amounts' currency (src/lib/currency-unit.ts), is that of `currency` unless given:
+ * baht, what the Thai operator's members hold and its staff count in. */
+export function tr(
+  locale: Locale,
+  key: string,
+  vars: Record<string, string | number> = {},
+  currency: 'THB' | 'LAK' = 'THB',
+): string {
+  const values: Record<string, string | number> = { unit: lookup(locale, `common.currency.${currency}`), ...vars };
+  return lookup(locale, key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
 }
 
 /** Fails on serious or critical axe-core violations of the current page. */
@@ -108,8 +120,9 @@ export const test = base.extend<
     await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
     await use(page);
   },
-  t: async ({ appLocale }, use) => {
-    await use((key, vars) => tr(appLocale, key, vars));
+  // The Lao variant's members hold kip unless they chose baht (its spec says which it reads).
+  t: async ({ appLocale, variant }, use) => {
+    await use((key, vars) => tr(appLocale, key, vars, variant === 'la' ? 'LAK' : 'THB'));
   },
 });
 

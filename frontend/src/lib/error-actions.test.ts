@@ -95,8 +95,11 @@ describe('error texts per action', () => {
   });
 
   it('shows the text that fits what the player did (issue 17)', () => {
+    // As hooks/use-error-text.ts: the member's currency names the unit (a baht member here).
     const t = (key: string, values?: Record<string, string | number>) =>
-      (lookup(en, key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values?.[name]));
+      (lookup(en, key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+        String({ unit: en.common.currency.THB, ...values }[name]),
+      );
     const exists = (key: string) => lookup(en, key) !== undefined;
     const text = (action: ErrorAction, error: ApiError) => errorText(error, t, exists, action);
 

@@ -5,13 +5,15 @@
  * member app formats goes through here, so a kip wallet never shows baht decimals.
  */
 import { useCallback, useSyncExternalStore } from 'react';
+import { useCurrencyUnit } from './currency-unit';
 import { env } from './env';
 import { formatMoney, type Currency } from './money';
 import { onSessionCleared, readLocal, removeLocal, STORAGE_KEYS, writeLocal } from './storage';
 
 const CURRENCIES: readonly Currency[] = ['THB', 'LAK'];
 
-/** The variant's usual currency, for a member whose wallet has not been seen yet. */
+/** The variant's usual currency, for a member whose wallet has not been seen yet; the back
+ * office's amounts (settings, bonuses, the wheel) are in it too. */
 export const variantCurrency = (lao: boolean = env.lao): Currency => (lao ? 'LAK' : 'THB');
 
 const asCurrency = (value: unknown): Currency | null =>
@@ -69,4 +71,16 @@ export function useMemberCurrency(): Currency {
 export function useMoney(): (amount: number) => string {
   const currency = useMemberCurrency();
   return useCallback((amount: number) => formatMoney(amount, currency), [currency]);
+}
+
+/** The name of the member's currency in the UI's language, for the texts that say it
+ * ({{unit}}: "Amount (ກີບ)"), beside the amounts `useMoney` formats. */
+export function useMoneyUnit(): string {
+  return useCurrencyUnit(useMemberCurrency());
+}
+
+/** The name of the variant's currency in the UI's language: the unit of the back office's
+ * amount fields ("Maximum (ກີບ)" for a Lao operator). */
+export function useVariantUnit(): string {
+  return useCurrencyUnit(variantCurrency());
 }

@@ -14,6 +14,7 @@ import type { components } from '@/api/schema.gen';
 import { SafeHtml } from '@/components/ui/SafeHtml';
 import { ApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/dates';
+import { useVariantUnit } from '@/lib/member-currency';
 import { boApi } from '../lib/api';
 import { useBoErrorText } from '../lib/errors';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -132,6 +133,8 @@ function label(t: (key: never) => string, key: string): string {
 
 function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value: unknown; error?: string; onChange: (value: unknown) => void }) {
   const { t } = useTranslation();
+  // Money settings apply to the operator's members, in the variant's currency.
+  const currency = useVariantUnit();
   const name = label(t, field.key);
   switch (field.kind) {
     case 'bool':
@@ -154,7 +157,7 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
         if (Number.isNaN(n)) return text;
         return field.kind === 'percentBp' ? Math.round(n * 100) : n;
       };
-      const unit = field.kind === 'money' ? ' (฿)' : field.kind === 'percentBp' ? ' (%)' : '';
+      const unit = field.kind === 'money' ? ` (${currency})` : field.kind === 'percentBp' ? ' (%)' : '';
       return (
         <Input label={`${name}${unit}`} error={error} type="number" step={field.kind === 'int' ? 1 : 0.01} value={String(shown ?? '')} onChange={(text) => onChange(parse(text))} />
       );

@@ -11,6 +11,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
 import { TextField } from '@/components/ui/Field';
 import { useIntentMutation } from '@/hooks/use-intent-key';
+import { variantCurrency } from '@/lib/member-currency';
 import { formatMoney, parseAmount } from '@/lib/money';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
@@ -126,9 +127,8 @@ export default function NewAdjustmentPage() {
             hint={
               limit === undefined
                 ? undefined
-                : // The policy does not say its currency yet (the back office's document carries no
-                  // variant): baht, as before formatMoney lost its default.
-                  t('bo.adjustments.limitHint', { limit: formatMoney(limit, 'THB') })
+                : // A site setting, like the others in the variant's currency (the document names it).
+                  t('bo.adjustments.limitHint', { limit: formatMoney(limit, variantCurrency()) })
             }
           />
           <TextField

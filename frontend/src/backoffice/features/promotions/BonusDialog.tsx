@@ -10,6 +10,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextField } from '@/components/ui/Field';
 import { ApiError } from '@/lib/errors';
+import { useVariantUnit } from '@/lib/member-currency';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ImageUpload } from '../../components/ImageUpload';
 import { boApi } from '../../lib/api';
@@ -47,6 +48,7 @@ function fieldOf(error: unknown): Field | null {
 
 export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kind: Kind; onClose: () => void }) {
   const { t } = useTranslation();
+  const unit = useVariantUnit();
   const formId = useId();
   const queryClient = useQueryClient();
   const errorText = useBoErrorText();
@@ -154,12 +156,12 @@ export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kin
               {draft.mode === 'percent' ? (
                 <TextField label={t('bo.promotions.percent')} inputMode="numeric" value={draft.percent} error={errorAt('percent')} onChange={(event) => set('percent', event.target.value)} />
               ) : (
-                <TextField label={t('bo.promotions.fixedAmount')} inputMode="decimal" value={draft.fixedAmount} error={errorAt('fixedAmount')} onChange={(event) => set('fixedAmount', event.target.value)} />
+                <TextField label={t('bo.promotions.fixedAmount', { unit })} inputMode="decimal" value={draft.fixedAmount} error={errorAt('fixedAmount')} onChange={(event) => set('fixedAmount', event.target.value)} />
               )}
-              <TextField label={t('bo.promotions.maxAmount')} inputMode="decimal" value={draft.maxAmount} error={errorAt('maxAmount')} onChange={(event) => set('maxAmount', event.target.value)} />
+              <TextField label={t('bo.promotions.maxAmount', { unit })} inputMode="decimal" value={draft.maxAmount} error={errorAt('maxAmount')} onChange={(event) => set('maxAmount', event.target.value)} />
             </div>
             <div className="bo-form-row">
-              <TextField label={t('bo.promotions.minDeposit')} hint={t('bo.promotions.minDepositHint')} inputMode="decimal" value={draft.minDeposit} error={errorAt('minDeposit')} onChange={(event) => set('minDeposit', event.target.value)} />
+              <TextField label={t('bo.promotions.minDeposit', { unit })} hint={t('bo.promotions.minDepositHint')} inputMode="decimal" value={draft.minDeposit} error={errorAt('minDeposit')} onChange={(event) => set('minDeposit', event.target.value)} />
               <TextField label={t('bo.promotions.turnoverMultiplier')} inputMode="numeric" value={draft.turnoverMultiplier} error={errorAt('turnoverMultiplier')} onChange={(event) => set('turnoverMultiplier', event.target.value)} />
             </div>
             <div className="bo-form-row">

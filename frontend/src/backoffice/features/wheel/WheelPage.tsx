@@ -15,7 +15,7 @@ import type { components } from '@/api/schema.gen';
 import { Icon } from '@/components/ui/Icon';
 import { WheelCanvas } from '@/components/wheel/WheelCanvas';
 import { ApiError } from '@/lib/errors';
-import { variantCurrency } from '@/lib/member-currency';
+import { useVariantUnit, variantCurrency } from '@/lib/member-currency';
 import { formatMoney, parseAmount } from '@/lib/money';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LocalizedEditor } from '../../components/SettingsGroupEditor';
@@ -116,6 +116,7 @@ function bodyOf(draft: Draft) {
 
 export default function WheelPage() {
   const { t, i18n } = useTranslation();
+  const unit = useVariantUnit();
   const errorText = useBoErrorText();
   const queryClient = useQueryClient();
   const wheel = useQuery({ queryKey: WHEEL, queryFn: ({ signal }) => boApi.get('/api/backoffice/wheel', { signal }) });
@@ -227,7 +228,7 @@ export default function WheelPage() {
             <input type="checkbox" checked={draft.spinEnabled} onChange={(e) => edit((d) => ({ ...d, spinEnabled: e.target.checked }))} />
             {t('bo.wheel.spinEnabled')}
           </label>
-          <Input label={t('bo.wheel.perCoin')} inputMode="decimal" value={draft.spinDepositPerCoin} error={errorAt('spinDepositPerCoin')} onChange={(v) => edit((d) => ({ ...d, spinDepositPerCoin: v }))} />
+          <Input label={t('bo.wheel.perCoin', { unit })} inputMode="decimal" value={draft.spinDepositPerCoin} error={errorAt('spinDepositPerCoin')} onChange={(v) => edit((d) => ({ ...d, spinDepositPerCoin: v }))} />
           <Input label={t('bo.wheel.validDays')} inputMode="numeric" value={draft.couponValidDays} error={errorAt('couponValidDays')} onChange={(v) => edit((d) => ({ ...d, couponValidDays: v }))} />
         </fieldset>
         <figure className="bo-panel bo-wheel-preview">
@@ -251,7 +252,7 @@ export default function WheelPage() {
               ))}
               <th scope="col">{t('bo.wheel.colours')}</th>
               <th scope="col">{t('bo.wheel.prize')}</th>
-              <th scope="col">{t('bo.wheel.amount')}</th>
+              <th scope="col">{t('bo.wheel.amount', { unit })}</th>
               <th scope="col">{t('bo.wheel.weight')}</th>
               <th scope="col">{t('bo.wheel.probability')}</th>
               <th scope="col">{t('bo.table.actions')}</th>
@@ -354,7 +355,7 @@ export default function WheelPage() {
             <dd>{live.totalWeight}</dd>
           </div>
           <div>
-            <dt>{t('bo.wheel.expected')}</dt>
+            <dt>{t('bo.wheel.expected', { unit })}</dt>
             <dd data-testid="expected-payout">{formatMoney(live.expectedPayout, variantCurrency())}</dd>
           </div>
           <div>
@@ -375,7 +376,7 @@ export default function WheelPage() {
       ) : null}
       {savedFigures && (
         <p className="bo-notice" role="status">
-          {t('bo.wheel.saved', { payout: formatMoney(savedFigures.expectedPayout, variantCurrency()) })}
+          {t('bo.wheel.saved', { payout: formatMoney(savedFigures.expectedPayout, variantCurrency()), unit })}
         </p>
       )}
       <div className="bo-wheel-actions">
@@ -387,7 +388,7 @@ export default function WheelPage() {
         </button>
       </div>
       <ConfirmDialog open={confirming} title={t('bo.wheel.confirmTitle')} confirm={t('bo.wheel.save')} pending={save.isPending} error={null} onConfirm={() => save.mutate(bodyOf(draft))} onClose={() => setConfirming(false)}>
-        <p>{t('bo.wheel.confirmText', { n: draft.slices.length, payout: formatMoney(live.expectedPayout, variantCurrency()) })}</p>
+        <p>{t('bo.wheel.confirmText', { n: draft.slices.length, payout: formatMoney(live.expectedPayout, variantCurrency()), unit })}</p>
       </ConfirmDialog>
     </section>
   );

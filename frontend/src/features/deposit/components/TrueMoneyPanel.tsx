@@ -8,13 +8,14 @@ import { TextField } from '@/components/ui/Field';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { useSendTrueLink, type DepositWallet } from '../api/deposit';
 
 type Props = { wallet: DepositWallet; onCredited: () => void };
 
 export function TrueMoneyPanel({ wallet, onCredited }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('truemoney');
@@ -25,7 +26,7 @@ export function TrueMoneyPanel({ wallet, onCredited }: Props) {
     return (
       <div className="stack">
         <p>{t('deposit.truemoney.auto', { name: wallet.walletAccountName })}</p>
-        <p className="muted">{t('deposit.truemoney.minimum')}</p>
+        <p className="muted">{t('deposit.truemoney.minimum', { unit })}</p>
       </div>
     );
   }
@@ -36,7 +37,7 @@ export function TrueMoneyPanel({ wallet, onCredited }: Props) {
     if (!text || send.isPending) return;
     send.mutate(text, {
       onSuccess: (result) => {
-        toast(t('deposit.truemoney.success', { amount: money(result.amount) }), 'success');
+        toast(t('deposit.truemoney.success', { amount: money(result.amount), unit }), 'success');
         setLink('');
         onCredited();
       },
@@ -54,7 +55,7 @@ export function TrueMoneyPanel({ wallet, onCredited }: Props) {
         autoComplete="off"
         placeholder="https://gift.truemoney.com/campaign/?v=…"
         value={link}
-        hint={t('deposit.truemoney.minimum')}
+        hint={t('deposit.truemoney.minimum', { unit })}
         onChange={(e) => setLink(e.target.value)}
       />
       <button

@@ -11,13 +11,13 @@ import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { parseAmount } from '@/lib/money';
 import { useTransfer, WALLET, type Slot } from '../api/games';
 import { providerUsable } from '../provider-state';
 import './games.css';
 
-// Spec §5 and §9: at least 1 baht.
+// Spec §5 and §9: at least 1 of the wallet's currency (1 baht, 1 kip), as the server checks.
 const TRANSFER_MINIMUM = 1;
 
 type Props = {
@@ -43,6 +43,7 @@ export function TransferModal({
   initialTo = '',
 }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const errorText = useErrorText('gameTransfer');
   const transfer = useTransfer();
@@ -78,7 +79,7 @@ export function TransferModal({
     if (from === to) return setError(t('transfer.cannotSame'));
     const value = parseAmount(amount);
     if (value === null || value < TRANSFER_MINIMUM)
-      return setError(t('transfer.minAmount', { min: money(TRANSFER_MINIMUM) }));
+      return setError(t('transfer.minAmount', { min: money(TRANSFER_MINIMUM), unit }));
     setError('');
     transfer.mutate(
       { from, to, amount: value, idempotencyKey: intent.current() },
@@ -165,7 +166,7 @@ export function TransferModal({
           {accounts.map(option)}
         </SelectField>
         <TextField
-          label={t('transfer.amount')}
+          label={t('transfer.amount', { unit })}
           type="number"
           min={0}
           step="0.01"
@@ -173,7 +174,7 @@ export function TransferModal({
           autoComplete="off"
           value={amount}
           error={error}
-          hint={t('transfer.minHint', { min: money(TRANSFER_MINIMUM) })}
+          hint={t('transfer.minHint', { min: money(TRANSFER_MINIMUM), unit })}
           onChange={(e) => {
             setAmount(e.target.value);
             setError('');

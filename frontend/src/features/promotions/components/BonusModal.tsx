@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { bonusQueries, useActivateBonus, type BonusItem } from '../api/bonus';
 import { BonusDetails } from './BonusDetails';
 
@@ -19,6 +19,7 @@ type Props = {
 
 export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t, i18n } = useTranslation();
   const errorText = useErrorText('bonusActivate');
   const notice = useQuery(bonusQueries.notice(i18n.language));
@@ -30,7 +31,7 @@ export function BonusModal({ bonus, isCurrent, onClose, onDone }: Props) {
         onDone({
           tone: 'success',
           title: t('common.saved'),
-          message: t('promotions.bonus.received', { amount: money(grant.amount) }),
+          message: t('promotions.bonus.received', { amount: money(grant.amount), unit }),
         }),
       onError: (error) => onDone({ tone: 'error', title: t('common.error'), message: errorText(error) }),
     });

@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { useCollectInvite } from '../api/invite';
 
 /** `pending`: the amount is on its way; the bar keeps its room meanwhile (hidden), so that the menu
  * below it does not move when it arrives. */
 export function InviteBonusBar({ amount, pending = false }: { amount?: number; pending?: boolean }) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('invite');
@@ -40,7 +41,7 @@ export function InviteBonusBar({ amount, pending = false }: { amount?: number; p
         onClick={() =>
           collect.mutate(undefined, {
             onSuccess: (answer) =>
-              toast(t('promotions.invite.receivedToast', { amount: money(answer.amount) }), 'success'),
+              toast(t('promotions.invite.receivedToast', { amount: money(answer.amount), unit }), 'success'),
             onError: (error) => toast(errorText(error), 'danger'),
           })
         }

@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { INVITE_PAGE_SIZE, useCollectInvite, useInviteBanners, useInvites } from '../api/invite';
 import { BannerCarousel } from './BannerCarousel';
@@ -25,6 +25,7 @@ type Props = { open: boolean; onClose: () => void; memberId?: string; amount?: n
 
 export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('invite');
@@ -37,7 +38,7 @@ export function InviteModal({ open, onClose, memberId, amount = 0 }: Props) {
   const receive = () =>
     collect.mutate(undefined, {
       onSuccess: (answer) =>
-        toast(t('promotions.invite.receivedToast', { amount: money(answer.amount) }), 'success'),
+        toast(t('promotions.invite.receivedToast', { amount: money(answer.amount), unit }), 'success'),
       onError: (error) => toast(errorText(error), 'danger'),
     });
 

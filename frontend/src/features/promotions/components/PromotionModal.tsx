@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { bonusQueries, useActivatePromotion } from '../api/bonus';
 import type { Outcome } from './BonusModal';
 
@@ -13,6 +13,7 @@ type Props = { code: string; onClose: () => void; onDone: (outcome: Outcome) => 
 
 export function PromotionModal({ code, onClose, onDone }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const errorText = useErrorText('promotionActivate');
   const found = useQuery(bonusQueries.promotion(code));
@@ -25,7 +26,7 @@ export function PromotionModal({ code, onClose, onDone }: Props) {
         onDone({
           tone: 'success',
           title: t('common.saved'),
-          message: t('promotions.bonus.received', { amount: money(grant.amount) }),
+          message: t('promotions.bonus.received', { amount: money(grant.amount), unit }),
         }),
       onError: (error) => onDone({ tone: 'error', title: t('common.error'), message: errorText(error) }),
     });

@@ -13,7 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import {
   REFUND_PAGE_SIZE,
@@ -28,6 +28,7 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 
 export function RefundModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const toast = useToast();
   const errorText = useErrorText('refund');
@@ -49,14 +50,14 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
   const onReceive = () =>
     receive.mutate(undefined, {
       onSuccess: (answer) =>
-        toast(t('promotions.refund.receivedToast', { amount: money(answer.amount) }), 'success'),
+        toast(t('promotions.refund.receivedToast', { amount: money(answer.amount), unit }), 'success'),
       onError,
     });
   const onAdd = () =>
     addWallet.mutate(undefined, {
       onSuccess: (answer) => {
         setConfirm(false);
-        toast(t('promotions.refund.addedToast', { amount: money(answer.amount) }), 'success');
+        toast(t('promotions.refund.addedToast', { amount: money(answer.amount), unit }), 'success');
       },
       onError: (error) => {
         setConfirm(false);
@@ -144,7 +145,7 @@ export function RefundModal({ open, onClose }: { open: boolean; onClose: () => v
       <ConfirmDialog
         open={confirm}
         title={t('promotions.refund.confirmTitle')}
-        message={t('promotions.refund.confirmText', { amount: money(state?.refundSuccess ?? 0) })}
+        message={t('promotions.refund.confirmText', { amount: money(state?.refundSuccess ?? 0), unit })}
         confirmLabel={t('promotions.refund.addWallet')}
         busy={addWallet.isPending}
         onConfirm={onAdd}

@@ -13,7 +13,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatDateTime } from '@/lib/dates';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
 import { useWheelSize } from '../hooks/use-wheel-size';
@@ -32,6 +32,7 @@ function percent(probability: number): string {
 
 export function SpinPage() {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const errorText = useErrorText('spin');
   const queryClient = useQueryClient();
@@ -279,6 +280,7 @@ export function SpinPage() {
         message={t('promotions.spin.claimText', {
           prize: selected?.prize.slice.label ?? '',
           amount: money(selected?.amount ?? 0),
+          unit,
         })}
         confirmLabel={t('promotions.spin.claim')}
         busy={claim.isPending}

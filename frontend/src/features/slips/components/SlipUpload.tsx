@@ -14,7 +14,7 @@ import { Icon } from '@/components/ui/Icon';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import {
   SlipUploadError,
   isAcceptedImage,
@@ -33,6 +33,7 @@ type Outcome = { tone: 'success' | 'warning' | 'danger'; text: string } | null;
 
 export function SlipUpload({ onCredited }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t, i18n } = useTranslation();
   const errorText = useErrorText('slipUpload');
   const queryClient = useQueryClient();
@@ -61,7 +62,7 @@ export function SlipUpload({ onCredited }: Props) {
     if (result.code === 'SUCCESS') {
       setOutcome({
         tone: 'success',
-        text: t('slips.credited', { amount: money(result.slip.amount) }),
+        text: t('slips.credited', { amount: money(result.slip.amount), unit }),
       });
       onCredited?.();
     } else if (result.code === 'OK') {
@@ -119,7 +120,7 @@ export function SlipUpload({ onCredited }: Props) {
           {t('slips.rules.within', { minutes: data?.uploadWithinMinutes ?? 60 })}
         </li>
         <li>{t('slips.rules.closed')}</li>
-        {data && <li>{t('slips.rules.minimum', { amount: money(data.minimumDeposit) })}</li>}
+        {data && <li>{t('slips.rules.minimum', { amount: money(data.minimumDeposit), unit })}</li>}
       </ul>
       <div className="file-pick">
         {/* The browser's own file control cannot be styled: it stays in the page, focusable and

@@ -11,7 +11,7 @@ import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
-import { useMoney } from '@/lib/member-currency';
+import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { parseAmount } from '@/lib/money';
 import { useWithdraw, withdrawLimitsQuery } from '../api/withdraw';
 
@@ -29,6 +29,7 @@ type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
 export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props) {
   const money = useMoney();
+  const unit = useMoneyUnit();
   const { t } = useTranslation();
   const errorText = useErrorText('withdraw');
   const limits = useQuery({ ...withdrawLimitsQuery(), enabled: open });
@@ -107,7 +108,7 @@ export function WithdrawModal({ open, onClose, onSuccess, balance, bank }: Props
           <p className="muted">{t('withdraw.balance', { amount: money(balance) })}</p>
         )}
         <TextField
-          label={t('withdraw.amount')}
+          label={t('withdraw.amount', { unit })}
           inputMode="decimal"
           autoComplete="off"
           value={amount}
