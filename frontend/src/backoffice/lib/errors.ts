@@ -10,10 +10,10 @@ export function useBoErrorText(): (error: unknown) => string {
   return useCallback(
     (error: unknown) => {
       const own = error instanceof ApiError ? `bo.errorMsg.${error.code}` : '';
-      if (error instanceof ApiError && i18n.exists(own)) return t(own as never, { ...error.details } as never);
+      if (error instanceof ApiError && i18n.exists(own)) return t(own as never, { ...error.details });
       return errorText(
         error,
-        (key) => t(key as never),
+        (key, values) => t(key as never, { ...values }),
         (key) => i18n.exists(key),
       );
     },
