@@ -2,8 +2,9 @@
  * The content editor end to end, at 1366×768: a manager writes contact text with <b> and a
  * script / onerror payload, sees the sanitised preview and saves; a player, in another browser
  * context on a phone, sees the sanitised text on the contact page and no script ran. The manager
- * restores the earlier text from the history and the player sees it again. A refund minimum above
- * its maximum is refused next to the field and nothing changes.
+ * restores the earlier text from the history (which shows it per language, as text) and the player
+ * sees it again. A refund minimum above its maximum is refused next to the field and nothing
+ * changes.
  */
 import { createMember, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -33,6 +34,9 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   await expect(page.getByRole('status').filter({ hasText: t('bo.settingsEditor.saved') })).toBeVisible();
   const history = page.getByRole('region', { name: t('bo.settingsEditor.history') });
   await expect(history.getByText(manager.login).first()).toBeVisible();
+  // The history reads the change as text per language, not as the stored JSON or markup.
+  await expect(history.getByText(marker).first()).toBeVisible();
+  await expect(history.getByText(/\{"(th|la|en)":|<b>/)).toHaveCount(0);
   await expectAccessible(page, 'content editor');
   await page.screenshot({ path: shot('saved') });
 

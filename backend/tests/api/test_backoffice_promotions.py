@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
 from pao.backoffice.roles import Role
+from pao.core.params import MAX_DB_INT32
 from pao.kit.clock import utcnow
 from pao.promotions.models import Bonus
 from pao.site import images
@@ -71,6 +72,7 @@ async def rows(app: FastAPI) -> list[tuple[Any, ...]]:
                 b.total_limit,
                 b.valid_from,
                 b.valid_until,
+                b.sort_order,
                 b.is_active,
             )
             for b in found
@@ -229,6 +231,57 @@ async def test_bad_values_refused_and_nothing_changed(
 
     assert await rows(app) == before
     assert len(await audit_trail(app)) == audited
+
+
+# A count's one bound is what its INTEGER column holds (catalogue_admin.COUNT_MAX): the largest
+# value is stored (on PostgreSQL a value past it would fail the insert, a 500), and the next one
+# is refused with the field's own code, the same code however far over and however written.
+COUNTS: list[tuple[str, dict[str, Any], str, int]] = [
+    ("maxReceived", BONUS, "BONUS_MAX_RECEIVED_INVALID", 1),
+    ("turnoverMultiplier", BONUS, "BONUS_TURNOVER_INVALID", 1),
+    ("totalLimit", CODE, "BONUS_TOTAL_LIMIT_INVALID", 1),
+    ("sortOrder", BONUS, "BONUS_SORT_INVALID", -MAX_DB_INT32),
+]
+OVER: list[Any] = [MAX_DB_INT32 + 1, 2**63, 10**30, 3e9, str(MAX_DB_INT32 + 1)]
+
+
+@pytest.mark.parametrize(("field", "body", "message", "lowest"), COUNTS)
+async def test_a_count_has_one_bound_and_one_code(
+    client: httpx.AsyncClient,
+    app: FastAPI,
+    field: str,
+    body: dict[str, Any],
+    message: str,
+    lowest: int,
+) -> None:
+    headers = await token_of(app)
+    # The contract publishes the bound the domain checks, on creation and on edit alike.
+    schemas = app.openapi()["components"]["schemas"]
+    for model in ("BonusCreateIn", "BonusUpdateIn"):
+        prop = schemas[model]["properties"][field]
+        integer = next(s for s in prop.get("anyOf", [prop]) if s.get("type") == "integer")
+        assert (integer["minimum"], integer["maximum"]) == (-MAX_DB_INT32, MAX_DB_INT32), model
+
+    largest = await client.post(
+        URL, headers=headers, json={**body, "code": "LARGEST", field: MAX_DB_INT32}
+    )
+    assert largest.status_code == 201, largest.text
+    assert largest.json()[field] == MAX_DB_INT32
+    bonus_id = largest.json()["id"]
+    lowered = await client.patch(f"{URL}/{bonus_id}", headers=headers, json={field: lowest})
+    assert lowered.status_code == 200, lowered.text
+    assert lowered.json()[field] == lowest
+
+    refused = {"message": message, "field": field, "min": lowest, "max": MAX_DB_INT32}
+    before = await rows(app)
+    for value in [lowest - 1, *OVER]:
+        created = await client.post(
+            URL, headers=headers, json={**body, "code": "OVER", field: value}
+        )
+        assert (created.status_code, created.json()) == (422, refused), value
+        edited = await client.patch(f"{URL}/{bonus_id}", headers=headers, json={field: value})
+        assert (edited.status_code, edited.json()) == (422, refused), value
+    assert await rows(app) == before
 
 
 @pytest.mark.parametrize(

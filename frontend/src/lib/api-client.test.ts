@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api } from './api-client';
+import { api, toApiError } from './api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -30,5 +30,14 @@ describe('api client language', () => {
     const sent = setUp('la');
     await api.get('/api/bonus', { headers: { 'Accept-Language': 'en' } });
     expect(sent().get('Accept-Language')).toBe('en');
+  });
+});
+
+describe('api errors', () => {
+  it('keep the bounds a refusal names, for its text', () => {
+    const count = toApiError(422, { message: 'BONUS_MAX_RECEIVED_INVALID', field: 'maxReceived', min: 1, max: 2147483647 });
+    expect([count.code, count.field, count.details]).toEqual(['BONUS_MAX_RECEIVED_INVALID', 'maxReceived', { min: 1, max: 2147483647 }]);
+    expect(toApiError(422, { message: 'TRANSFER_MINIMUM', field: 'amount', minimum: 100 }).details).toEqual({ minimum: 100 });
+    expect(toApiError(422, { message: 'KEY_INVALID', field: 'x', max: 'many' }).details).toEqual({});
   });
 });

@@ -59,6 +59,8 @@ export function onErrorRoute(listener: RouteListener | null): void {
   routeListener = listener;
 }
 
+const BOUNDS = ['minimum', 'min', 'max'] as const;
+
 /** Turns an error body into an ApiError and sends the browser where spec §8 says. */
 export function toApiError(status: number, body: unknown): ApiError {
   const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -71,8 +73,10 @@ export function toApiError(status: number, body: unknown): ApiError {
           ? 'INTERNAL_SERVER_ERROR'
           : `HTTP_${status}`;
   const field = typeof record.field === 'string' ? record.field : undefined;
-  // A refused amount names the minimum it missed (QR, TrueMoney): the text shows it.
-  const details = typeof record.minimum === 'number' ? { minimum: record.minimum } : undefined;
+  // A refusal names the bounds it missed (an amount's minimum for QR and TrueMoney, a count's min
+  // and max in the back office's bonus editor): the text shows them.
+  const details: Record<string, number> = {};
+  for (const key of BOUNDS) if (typeof record[key] === 'number') details[key] = record[key];
   const retryAfter = typeof record.retryAfter === 'number' ? record.retryAfter : undefined;
   const error = new ApiError(status, message, field, details, retryAfter);
   const route = errorRoute(message);

@@ -9,9 +9,8 @@ from typing import Annotated, Any
 from pydantic import AwareDatetime, Field, StringConstraints
 
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.core.params import MAX_DB_INT32
 from pao.kit.money import MajorAmount, WireAmount
-from pao.promotions.catalogue_admin import BonusDraft, CatalogueRow
+from pao.promotions.catalogue_admin import COUNT_MAX, BonusDraft, CatalogueRow
 from pao.promotions.models import BonusKind, BonusType
 from pao.site.content import Banner
 
@@ -19,9 +18,11 @@ Texts = Annotated[
     dict[str, str],
     Field(description="A text per locale: {th, la, en} (a missing locale falls back)."),
 ]
-# Bounds of the type only (what the INTEGER columns hold); the rules (percent 0..1000, maxReceived
-# >= 1, ...) are the domain's, answered with their own codes.
-Count = Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
+# A count's bounds are the domain's (catalogue_admin.COUNT_MAX, what the INTEGER columns hold, and
+# the rules: percent 0..1000, maxReceived >= 1, ...), each refused there with its field's code.
+# The contract publishes the bound; checking it here too would answer KEY_INVALID for a count far
+# over and the field's code for one just over.
+Count = Annotated[int, Field(json_schema_extra={"minimum": -COUNT_MAX, "maximum": COUNT_MAX})]
 
 
 class BannerIn(_WireIn):

@@ -74,6 +74,16 @@ class VersionOut(_Wire):
     actor: str = Field(description="A staff login, or ops:<user> for the command line.")
     changes: list[ChangeOut]
 
+    @classmethod
+    def of(cls, version: editor.Version) -> VersionOut:
+        """A stored version as every group's history answers it."""
+        return cls(
+            change_set=version.change_set,
+            at=version.at,
+            actor=version.actor,
+            changes=[ChangeOut(key=c.key, before=c.before, after=c.after) for c in version.changes],
+        )
+
 
 class HistoryOut(_Wire):
     items: list[VersionOut] = Field(description="Newest first.")
@@ -150,19 +160,7 @@ def add_group_routes(
     )
     async def versions(session: SessionDep, staff: Staff = allowed) -> HistoryOut:
         found = await editor.history(session, group=group)
-        return HistoryOut(
-            items=[
-                VersionOut(
-                    change_set=v.change_set,
-                    at=v.at,
-                    actor=v.actor,
-                    changes=[
-                        ChangeOut(key=c.key, before=c.before, after=c.after) for c in v.changes
-                    ],
-                )
-                for v in found
-            ]
-        )
+        return HistoryOut(items=[VersionOut.of(v) for v in found])
 
     @target.post(
         f"{path}/history/{{change_set}}/revert",

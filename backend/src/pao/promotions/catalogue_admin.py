@@ -28,6 +28,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.params import MAX_DB_INT32
 from pao.kit.money import MAX_MINOR
 from pao.promotions.content import banners_stored, bonus_description, bonus_name
 from pao.promotions.exceptions import BonusCodeTaken, BonusInvalid, NoBonus
@@ -36,7 +37,11 @@ from pao.promotions.models import Bonus, BonusKind, BonusType, MemberBonus, Memb
 # Upper-case letters, digits, '-' and '_': what a player can type and a URL path carries as is.
 CODE = re.compile(r"[A-Z0-9][A-Z0-9_-]{2,39}")
 PERCENT_MAX = 1000  # the table's check constraint: up to ten times the deposit
-COUNT_MAX = 1_000_000_000  # counts (max received, turnover multiple, limits) fit an INTEGER
+# The one bound of a count (max received, turnover multiple, total limit; sort order both ways):
+# what its INTEGER column holds. Checked here only, each field with its own code; the editor's
+# wire publishes it in the contract without checking it again, so a count one over and one far
+# over are refused alike.
+COUNT_MAX = MAX_DB_INT32
 
 
 @dataclass(frozen=True)
@@ -194,8 +199,8 @@ def _amount(value: int, wire: str, *, positive: bool = False) -> None:
 
 
 def _count(value: int, code: str, wire: str, *, minimum: int) -> None:
-    if value < minimum or value > COUNT_MAX:
-        raise BonusInvalid(code, field=wire)
+    if not minimum <= value <= COUNT_MAX:
+        raise BonusInvalid(code, field=wire, min=minimum, max=COUNT_MAX)
 
 
 def check(draft: BonusDraft, *, kind: BonusKind, claimed: int = 0) -> dict[str, Any]:
@@ -219,7 +224,9 @@ def check(draft: BonusDraft, *, kind: BonusKind, claimed: int = 0) -> dict[str, 
     if draft.total_limit is not None:
         # Only promotion codes count their grants against a global limit (bonuses.activate).
         if kind != BonusKind.PROMOTION:
-            raise BonusInvalid("BONUS_TOTAL_LIMIT_INVALID", field="totalLimit")
+            raise BonusInvalid(
+                "BONUS_TOTAL_LIMIT_INVALID", field="totalLimit", min=1, max=COUNT_MAX
+            )
         _count(draft.total_limit, "BONUS_TOTAL_LIMIT_INVALID", "totalLimit", minimum=1)
         if draft.total_limit < claimed:
             raise BonusInvalid("BONUS_LIMIT_BELOW_CLAIMED", field="totalLimit", claimed=claimed)
@@ -229,8 +236,7 @@ def check(draft: BonusDraft, *, kind: BonusKind, claimed: int = 0) -> dict[str, 
         and draft.valid_until <= draft.valid_from
     ):
         raise BonusInvalid("BONUS_WINDOW_INVALID", field="validUntil")
-    if not -COUNT_MAX <= draft.sort_order <= COUNT_MAX:
-        raise BonusInvalid("BONUS_SORT_INVALID", field="sortOrder")
+    _count(draft.sort_order, "BONUS_SORT_INVALID", "sortOrder", minimum=-COUNT_MAX)
     return {
         "type": BonusType(draft.type),
         "name": name,

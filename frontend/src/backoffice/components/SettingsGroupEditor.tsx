@@ -4,8 +4,9 @@
  * (`fields[].kind`), so the screens only name the group's path. Texts are edited per language
  * side by side; HTML shows a live preview of what players get (the server's sanitiser, then the
  * players' own SafeHtml). A save sends only what changed, all or nothing; a refusal is shown next
- * to the field it names. The history lists who changed what and when; restoring the values from
- * before a change asks first and is itself a new version.
+ * to the field it names. The history lists who changed what and when, each value as its editor
+ * shows it (history-values.ts: a line per language, banners summed up, money in baht); restoring
+ * the values from before a change asks first and is itself a new version.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -18,6 +19,7 @@ import { useVariantUnit } from '@/lib/member-currency';
 import { boApi } from '../lib/api';
 import { useBoErrorText } from '../lib/errors';
 import { ConfirmDialog } from './ConfirmDialog';
+import { describeChange, type Image, type ItemChange, type Kind, type Lang, type Part } from './history-values';
 import { ImageUpload } from './ImageUpload';
 
 export type GroupPath = '/api/backoffice/content' | '/api/backoffice/content/rules' | '/api/backoffice/settings';
@@ -113,6 +115,7 @@ export function SettingsGroupEditor({ path, title }: { path: GroupPath; title: s
       </form>
       <History
         path={path}
+        fields={group.data.fields}
         onRestored={() => {
           setEdits({});
           refresh();
@@ -321,16 +324,9 @@ function ListEditor<T>({ name, error, items, blank, onChange, children }: { name
   );
 }
 
-const SHOWN_MAX = 140;
-
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text;
-}
-
-function History({ path, onRestored }: { path: GroupPath; onRestored: () => void }) {
+function History({ path, fields, onRestored }: { path: GroupPath; fields: FieldOut[]; onRestored: () => void }) {
   const { t } = useTranslation();
+  const kinds = new Map(fields.map((field) => [field.key, field.kind]));
   const errorText = useBoErrorText();
   const history = useQuery({
     queryKey: ['bo', 'settingsHistory', path],
@@ -360,9 +356,7 @@ function History({ path, onRestored }: { path: GroupPath; onRestored: () => void
             <p className="bo-strong">{t('bo.settingsEditor.byAt', { actor: version.actor, at: formatDateTime(version.at) })}</p>
             <ul>
               {version.changes.map((change) => (
-                <li key={change.key}>
-                  <span className="bo-strong">{label(t, change.key)}</span>: <span className="bo-settings-old">{shown(change.before)}</span> → {shown(change.after)}
-                </li>
+                <HistoryChange key={change.key} name={label(t, change.key)} kind={kinds.get(change.key)} before={change.before} after={change.after} />
               ))}
             </ul>
             <button type="button" className="bo-btn bo-btn-sm" onClick={() => setRestoring(version)}>
@@ -377,5 +371,116 @@ function History({ path, onRestored }: { path: GroupPath; onRestored: () => void
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+/** One setting a version changed, read as its editor shows it (history-values.ts). */
+function HistoryChange({ name, kind, before, after }: { name: string; kind?: Kind; before: unknown; after: unknown }) {
+  const { t } = useTranslation();
+  const parts = describeChange(kind, before, after, (choice) => t(`bo.settingsEditor.choice.${choice}` as never));
+  const [only] = parts;
+  if (parts.length === 1 && only?.type === 'value') {
+    return (
+      <li>
+        <span className="bo-strong">{name}</span>: <Values before={only.before} after={only.after} />
+      </li>
+    );
+  }
+  return (
+    <li>
+      <span className="bo-strong">{name}</span>
+      <HistoryParts parts={parts} item={kind === 'banners' ? 'historyBanner' : 'historyItem'} change="changed" />
+    </li>
+  );
+}
+
+function HistoryParts({ parts, item, change }: { parts: Part[]; item: 'historyBanner' | 'historyItem'; change: ItemChange }) {
+  const { t } = useTranslation();
+  const langName = (lang: Lang) => t(`bo.settingsEditor.lang.${lang}`);
+  return (
+    <ul className="bo-history-parts">
+      {parts.map((part) => {
+        switch (part.type) {
+          case 'item':
+            return (
+              <li key={`item-${part.n}`}>
+                <span className="bo-strong">{t(`bo.settingsEditor.${item}`, { n: part.n })}</span>
+                {part.change !== 'changed' && <span className="bo-muted"> ({t(part.change === 'added' ? 'bo.settingsEditor.historyAdded' : 'bo.settingsEditor.historyRemoved')})</span>}
+                <HistoryParts parts={part.parts} item={item} change={part.change} />
+              </li>
+            );
+          case 'lang':
+            return (
+              <li key={`lang-${part.lang}`}>
+                <span className="bo-history-lang">{langName(part.lang)}:</span>{' '}
+                {part.markup ? (
+                  <>
+                    {part.after} <span className="bo-muted">({t('bo.settingsEditor.historyMarkup')})</span>
+                  </>
+                ) : (
+                  <Values before={part.before} after={part.after} change={change} stacked />
+                )}
+              </li>
+            );
+          case 'image':
+            return (
+              <li key="image">
+                <span className="bo-history-lang">{t('bo.settingsEditor.historyImage')}:</span>{' '}
+                <Values before={part.before && <Thumbnail image={part.before} />} after={part.after && <Thumbnail image={part.after} />} change={change} stacked />
+              </li>
+            );
+          case 'html':
+            return (
+              <li key="html">
+                {t(change === 'changed' ? 'bo.settingsEditor.historyHtmlChanged' : 'bo.settingsEditor.historyHtmlIn', { langs: part.langs.map(langName).join(', ') })}
+              </li>
+            );
+          default:
+            return (
+              <li key="value">
+                <Values before={part.before} after={part.after} change={change} />
+              </li>
+            );
+        }
+      })}
+    </ul>
+  );
+}
+
+/** Old → new; an item added shows only what it holds, one removed only what it held (the
+ * item's label says which). `stacked`: old and new on lines of their own (texts, images). */
+function Values({ before, after, change = 'changed', stacked = false }: { before: ReactNode; after: ReactNode; change?: ItemChange; stacked?: boolean }) {
+  const dash = <span className="bo-muted">—</span>;
+  if (change === 'added') return after === null ? dash : <ins className="bo-history-new">{after}</ins>;
+  if (change === 'removed') return before === null ? dash : <span className="bo-muted">{before}</span>;
+  const old = before === null ? dash : <del className="bo-history-old">{before}</del>;
+  const now = after === null ? dash : <ins className="bo-history-new">{after}</ins>;
+  if (stacked) {
+    return (
+      <span className="bo-history-stack">
+        <span>{old}</span>
+        <span>
+          <span aria-hidden="true">→ </span>
+          {now}
+        </span>
+      </span>
+    );
+  }
+  return (
+    <>
+      {old}
+      <span aria-hidden="true"> → </span>
+      {now}
+    </>
+  );
+}
+
+function Thumbnail({ image }: { image: Image }) {
+  return (
+    <span className="bo-history-image">
+      {/* The file name beside it names the image: the thumbnail itself is decoration. */}
+      {image.src && <img src={image.src} alt="" loading="lazy" />}
+      {image.name}
+    </span>
   );
 }

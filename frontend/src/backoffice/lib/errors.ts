@@ -1,5 +1,6 @@
 /** Error texts in the back office: its own wording of a code when it has one (bo.errorMsg: a
- * staff login is not a phone number), else the app's catalogue text (lib/errors.ts). */
+ * staff login is not a phone number; a count's bounds the answer names), else the app's
+ * catalogue text (lib/errors.ts). Either is filled with the values the answer carried. */
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, errorText } from '@/lib/errors';
@@ -9,10 +10,10 @@ export function useBoErrorText(): (error: unknown) => string {
   return useCallback(
     (error: unknown) => {
       const own = error instanceof ApiError ? `bo.errorMsg.${error.code}` : '';
-      if (own && i18n.exists(own)) return t(own as never);
+      if (error instanceof ApiError && i18n.exists(own)) return t(own as never, { ...error.details });
       return errorText(
         error,
-        (key) => t(key as never),
+        (key, values) => t(key as never, { ...values }),
         (key) => i18n.exists(key),
       );
     },
