@@ -39,10 +39,10 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await dialog.getByLabel(t('bo.promotions.turnoverMultiplier'), { exact: true }).fill('2');
   // A sort order beyond the server's bounds is refused here, before anything is sent.
   const sortOrder = dialog.getByLabel(t('bo.promotions.sortOrder'), { exact: true });
-  await sortOrder.fill('2000000000');
+  await sortOrder.fill('3000000000');
   await dialog.getByRole('button', { name: t('common.save') }).click();
   await expect(sortOrder).toHaveAttribute('aria-invalid', 'true');
-  await expect(dialog.getByText(t('bo.promotions.sortOrderInvalid', { min: '-1,000,000,000', max: '1,000,000,000' }))).toBeVisible();
+  await expect(dialog.getByText(t('bo.promotions.sortOrderInvalid', { min: '-2,147,483,647', max: '2,147,483,647' }))).toBeVisible();
   await dialog.getByText(t('bo.promotions.sortOrder'), { exact: true }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot('sort-order-refused') });
   // Larger than the demo bonuses' (1 to 3): players see this one last.

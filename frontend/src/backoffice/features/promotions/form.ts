@@ -36,9 +36,9 @@ export type Draft = {
   sortOrder: string;
 };
 
-/** The sort order's bounds, those the server checks (catalogue_admin.COUNT_MAX): beyond them it
- * answers BONUS_SORT_INVALID. */
-export const SORT_ORDER_MAX = 1_000_000_000;
+/** The sort order's bounds, those the server checks (catalogue_admin.COUNT_MAX, what its INTEGER
+ * column holds): beyond them it answers BONUS_SORT_INVALID. */
+export const SORT_ORDER_MAX = 2_147_483_647;
 
 /** The sort order typed as a whole number within the bounds, or null. */
 export function sortOrderOf(text: string): number | null {
