@@ -137,7 +137,9 @@ async def test_the_back_office_toggle_refuses_the_next_transfer_at_once(
     assert on.status_code == 200, on.text
     refused = await transfer()
     assert (refused.status_code, refused.json()) == (400, {"message": "PROVIDER_MAINTENANCE"})
-    off = await client.delete("/api/backoffice/providers/JOKER/maintenance", headers=bearer(manager))
+    off = await client.delete(
+        "/api/backoffice/providers/JOKER/maintenance", headers=bearer(manager)
+    )
     assert off.status_code == 200
     assert (await transfer()).status_code == 200
 
