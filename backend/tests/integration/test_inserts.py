@@ -7,7 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.executor import recorded
-from pao.core.inserts import insert_now
+from pao.core.inserts import insert_now, update_now
 from pao.kit.idempotency import IdempotencyRecord
 
 
@@ -35,3 +35,31 @@ async def test_insert_now_writes_once_and_attaches(app: FastAPI, session: AsyncS
         )
     ).scalar_one()
     assert stored == 200
+
+
+async def test_update_now_writes_once_leaves_nothing_to_flush_and_rolls_back(
+    app: FastAPI, session: AsyncSession
+) -> None:
+    record = await insert_now(session, IdempotencyRecord(owner="test", key="u", request_hash="h"))
+    await session.commit()
+    pk = record.id
+    with recorded(app.state.engine) as sent:
+        await update_now(session, record, {"status_code": 201, "response": {"ok": True}})
+    statements = [s for s in sent if not s.startswith("BEGIN")]
+    assert len(statements) == 1
+    assert statements[0].startswith("UPDATE idempotency_keys SET")
+    assert (record.status_code, record.response) == (201, {"ok": True})
+    assert not session.dirty  # set as committed: a flush has nothing to send
+    stored = (
+        await session.execute(
+            select(IdempotencyRecord.status_code).where(IdempotencyRecord.id == pk)
+        )
+    ).scalar_one()
+    assert stored == 201
+    await session.rollback()  # the driver's write is in the session's transaction
+    stored = (
+        await session.execute(
+            select(IdempotencyRecord.status_code).where(IdempotencyRecord.id == pk)
+        )
+    ).scalar_one()
+    assert stored is None

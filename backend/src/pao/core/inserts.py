@@ -1,18 +1,22 @@
-"""``insert_now``: write one new ORM object with a single ``INSERT … RETURNING`` at once.
+"""``insert_now``: write one new ORM object with a single ``INSERT … RETURNING`` at once;
+``update_now``: change columns of one loaded ORM object with a single ``UPDATE`` at once.
 
 The ORM's unit of work (``session.add`` + ``flush``) costs about three times the CPU of the
 same insert in Core, and the money paths insert several rows per request (entry, hold,
 withdrawal, statement line): on the hot paths that difference is most of a request's cost
 (docs/benchmarks.md). ``insert_now`` keeps the ORM's model classes, column defaults and types,
 sends one prebuilt Core statement per (table, set columns), and hands the object back attached
-to the session, exactly as if it had been added and flushed.
+to the session, exactly as if it had been added and flushed. ``update_now`` does the same for
+a change of a row already loaded (a status and its companions): the values are sent by primary
+key and set on the object as committed, so no flush has anything left to write.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import Insert, Table, insert, inspect
+from sqlalchemy import Insert, Table, Update, bindparam, insert, inspect, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
@@ -23,6 +27,7 @@ T = TypeVar("T")
 
 # Prebuilt statements: a statement object reused keeps its compiled form and cache key.
 _statements: dict[tuple[Table, frozenset[str]], Insert] = {}
+_updates: dict[tuple[Table, frozenset[str]], Update] = {}
 
 
 async def insert_now(session: AsyncSession, obj: T) -> T:
@@ -52,3 +57,32 @@ async def insert_now(session: AsyncSession, obj: T) -> T:
     make_transient_to_detached(obj)
     session.add(obj)
     return obj
+
+
+async def update_now(session: AsyncSession, obj: object, values: Mapping[str, Any]) -> None:
+    """``UPDATE`` the row of ``obj`` (persistent, found by its primary key) with ``values``
+    (attribute → value) at once, and set them on ``obj`` as committed."""
+    state = inspect(obj)
+    mapper = state.mapper
+    table: Any = mapper.local_table
+    key = (table, frozenset(values))
+    statement = _updates.get(key)
+    if statement is None:
+        (primary_key,) = mapper.primary_key
+        statement = _updates[key] = (
+            update(table)
+            .where(primary_key == bindparam("pk_"))
+            .values(
+                {
+                    mapper.attrs[name].columns[0]: bindparam(
+                        f"v_{name}", type_=mapper.attrs[name].columns[0].type
+                    )
+                    for name in sorted(values)
+                }
+            )
+        )
+    (identity,) = mapper.primary_key_from_instance(obj)
+    params = {"pk_": identity, **{f"v_{name}": value for name, value in values.items()}}
+    await executor.execute_many(session, statement, [params])
+    for name, value in values.items():
+        set_committed_value(obj, name, value)

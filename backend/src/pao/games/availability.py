@@ -5,29 +5,36 @@ the health tracker's circuit (pao.games.health), as one state per game code (ADR
     down         the tracker's circuit is open (failure rate over its window)
     ok           anything else (a probing circuit included: its calls are the probes)
 
-:func:`ensure_available` is what a player's action calls first (transfer, launch, opening an
-account, a new password): it reads the state fresh and refuses before anything is written.
-:func:`screen_statuses` is what the wallet screen shows: the same, read at most once a second
-per app, so a change reaches every player within a second without a query per page load.
+A player's action (transfer, launch, opening an account, a new password) calls
+:func:`ensure_available` first, and the wallet screen shows :func:`screen_statuses`. Both read
+one per-app :class:`AvailabilityCache` (ADR 0013, amendment): availability is a routing hint,
+not a money rule, so it is read at most once every :data:`CACHE_SECONDS` per process instead
+of once per request. A change made in this process is seen at once — a maintenance set or
+ended once its transaction commits, a circuit this process's tracker opens or closes when it
+does — and a change made in another process within :data:`CACHE_SECONDS`. A maintenance's
+planned end is judged at each use, on the application clock. :func:`statuses` reads fresh
+(the back office's view).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from pao.games.exceptions import ProviderDown, ProviderInMaintenance
 from pao.games.health import Health, HealthTracker, tracker_of
 from pao.games.models import Game, ProviderMaintenance
 from pao.kit.clock import utcnow
 
+# The bound: how old a state another process changed may be when a request acts on it.
 CACHE_SECONDS = 1.0
 
 
@@ -52,54 +59,127 @@ class ProviderStatus:
         return self.state == ProviderState.OK
 
 
-def active(row: ProviderMaintenance, now: datetime) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Maintenance:
+    """A ``provider_maintenance`` row as read (no ORM object outlives its session)."""
+
+    reason: str
+    until: datetime | None
+    set_by: str | None
+    set_at: datetime | None
+
+
+def active(row: ProviderMaintenance | _Maintenance, now: datetime) -> bool:
     """A maintenance whose planned end has passed is over."""
     return row.until is None or row.until > now
 
 
-async def statuses(
-    tracker: HealthTracker, session: AsyncSession, codes: Iterable[str] | None = None
-) -> dict[str, ProviderStatus]:
-    """The state of each of ``codes`` (default: every game in the catalogue), read now."""
+async def _read(
+    tracker: HealthTracker, session: AsyncSession, codes: Iterable[str] | None
+) -> tuple[list[str], dict[str, _Maintenance], dict[str, Health]]:
     if codes is None:
         codes = (await session.execute(select(Game.code).order_by(Game.code))).scalars().all()
     codes = list(dict.fromkeys(codes))
     if not codes:
-        return {}
+        return [], {}, {}
     rows = {
-        row.game_code: row
+        row.game_code: _Maintenance(row.reason, row.until, row.set_by, row.set_at)
         for row in (
             await session.execute(
                 select(ProviderMaintenance).where(ProviderMaintenance.game_code.in_(codes))
             )
         ).scalars()
     }
-    health = await tracker.health(codes)
+    return codes, rows, await tracker.health(codes)
+
+
+def _status(code: str, row: _Maintenance | None, health: Health, now: datetime) -> ProviderStatus:
+    if row is not None and active(row, now):
+        return ProviderStatus(
+            code=code,
+            state=ProviderState.MAINTENANCE,
+            health=health,
+            reason=row.reason,
+            until=row.until,
+            set_by=row.set_by,
+            set_at=row.set_at,
+        )
+    state = ProviderState.DOWN if health.down else ProviderState.OK
+    return ProviderStatus(code=code, state=state, health=health)
+
+
+async def statuses(
+    tracker: HealthTracker, session: AsyncSession, codes: Iterable[str] | None = None
+) -> dict[str, ProviderStatus]:
+    """The state of each of ``codes`` (default: every game in the catalogue), read now."""
+    found, rows, health = await _read(tracker, session, codes)
     now = utcnow()
-    found: dict[str, ProviderStatus] = {}
-    for code in codes:
-        row = rows.get(code)
-        if row is not None and active(row, now):
-            found[code] = ProviderStatus(
-                code=code,
-                state=ProviderState.MAINTENANCE,
-                health=health[code],
-                reason=row.reason,
-                until=row.until,
-                set_by=row.set_by,
-                set_at=row.set_at,
-            )
-        else:
-            state = ProviderState.DOWN if health[code].down else ProviderState.OK
-            found[code] = ProviderStatus(code=code, state=state, health=health[code])
-    return found
+    return {code: _status(code, rows.get(code), health[code], now) for code in found}
+
+
+# Bumped when a maintenance change commits in this process (maintenance_changed): every
+# app's cache of this process re-reads on its next use.
+_generation = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    read_at: float
+    generation: int  # _generation when the read started
+    tracker_changes: int  # the tracker's ``changes`` when the read started
+    rows: dict[str, _Maintenance]
+    health: dict[str, Health]
+
+
+class AvailabilityCache:
+    """Every game's maintenance and health, read at most once every ``ttl`` seconds (on
+    ``clock``, monotonic seconds) and re-read at once after a change in this process."""
+
+    def __init__(self, ttl: float = CACHE_SECONDS, clock: Callable[[], float] = monotonic):
+        self.ttl = ttl
+        self.clock = clock
+        self._snapshot: _Snapshot | None = None
+
+    def invalidate(self) -> None:
+        self._snapshot = None
+
+    async def statuses(
+        self, tracker: HealthTracker, session: AsyncSession
+    ) -> dict[str, ProviderStatus]:
+        snapshot = self._snapshot
+        if (
+            snapshot is None
+            or self.clock() - snapshot.read_at >= self.ttl
+            or snapshot.generation != _generation
+            or snapshot.tracker_changes != tracker.changes
+        ):
+            # Marks taken before reading: a change committed during the read leaves this
+            # snapshot already out of date, so the next use reads again.
+            read_at, generation, changes = self.clock(), _generation, tracker.changes
+            _, rows, health = await _read(tracker, session, None)
+            snapshot = self._snapshot = _Snapshot(read_at, generation, changes, rows, health)
+        now = utcnow()
+        return {
+            code: _status(code, snapshot.rows.get(code), health, now)
+            for code, health in snapshot.health.items()
+        }
+
+
+def cache_of(app: Any) -> AvailabilityCache:
+    """The app's cache, made on first use (a test may set ``app.state.provider_availability``
+    to one with its own clock first)."""
+    cache: AvailabilityCache | None = getattr(app.state, "provider_availability", None)
+    if cache is None:
+        cache = app.state.provider_availability = AvailabilityCache()
+    return cache
 
 
 async def ensure_available(app: Any, session: AsyncSession, codes: Iterable[str]) -> None:
     """Refuse (PROVIDER_MAINTENANCE, else PROVIDER_UNAVAILABLE) when any of ``codes`` cannot
-    be used now. Unknown codes pass: the caller's own checks answer NO_GAME for them."""
-    found = await statuses(tracker_of(app), session, codes)
-    states = {status.state for status in found.values()}
+    be used now, as the cache knows it. Unknown codes pass: the caller's own checks answer
+    NO_GAME for them."""
+    known = await cache_of(app).statuses(tracker_of(app), session)
+    states = {known[code].state for code in codes if code in known}
     if ProviderState.MAINTENANCE in states:
         raise ProviderInMaintenance()
     if ProviderState.DOWN in states:
@@ -107,19 +187,37 @@ async def ensure_available(app: Any, session: AsyncSession, codes: Iterable[str]
 
 
 def invalidate(app: Any) -> None:
-    """Drop this app's cached copy (an operator's change in this process shows at once; in
-    another process within :data:`CACHE_SECONDS`)."""
-    app.state.provider_screen_cache = None
+    """Drop this app's cached states (its next use reads them again)."""
+    cache_of(app).invalidate()
+
+
+def _changed() -> None:
+    global _generation
+    _generation += 1
+
+
+def _on_commit(session: Session) -> None:
+    # after_commit also follows a savepoint's release, which others cannot see yet.
+    if session.in_nested_transaction():
+        return
+    if session.info.pop(_CHANGED_IN, None) is session.get_transaction():
+        _changed()
+
+
+# Session.info key: the (outermost) transaction in which a maintenance changed.
+_CHANGED_IN = "pao.games.availability.changed_in"
+
+
+def maintenance_changed(session: AsyncSession) -> None:
+    """Called by whoever writes ``provider_maintenance`` (after its flush): every cache of
+    this process re-reads once this transaction commits (a rolled-back change drops nothing)."""
+    sync_session = session.sync_session
+    sync_session.info[_CHANGED_IN] = sync_session.get_transaction()
+    # One listener per session, kept for all its transactions (as pao.site.settings does).
+    if not event.contains(sync_session, "after_commit", _on_commit):
+        event.listen(sync_session, "after_commit", _on_commit)
 
 
 async def screen_statuses(app: Any, session: AsyncSession) -> dict[str, ProviderStatus]:
-    """:func:`statuses` of every game, cached for at most :data:`CACHE_SECONDS` per app."""
-    cached: tuple[float, dict[str, ProviderStatus]] | None = getattr(
-        app.state, "provider_screen_cache", None
-    )
-    if cached is not None and monotonic() - cached[0] < CACHE_SECONDS:
-        return cached[1]
-    read_at = monotonic()
-    found = await statuses(tracker_of(app), session)
-    app.state.provider_screen_cache = (read_at, found)
-    return found
+    """Every game's state, from the app's cache (the wallet screen)."""
+    return await cache_of(app).statuses(tracker_of(app), session)

@@ -146,6 +146,9 @@ class HealthTracker(ABC):
     def __init__(self, policy: HealthPolicy, clock: Callable[[], float] = time.time) -> None:
         self.policy = policy
         self.clock = clock
+        # Bumped when this process opens or closes a circuit: pao.games.availability's cache
+        # re-reads at once (other processes' changes reach it within its bound).
+        self.changes = 0
 
     def _buckets(self, now: float) -> list[int]:
         last = int(now // BUCKET_SECONDS)
@@ -159,6 +162,7 @@ class HealthTracker(ABC):
             if outcome.healthy:
                 if circuit == Circuit.PROBING:
                     await self._close(code, self._buckets(now))
+                    self.changes += 1
                     log.info("provider up again", provider=code)
                 return
             trips = circuit == Circuit.PROBING or (
@@ -168,6 +172,7 @@ class HealthTracker(ABC):
             )
             if trips:
                 await self._open(code, now + self.policy.cooldown_seconds)
+                self.changes += 1
                 log.warning(
                     "provider marked down",
                     provider=code,
@@ -191,6 +196,7 @@ class HealthTracker(ABC):
     async def reset(self, code: str) -> None:
         """Forget what is known of ``code`` (tests, and an operator who knows better)."""
         await self._close(code, self._buckets(self.clock()))
+        self.changes += 1
 
     @abstractmethod
     async def _add(self, code: str, outcome: CallOutcome, now: float, error: str | None) -> _Raw:

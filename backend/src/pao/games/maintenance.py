@@ -4,8 +4,9 @@ on|off`` (each of them audits the change; this module only applies it).
 
 A maintenance has a reason (for staff) and an optional planned end, after which it is over by
 itself; players see "maintenance until …" on the game card and cannot start a transfer to or
-from it, launch it or open an account there (pao.games.availability). Transfers already in
-flight are not touched: the reconciler settles them as always.
+from it, launch it or open an account there (pao.games.availability: every process's cache
+of the states re-reads once the change commits here, within a second elsewhere). Transfers
+already in flight are not touched: the reconciler settles them as always.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import Unprocessable
+from pao.games.availability import maintenance_changed
 from pao.games.exceptions import NoGame
 from pao.games.models import Game, ProviderMaintenance
 from pao.kit.clock import utcnow
@@ -65,6 +67,7 @@ async def set_maintenance(
         session.add(row)
     row.reason, row.until, row.set_by, row.set_at = reason, until, actor[:80], utcnow()
     await session.flush()
+    maintenance_changed(session)
     return before, snapshot(row)
 
 
@@ -79,4 +82,5 @@ async def end_maintenance(
     if row is not None:
         await session.delete(row)
         await session.flush()
+        maintenance_changed(session)
     return before, snapshot(None)

@@ -39,12 +39,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 import structlog
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.exc import NoResultFound
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from pao.core import executor
+from pao.core.inserts import insert_now, update_now
 from pao.games.availability import ensure_available
 from pao.games.exceptions import NoGame, SameAccount, TransferFailed, TransferMinimum
 from pao.games.models import (
@@ -70,7 +73,7 @@ from pao.kit.clock import utcnow
 from pao.kit.events import GameTransferSettled, publish
 from pao.kit.idempotency import run_idempotent
 from pao.kit.money import MINOR_PER_MAJOR, Currency
-from pao.kit.states import transition
+from pao.kit.states import transition_now
 from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind
 from pao.ledger.service import (
@@ -109,18 +112,33 @@ def _is_wallet(label: str) -> bool:
     return label.upper() == WALLET
 
 
+# The transfer path's statements, prebuilt and sent on the executor (pao.core.executor): the
+# transactions of a transfer send no statement the ORM builds.
+_GAME_ENABLED = select(Game.enabled).where(Game.code == bindparam("code"))
+_GAME_ACCOUNT = select(GameAccount).where(
+    GameAccount.member_id == bindparam("member_id"), GameAccount.game_code == bindparam("code")
+)
+_LOCK_TRANSFER = select(GameTransfer).where(GameTransfer.id == bindparam("pk")).with_for_update()
+_game_accounts = cast(Table, GameAccount.__table__)
+_REMEMBER_BALANCE = (
+    update(_game_accounts)
+    .where(
+        _game_accounts.c.member_id == bindparam("b_member_id"),
+        _game_accounts.c.game_code == bindparam("b_code"),
+    )
+    .values(last_balance=bindparam("b_balance"), balance_at=bindparam("b_at"))
+)
+
+
 async def _account(session: AsyncSession, *, member_id: int, code: str) -> GameAccount:
     """The member's account on an enabled game, or NO_GAME."""
-    game = await session.get(Game, code)
-    account = (
-        await session.execute(
-            select(GameAccount).where(
-                GameAccount.member_id == member_id, GameAccount.game_code == code
-            )
-        )
-    ).scalar_one_or_none()
-    if game is None or not game.enabled or account is None:
+    game = await executor.fetch_one_or_none(session, _GAME_ENABLED, {"code": code})
+    row = await executor.fetch_one_or_none(
+        session, _GAME_ACCOUNT, {"member_id": member_id, "code": code}
+    )
+    if game is None or not game[0] or row is None:
         raise NoGame()
+    account = executor.attach(session, GameAccount, row)
     session.info.setdefault(_USERNAMES, {})[(member_id, code)] = account.username
     return account
 
@@ -152,8 +170,10 @@ async def begin_in(
     code: str,
     amount: int,
     parent_id: int | None = None,
+    from_label: str = WALLET,
 ) -> GameTransfer:
-    """Transaction 1 of wallet → game: hold the money and record the intent."""
+    """Transaction 1 of wallet → game: hold the money and record the intent (``from_label``:
+    what the member sees as its origin; leg two of game → game shows leg one's game)."""
     await _account(session, member_id=member_id, code=code)
     hold = await hold_from_wallet(
         session,
@@ -164,22 +184,23 @@ async def begin_in(
         actor=f"member:{member_id}",
         memo=f"transfer to {code}",
     )
-    transfer = GameTransfer(
-        transfer_id=_new_transfer_id(),
-        member_id=member_id,
-        game_code=code,
-        direction=TransferDirection.IN,
-        amount=amount,
-        currency=currency,
-        status=GameTransferStatus.PENDING,
-        hold_id=hold.id,
-        parent_id=parent_id,
-        from_label=WALLET,
-        to_label=code,
-        next_check_at=utcnow() + RECONCILE_GRACE,
+    transfer = await insert_now(
+        session,
+        GameTransfer(
+            transfer_id=_new_transfer_id(),
+            member_id=member_id,
+            game_code=code,
+            direction=TransferDirection.IN,
+            amount=amount,
+            currency=currency,
+            status=GameTransferStatus.PENDING,
+            hold_id=hold.id,
+            parent_id=parent_id,
+            from_label=from_label,
+            to_label=code,
+            next_check_at=utcnow() + RECONCILE_GRACE,
+        ),
     )
-    session.add(transfer)
-    await session.flush()
     await _statement(session, transfer)
     return transfer
 
@@ -198,33 +219,32 @@ async def begin_out(
     await _account(session, member_id=member_id, code=code)
     if then_to is not None:
         await _account(session, member_id=member_id, code=then_to)
-    transfer = GameTransfer(
-        transfer_id=_new_transfer_id(),
-        member_id=member_id,
-        game_code=code,
-        direction=TransferDirection.OUT,
-        amount=amount,
-        currency=currency,
-        status=GameTransferStatus.PENDING,
-        then_to=then_to,
-        from_label=code,
-        to_label=WALLET,
-        next_check_at=utcnow() + RECONCILE_GRACE,
+    transfer = await insert_now(
+        session,
+        GameTransfer(
+            transfer_id=_new_transfer_id(),
+            member_id=member_id,
+            game_code=code,
+            direction=TransferDirection.OUT,
+            amount=amount,
+            currency=currency,
+            status=GameTransferStatus.PENDING,
+            then_to=then_to,
+            from_label=code,
+            to_label=WALLET,
+            next_check_at=utcnow() + RECONCILE_GRACE,
+        ),
     )
-    session.add(transfer)
-    await session.flush()
     await _statement(session, transfer)
     return transfer
 
 
 async def lock_transfer(session: AsyncSession, pk: int) -> GameTransfer:
-    query = (
-        select(GameTransfer)
-        .where(GameTransfer.id == pk)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return (await session.execute(query)).scalar_one()
+    """The transfer, locked and read afresh (the object in the session refreshed)."""
+    rows = await executor.fetch(session, _LOCK_TRANSFER, {"pk": pk})
+    if not rows:
+        raise NoResultFound(f"no game transfer {pk}")
+    return executor.attach(session, GameTransfer, rows[0])
 
 
 async def _remember_balance(
@@ -232,17 +252,18 @@ async def _remember_balance(
 ) -> None:
     if balance is None:
         return
-    account = (
-        await session.execute(
-            select(GameAccount).where(
-                GameAccount.member_id == transfer.member_id,
-                GameAccount.game_code == transfer.game_code,
-            )
-        )
-    ).scalar_one_or_none()
-    if account is not None:
-        account.last_balance = balance
-        account.balance_at = utcnow()
+    await executor.execute_many(
+        session,
+        _REMEMBER_BALANCE,
+        [
+            {
+                "b_member_id": transfer.member_id,
+                "b_code": transfer.game_code,
+                "b_balance": balance,
+                "b_at": utcnow(),
+            }
+        ],
+    )
 
 
 async def _succeed(
@@ -273,10 +294,14 @@ async def _succeed(
             actor=ACTOR,
             memo=memo,
         )
-    await transition(
-        session, transfer, GameTransferStatus.SUCCESS, GAME_TRANSFER_TRANSITIONS, actor=ACTOR
+    await transition_now(
+        session,
+        transfer,
+        GameTransferStatus.SUCCESS,
+        GAME_TRANSFER_TRANSITIONS,
+        actor=ACTOR,
+        also={"settled_at": utcnow()},
     )
-    transfer.settled_at = utcnow()
     await _remember_balance(session, transfer, remote.balance)
     await set_statement_status(
         session, ref_type=STATEMENT_REF, ref_id=transfer.id, status=StatementStatus.SUCCESS
@@ -301,8 +326,8 @@ async def _succeed(
             code=transfer.then_to,
             amount=transfer.amount,
             parent_id=transfer.id,
+            from_label=transfer.from_label,
         )
-        leg_two.from_label = transfer.from_label
         return leg_two.id
     return None
 
@@ -316,16 +341,15 @@ async def _fail(session: AsyncSession, transfer: GameTransfer, reason: str) -> N
             actor=ACTOR,
             memo=f"game transfer {transfer.transfer_id} refused: {reason}"[:500],
         )
-    await transition(
+    await transition_now(
         session,
         transfer,
         GameTransferStatus.FAILED,
         GAME_TRANSFER_TRANSITIONS,
         actor=ACTOR,
         reason=reason[:500],
+        also={"error": reason[:200], "settled_at": utcnow()},
     )
-    transfer.error = reason[:200]
-    transfer.settled_at = utcnow()
     await set_statement_status(
         session, ref_type=STATEMENT_REF, ref_id=transfer.id, status=StatementStatus.FAILED
     )
@@ -369,10 +393,17 @@ async def _settle(
         return None, transfer
     # Unknown (time-out, 5xx, or a status query that found nothing yet): keep the hold and
     # look again later, backing off.
-    transfer.attempts += 1
-    delay = min(RECONCILE_GRACE * (2 ** min(transfer.attempts, 8)), RECONCILE_BACKOFF_MAX)
-    transfer.next_check_at = utcnow() + delay
-    transfer.error = (outcome.unknown or "UNKNOWN")[:200]
+    attempts = transfer.attempts + 1
+    delay = min(RECONCILE_GRACE * (2 ** min(attempts, 8)), RECONCILE_BACKOFF_MAX)
+    await update_now(
+        session,
+        transfer,
+        {
+            "attempts": attempts,
+            "next_check_at": utcnow() + delay,
+            "error": (outcome.unknown or "UNKNOWN")[:200],
+        },
+    )
     return None, transfer
 
 

@@ -34,7 +34,7 @@ from pao.core import executor
 from pao.core.inserts import insert_now
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
-from pao.kit.states import transition
+from pao.kit.states import check_transition, transition_now
 from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds, UnbalancedEntry
 from pao.ledger.models import (
     HOLD_TRANSITIONS,
@@ -452,40 +452,41 @@ async def post_hold(
 ) -> Hold:
     """Phase two, success: the held money goes to ``destination``."""
     hold = await lock_hold(session, hold_id)
-    await transition(session, hold, HoldStatus.POSTED, HOLD_TRANSITIONS, actor=actor, reason=memo)
-    return await _resolve(session, hold, destination, actor=actor, memo=memo, kind="post")
+    check_transition(HOLD_TRANSITIONS, HoldStatus(hold.status), HoldStatus.POSTED)
+    return await _resolve(
+        session, hold, destination.id, HoldStatus.POSTED, actor=actor, memo=memo, kind="post"
+    )
 
 
 async def void_hold(session: AsyncSession, *, hold_id: int, actor: str, memo: str = "") -> Hold:
     """Phase two, failure: the held money goes back to the player."""
     hold = await lock_hold(session, hold_id)
-    await transition(session, hold, HoldStatus.VOIDED, HOLD_TRANSITIONS, actor=actor, reason=memo)
-    origin = await session.get(LedgerAccount, hold.account_id)
-    assert origin is not None
-    return await _resolve(session, hold, origin, actor=actor, memo=memo, kind="void")
+    check_transition(HOLD_TRANSITIONS, HoldStatus(hold.status), HoldStatus.VOIDED)
+    return await _resolve(
+        session, hold, hold.account_id, HoldStatus.VOIDED, actor=actor, memo=memo, kind="void"
+    )
 
 
 async def _resolve(
     session: AsyncSession,
     hold: Hold,
-    destination: LedgerAccount,
+    destination_id: int,
+    status: HoldStatus,
     *,
     actor: str,
     memo: str,
     kind: str,
 ) -> Hold:
-    # Lock the hold's origin too, with the accounts the entry moves, in one ascending-id
-    # statement. Updating the hold row a second time in this transaction makes PostgreSQL
-    # re-check its foreign keys (KEY SHARE on the origin account); without this lock that
-    # check would wait on a concurrent place_hold of the same player, which waits on the
-    # suspense account this transaction holds: a deadlock.
-    # The same statement loads the accounts (one round trip: no second lock in post_entry,
-    # no separate look-up of the suspense account).
-    ids = sorted({hold.account_id, hold.suspense_id, destination.id})
+    # The hold is locked (lock_hold) and its move checked. Lock its origin too, with the
+    # accounts the entry moves, in one ascending-id statement: a concurrent place_hold of the
+    # same player locks the same rows in the same order, so neither waits on the other in a
+    # cycle. The same statement loads the accounts (one round trip: no second lock in
+    # post_entry, no separate look-up of the suspense account).
+    ids = sorted({hold.account_id, hold.suspense_id, destination_id})
     rows = await executor.fetch(session, _LOCK_ROWS, {"ids": ids})
     accounts = {a.id: a for a in (executor.attach(session, LedgerAccount, row) for row in rows)}
     suspense = accounts[hold.suspense_id]
-    legs = [Leg(suspense, -hold.amount), Leg(accounts[destination.id], hold.amount)]
+    legs = [Leg(suspense, -hold.amount), Leg(accounts[destination_id], hold.amount)]
     _check_balanced(legs)
     entry = await _write_entry(
         session,
@@ -496,9 +497,18 @@ async def _resolve(
         actor=actor,
         memo=memo,
     )
-    hold.resolve_entry_id = entry.id
-    hold.resolved_at = utcnow()
-    await session.flush()
+    # The hold's row is written once, after the entry: its status, the entry that resolved
+    # it and when (one UPDATE; its foreign keys to the accounts do not change, so PostgreSQL
+    # takes no key-share lock on them for it).
+    await transition_now(
+        session,
+        hold,
+        status,
+        HOLD_TRANSITIONS,
+        actor=actor,
+        reason=memo,
+        also={"resolve_entry_id": entry.id, "resolved_at": utcnow()},
+    )
     return hold
 
 

@@ -13,13 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.exc import MultipleResultsFound
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
 from pao.core.inserts import insert_now
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
-from pao.kit.states import transition
+from pao.kit.states import transition_now
 from pao.wallet.exceptions import StatementNotFound
 from pao.wallet.models import Statement, StatementStatus, StatementType
 
@@ -102,6 +104,14 @@ async def record_statement(
     )
 
 
+# The line of (ref_type, ref_id), locked (prebuilt, on the executor: pao.core.executor).
+_LOCK_LINE = (
+    select(Statement)
+    .where(Statement.ref_type == bindparam("ref_type"), Statement.ref_id == bindparam("ref_id"))
+    .with_for_update()
+)
+
+
 async def set_statement_status(
     session: AsyncSession,
     *,
@@ -114,18 +124,14 @@ async def set_statement_status(
 
     Setting the status it already has is a no-op (a repeated callback); any other change of
     a settled line raises :class:`~pao.kit.states.IllegalTransition`."""
-    query = (
-        select(Statement)
-        .where(Statement.ref_type == ref_type, Statement.ref_id == str(ref_id))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    statement = (await session.execute(query)).scalar_one_or_none()
-    if statement is None:
+    rows = await executor.fetch(session, _LOCK_LINE, {"ref_type": ref_type, "ref_id": str(ref_id)})
+    if len(rows) > 1:  # pragma: no cover - (ref_type, ref_id) names one line
+        raise MultipleResultsFound(f"lines of {ref_type} {ref_id}")
+    if not rows:
         raise StatementNotFound(ref_type=ref_type, ref_id=str(ref_id))
+    statement = executor.attach(session, Statement, rows[0])
     if statement.status != status:
-        await transition(session, statement, status, STATEMENT_TRANSITIONS, actor=actor)
-        await session.flush()
+        await transition_now(session, statement, status, STATEMENT_TRANSITIONS, actor=actor)
     return statement
 
 
