@@ -35,7 +35,15 @@ PREFIX = "pao-chat-"
 async def live(app: FastAPI) -> AsyncIterator[str]:
     """The test's app served over TCP (socket.io clients need a real socket)."""
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, lifespan="off", ws="wsproto", log_level="warning"
+        app,
+        host="127.0.0.1",
+        port=0,
+        lifespan="off",
+        ws="wsproto",
+        log_level="warning",
+        # An aborted polling listener (Listener.close) leaves its long-poll open; the shutdown
+        # ends it after a second instead of waiting for the server's next ping.
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -76,7 +84,7 @@ class Listener:
         if self.client.transport() == "polling":
             # A graceful disconnect over polling waits for the pending long-poll, which the
             # server answers only at its next ping (engine.io does not wake it for a client's
-            # close): 45 s a test. Aborted, the server's shutdown ends that request instead.
+            # close): 45 s a test. Aborted, the live server's shutdown ends that request.
             await self.client.eio.disconnect(abort=True)
         else:
             await self.client.disconnect()
