@@ -2,21 +2,31 @@
 
 The pitfall it guards (ARCHITECTURE.md, "Where money statements execute"): SQLAlchemy's asyncpg
 adapter opens the driver's transaction on its first statement, so a raw statement sent first
-would be autocommitted and survive a rollback. Each test here sends a raw write *first*."""
+would be autocommitted and survive a rollback. The transaction tests send a raw write *first*.
+The rows it reads are the rows SQLAlchemy reads: the same values, of the same types."""
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import Float, Numeric, cast, func, select, type_coerce
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql import Select
 
 from pao.core import executor
 from pao.core.inserts import insert_now
+from pao.games.models import Game, GameCategory
 from pao.kit.idempotency import IdempotencyRecord
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount, Posting
 from pao.ledger.service import Leg, check_books, get_or_open_account, post_entry
+from pao.reports.models import LedgerDay
+from pao.site.models import SiteSetting
 
 
 async def _count(app: FastAPI, model: type[object]) -> int:
@@ -101,3 +111,66 @@ async def test_expanding_lists_and_attached_objects(app: FastAPI) -> None:
         assert again is next(a for a in loaded if a.id == rows[0][0])
         assert await session.get(LedgerAccount, again.id) is again
         assert again.created_at.tzinfo is not None
+
+
+async def _both_ways(session: AsyncSession, statement: Select[Any]) -> list[tuple[Any, ...]]:
+    """``statement``'s rows through the executor, after checking they are the rows SQLAlchemy
+    gives for it (its own asyncpg dialect on PostgreSQL): equal values of the same types
+    (``1.5 == Decimal("1.5")``, so equality alone would not tell)."""
+    ours = await executor.fetch(session, statement)
+    theirs = [tuple(row) for row in await (await session.connection()).execute(statement)]
+    assert ours == theirs
+    assert [[type(v) for v in row] for row in ours] == [[type(v) for v in r] for r in theirs]
+    return ours
+
+
+async def test_rows_read_as_sqlalchemy_reads_them(app: FastAPI) -> None:
+    """Every column type the models use (Float, Boolean, JSON, dates and aware times, integers,
+    strings, NULL), and numeric expressions whose database type is not their column type's."""
+    at = datetime(2026, 11, 28, 12, 30, 15, 250_000, tzinfo=UTC)
+    async with app.state.sessionmaker() as session:
+        session.add_all(
+            [
+                Game(
+                    code="FLOAT",
+                    name="Float",
+                    category=GameCategory.SLOT,
+                    ft_wallet_slot=1.25,
+                    logo="l",
+                    background="b",
+                    sort_order=3,
+                    enabled=False,
+                ),
+                SiteSetting(key="k", value={"a": [1, 2.5, None], "b": "ไทย"}, updated_at=at),
+                LedgerDay(
+                    day=date(2026, 11, 28),
+                    currency="THB",
+                    account_kind="player_wallet",
+                    owner="7",
+                    entry_kind="deposit",
+                    marked=True,
+                    out_sum=-(2**40),
+                ),
+            ]
+        )
+        await session.commit()
+    async with app.state.sessionmaker() as session:
+        games = await _both_ways(session, select(Game).where(Game.code == "FLOAT"))
+        game = executor.attach(session, Game, games[0])
+        assert (game.ft_wallet_slot, game.enabled, game.web) == (1.25, False, None)
+        (setting,) = await _both_ways(session, select(SiteSetting))
+        assert setting[1:3] == ({"a": [1, 2.5, None], "b": "ไทย"}, at)
+        (day,) = await _both_ways(session, select(LedgerDay))
+        assert (day[0], day[5], day[7]) == (date(2026, 11, 28), True, -(2**40))
+        # PostgreSQL answers avg() of an integer as numeric and a cast to Numeric as numeric:
+        # a Float asks for a float of it, a Numeric for a Decimal.
+        (figures,) = await _both_ways(
+            session,
+            select(
+                type_coerce(func.avg(Game.sort_order), Float),
+                cast(Game.ft_wallet_slot, Numeric(10, 2)),
+                cast(Game.sort_order, Float),
+            ).group_by(Game.code),
+        )
+        assert figures == (3.0, Decimal("1.25"), 3.0)
+        assert [type(value) for value in figures] == [float, Decimal, float]

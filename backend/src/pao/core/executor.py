@@ -11,7 +11,12 @@ exceptions (``IntegrityError`` …), so the code that calls this module has one 
 
 Each statement is compiled once per dialect (and per length of its expanding ``IN`` lists):
 the SQL text, the order of its positional parameters, the types' bind and result processors.
-asyncpg prepares it once per connection (its own statement cache).
+asyncpg prepares it once per connection (its own statement cache). The result processors are
+the ones SQLAlchemy's asyncpg dialect picks for each column from the type the database reports
+for it (``cursor.description``), which some depend on: a ``Float`` or ``Numeric`` converts only
+when the database's type is not the one it returns (asyncpg gives a ``float`` for a double
+precision, a ``Decimal`` for a numeric). So they are picked at a statement's first run here,
+from the column types asyncpg's prepared statement describes.
 
 The pitfall (ARCHITECTURE.md, "Where money statements execute"): SQLAlchemy's asyncpg adapter
 opens the driver's transaction lazily, on its first statement. A raw statement sent before that
@@ -35,19 +40,24 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
+from sqlalchemy.types import TypeEngine
 
 T = TypeVar("T")
 Params = Mapping[str, Any]
 _Processor = Callable[[Any], Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Compiled:
     sql: str
     names: tuple[str, ...]
     binds: tuple[Any, ...]  # a bind processor (or None) per positional parameter
-    results: tuple[_Processor, ...] | None  # None: no column needs processing
+    types: tuple[TypeEngine[Any], ...]  # of the columns it returns
     defaults: dict[str, Callable[[], Any]] | None  # Python-side defaults of columns not given
+    # A result processor (or None) per column, or None when no column needs processing:
+    # picked at the statement's first run (_results) if it returns columns.
+    results: tuple[_Processor, ...] | None = None
+    picked: bool = False
 
 
 _compiled: dict[tuple[Any, ...], _Compiled] = {}
@@ -110,13 +120,29 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
         column.key: _default(column)
         for column in (*compiled.insert_prefetch, *compiled.update_prefetch)
     }
-    results = tuple(
-        column.type._cached_result_processor(dialect, None)
-        for column in _returned_columns(statement)
-    )
-    found = _Compiled(sql, tuple(names), binds, results if any(results) else None, defaults or None)
+    types = tuple(column.type for column in _returned_columns(statement))
+    found = _Compiled(sql, tuple(names), binds, types, defaults or None, picked=not types)
     _compiled[key] = found
     return found, params
+
+
+async def _results(
+    compiled: _Compiled, dialect: Dialect, connection: Any
+) -> tuple[_Processor, ...] | None:
+    """The result processors SQLAlchemy's asyncpg dialect would use for ``compiled``'s columns:
+    each type's for the type (OID) the database reports for that column, as the dialect's
+    cursor reports it in ``description``. Asking asyncpg for the prepared statement here costs
+    no round trip: it is the one its statement cache keeps for the run that follows
+    (``Connection.fetch`` prepares through the same cache). ``_prepare(use_cache=True)`` is
+    asyncpg's private way in to that cache (0.32; the public ``prepare`` bypasses it and would
+    parse the statement a second time), covered by tests/integration/test_executor.py."""
+    prepared = await connection._prepare(compiled.sql, use_cache=True)
+    oids = [attribute.type.oid for attribute in prepared.get_attributes()]
+    results = tuple(
+        type_._cached_result_processor(dialect, oid)
+        for type_, oid in zip(compiled.types, oids, strict=True)
+    )
+    return results if any(results) else None
 
 
 def _default(column: Any) -> Callable[[], Any]:
@@ -235,6 +261,11 @@ async def fetch(
     for listener in listeners:
         listener(compiled.sql)
     try:
+        if not compiled.picked:
+            compiled.results = await _results(
+                compiled, session.get_bind().dialect, adapter._connection
+            )
+            compiled.picked = True
         records = await adapter._connection.fetch(compiled.sql, *_args(compiled, params))
     except Exception as error:
         raise _wrap(adapter, error, compiled.sql) from error

@@ -114,6 +114,8 @@ def _is_wallet(label: str) -> bool:
 
 # The transfer path's statements, prebuilt and sent on the executor (pao.core.executor): the
 # transactions of a transfer send no statement the ORM builds.
+# Of the game only its flag is needed: one column, and no Game object to attach (attaching
+# what the executor reads is part of a transfer's SQLAlchemy CPU, ADR 0014).
 _GAME_ENABLED = select(Game.enabled).where(Game.code == bindparam("code"))
 _GAME_ACCOUNT = select(GameAccount).where(
     GameAccount.member_id == bindparam("member_id"), GameAccount.game_code == bindparam("code")
