@@ -115,6 +115,12 @@ async def _create_database(url: str) -> None:
             )
             if not exists:
                 await conn.execute(text(f'CREATE DATABASE "{target.database}"'))
+            # Commits need not wait for the WAL to reach the disk in a test database: a crash
+            # loses nothing a test needs, and the suite's PostgreSQL tests run about twice as
+            # fast (every request commits). Locks, isolation and constraints are unchanged.
+            await conn.execute(
+                text(f'ALTER DATABASE "{target.database}" SET synchronous_commit = off')
+            )
     finally:
         await admin.dispose()
 

@@ -113,7 +113,10 @@ async def _admin(url: URL, *statements: str) -> None:
 
 async def recreate_database(url: URL) -> None:
     drop = f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'
-    await _admin(url, drop, f'CREATE DATABASE "{url.database}"')
+    # Commits do not wait for the WAL's flush, as in the tests' databases (tests/conftest.py).
+    create = f'CREATE DATABASE "{url.database}"'
+    fast = f'ALTER DATABASE "{url.database}" SET synchronous_commit = off'
+    await _admin(url, drop, create, fast)
 
 
 async def drop_database(url: URL) -> None:
