@@ -62,6 +62,12 @@ ops.command("restore")(backup.restore_command)
 
 
 WORKER_HEALTHCHECK_SECONDS = 30
+# How long an idle client connection is kept open. Longer than the proxy's own idle limit for
+# its upstream connections (deploy/nginx/pao.conf: keepalive_timeout 60s), so that the proxy,
+# never the app, closes an idle connection: with uvicorn's 5 s, a request sent on a connection
+# the app was closing at that moment was lost (a 502 behind nginx, "socket hang up" in the
+# browser tests).
+KEEP_ALIVE_SECONDS = 75
 
 
 @app.command()
@@ -88,6 +94,7 @@ def serve(
         port=bind_port,
         workers=workers,
         timeout_graceful_shutdown=int(settings.shutdown_grace_seconds),
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         # With --workers, the parent kills a worker that does not answer its ping in time; a
         # worker still importing the app on a busy machine took longer than uvicorn's 5 s.
         timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,

@@ -440,6 +440,7 @@ def test_serve_runs_uvicorn_with_the_app_factory(
                 "port": 8123,
                 "workers": 3,
                 "timeout_graceful_shutdown": 30,
+                "timeout_keep_alive": 75,
                 "timeout_worker_healthcheck": 30,
             },
         )
