@@ -58,6 +58,22 @@ def check_transition(table: TransitionTable[S], current: S, new: S) -> S:
     return new
 
 
+def _checked_change(
+    entity: HasStatus, new: S, table: TransitionTable[S], *, actor: str, reason: str | None
+) -> StatusChange:
+    """The ``status_changes`` row of moving ``entity`` to ``new``, if the table allows it."""
+    current = type(new)(entity.status)
+    check_transition(table, current, new)
+    return StatusChange(
+        entity=str(entity.__tablename__),
+        entity_id=entity.id,
+        from_status=str(current),
+        to_status=str(new),
+        actor=actor,
+        reason=reason,
+    )
+
+
 async def transition(
     session: AsyncSession,
     entity: HasStatus,
@@ -68,19 +84,9 @@ async def transition(
     reason: str | None = None,
 ) -> None:
     """Move ``entity.status`` to ``new`` if the table allows it, and record the change."""
-    current = type(new)(entity.status)
-    check_transition(table, current, new)
+    change = _checked_change(entity, new, table, actor=actor, reason=reason)
     entity.status = new
-    session.add(
-        StatusChange(
-            entity=str(entity.__tablename__),
-            entity_id=entity.id,
-            from_status=str(current),
-            to_status=str(new),
-            actor=actor,
-            reason=reason,
-        )
-    )
+    session.add(change)
 
 
 async def transition_now(
@@ -96,17 +102,5 @@ async def transition_now(
     """:func:`transition`, sent at once: the ``status_changes`` row (one ``INSERT``), then the
     entity's status and the attributes in ``also`` (one ``UPDATE`` by primary key), both
     prebuilt statements on the executor; ``entity`` holds the new values as committed."""
-    current = type(new)(entity.status)
-    check_transition(table, current, new)
-    await insert_now(
-        session,
-        StatusChange(
-            entity=str(entity.__tablename__),
-            entity_id=entity.id,
-            from_status=str(current),
-            to_status=str(new),
-            actor=actor,
-            reason=reason,
-        ),
-    )
+    await insert_now(session, _checked_change(entity, new, table, actor=actor, reason=reason))
     await update_now(session, entity, {"status": new, **(also or {})})
