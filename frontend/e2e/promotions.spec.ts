@@ -202,8 +202,11 @@ test.describe('promotions', () => {
     const member = await createMember(request);
     deposit(member, 2000); // 20 coins
     await openHome(page, t, member);
+    // The wheel the page shows, in the member's language: the slices' descriptions come from it.
+    const setup = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/spinwheel/setup');
     await page.getByRole('button', { name: t('home.spin'), exact: true }).click();
     await expect(page).toHaveURL(/\/user\/spin$/);
+    const { slice: slices } = (await (await setup).json()) as { slice: { htmlDescription: string }[] };
     await expect(page.getByRole('img', { name: new RegExp(WHEEL[appLocale]) })).toBeVisible();
     await expect(page.getByRole('heading', { name: t('promotions.spin.odds') })).toBeVisible();
     await expect(page.getByRole('cell', { name: '30.0%' }).first()).toBeVisible();
@@ -213,9 +216,15 @@ test.describe('promotions', () => {
     // Spin until a credit coupon can be claimed (61 % of spins win one).
     const claim = page.getByRole('button', { name: new RegExp(`^${t('promotions.spin.claim')}`) }).first();
     for (let i = 0; i < 20 && !(await claim.isVisible()); i += 1) {
+      const spun = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/spinwheel/spin');
       await page.getByRole('button', { name: t('promotions.spin.spinButton', { n: 20 - i }) }).click();
+      const { result: won } = (await (await spun).json()) as { result: { index: number } };
       const result = page.getByRole('dialog', { name: t('promotions.spin.resultTitle') });
       await expect(result).toBeVisible({ timeout: 10_000 });
+      // Under the prize, the won slice's description (every demo slice has one, as plain paragraphs).
+      const description = slices[won.index]?.htmlDescription.replace(/<[^>]+>/g, '').trim() ?? '';
+      expect(description).not.toBe('');
+      await expect(result.getByText(description)).toBeVisible();
       if (i === 0) await shot(page, 'spin-result', appLocale);
       await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
       await expect(result).toBeHidden();

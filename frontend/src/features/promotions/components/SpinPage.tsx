@@ -1,7 +1,8 @@
 /**
  * The spin page (/user/spin, spec §2, §4, §9): the wheel with its name, a centre spin button with
  * the coins left, the published odds of every slice, the coupon table (3 a page) with claim
- * buttons, the prize modal and the claim-confirm modal (confirm debounced 500 ms).
+ * buttons, the prize modal (with the won slice's operator-written description) and the
+ * claim-confirm modal (confirm debounced 500 ms).
  */
 import './promotions.css';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,13 +10,14 @@ import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageDialog, Modal } from '@/components/ui/Modal';
 import { Pagination } from '@/components/ui/Pagination';
+import { SafeHtml } from '@/components/ui/SafeHtml';
 import { Spinner } from '@/components/ui/Spinner';
 import { useErrorText } from '@/hooks/use-error-text';
 import { isDefiniteAnswer, useIntentKey } from '@/hooks/use-intent-key';
 import { formatDateTime } from '@/lib/dates';
 import { useMoney, useMoneyUnit } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
-import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer } from '../api/spin';
+import { useClaimCoupon, useCoupons, useSpin, useWheelSetup, type Coupon, type SpinAnswer, type WheelSetup } from '../api/spin';
 import { useWheelSize } from '../hooks/use-wheel-size';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { WheelCanvas } from '@/components/wheel/WheelCanvas';
@@ -25,6 +27,19 @@ export const COUPON_PAGE_SIZE = 3;
 export const CLAIM_DEBOUNCE_MS = 500;
 /** How long the won slice and the burst show before the prize dialog opens. */
 export const REVEAL_MS = 1600;
+
+/** A spin's result with the description of the slice it won (empty when the operator wrote none). */
+type Won = SpinAnswer['result'] & { htmlDescription: string };
+
+/**
+ * The description of the won slice, read from the setup the wheel was spun with. The slice at the
+ * result's index must carry the result's code: if the wheel was edited since the page loaded,
+ * a stale slice's text is not shown as this prize's.
+ */
+function wonDescription(slices: WheelSetup['slice'], result: SpinAnswer['result']): string {
+  const slice = slices[result.index];
+  return slice?.code === result.code ? slice.htmlDescription : '';
+}
 
 function percent(probability: number): string {
   return `${(probability * 100).toFixed(probability > 0 && probability < 0.01 ? 2 : 1)}%`;
@@ -45,9 +60,9 @@ export function SpinPage() {
   const size = useWheelSize();
   const [angle, setAngle] = useState(0);
   const [spinning, setSpinning] = useState(false);
-  const [prize, setPrize] = useState<SpinAnswer['result'] | null>(null);
+  const [prize, setPrize] = useState<Won | null>(null);
   // The prize the wheel has just stopped on: its slice is lit and it is announced, then the dialog.
-  const [reveal, setReveal] = useState<SpinAnswer['result'] | null>(null);
+  const [reveal, setReveal] = useState<Won | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Coupon | null>(null);
@@ -79,12 +94,13 @@ export function SpinPage() {
         spinIntent.renew();
         const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
         const motion = planSpin(angle, answer.result.index, data.slice.length);
+        const won: Won = { ...answer.result, htmlDescription: wonDescription(data.slice, answer.result) };
         const land = () => {
           setSpinning(false);
-          setReveal(answer.result);
+          setReveal(won);
           void queryClient.invalidateQueries({ queryKey: ['spin'] });
           // Reduced motion: no spin, no burst, the prize at once.
-          revealTimer.current = window.setTimeout(() => setPrize(answer.result), reduced ? 0 : REVEAL_MS);
+          revealTimer.current = window.setTimeout(() => setPrize(won), reduced ? 0 : REVEAL_MS);
         };
         if (reduced) {
           setAngle(motion.to);
@@ -270,6 +286,7 @@ export function SpinPage() {
           }
         >
           <p className="wheel-result">{prize.label}</p>
+          {prize.htmlDescription && <SafeHtml html={prize.htmlDescription} className="wheel-result-description prose" />}
           <p>{prize.coupon ? t('promotions.spin.wonCoupon') : t('promotions.spin.noPrize')}</p>
           <p className="small muted">{t('promotions.spin.coins', { n: prize.remainingCoin })}</p>
         </Modal>
