@@ -88,7 +88,11 @@ def route_bytes(dist: Path = DIST) -> list[RouteBytes]:
         (dist / ".vite" / "manifest.json").read_text()
     )
     key_of = {chunk["file"]: key for key, chunk in manifest.items()}
-    entry = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    # The player app's entry by name: the build has a second one (backoffice.html), and the
+    # manifest's order is not the build's promise.
+    entry = "index.html"
+    if not manifest.get(entry, {}).get("isEntry"):
+        raise RuntimeError("the build's manifest has no index.html entry")
     html = (dist / "index.html").read_text()
     preloads = _preloads(html)
     language = preloads["languages"][LOCALE]
