@@ -145,8 +145,20 @@ async def _account(session: AsyncSession, *, member_id: int, code: str) -> GameA
     return account
 
 
-def _new_transfer_id() -> str:
-    return uuid.uuid4().hex
+async def _insert_pending(session: AsyncSession, **fields: Any) -> GameTransfer:
+    """A new PENDING transfer (a fresh id, due for the reconciler after its grace) and its
+    statement line, both sent at once; ``fields`` are what the direction decides."""
+    transfer = await insert_now(
+        session,
+        GameTransfer(
+            transfer_id=uuid.uuid4().hex,
+            status=GameTransferStatus.PENDING,
+            next_check_at=utcnow() + RECONCILE_GRACE,
+            **fields,
+        ),
+    )
+    await _statement(session, transfer)
+    return transfer
 
 
 async def _statement(session: AsyncSession, transfer: GameTransfer) -> None:
@@ -186,25 +198,18 @@ async def begin_in(
         actor=f"member:{member_id}",
         memo=f"transfer to {code}",
     )
-    transfer = await insert_now(
+    return await _insert_pending(
         session,
-        GameTransfer(
-            transfer_id=_new_transfer_id(),
-            member_id=member_id,
-            game_code=code,
-            direction=TransferDirection.IN,
-            amount=amount,
-            currency=currency,
-            status=GameTransferStatus.PENDING,
-            hold_id=hold.id,
-            parent_id=parent_id,
-            from_label=from_label,
-            to_label=code,
-            next_check_at=utcnow() + RECONCILE_GRACE,
-        ),
+        member_id=member_id,
+        game_code=code,
+        direction=TransferDirection.IN,
+        amount=amount,
+        currency=currency,
+        hold_id=hold.id,
+        parent_id=parent_id,
+        from_label=from_label,
+        to_label=code,
     )
-    await _statement(session, transfer)
-    return transfer
 
 
 async def begin_out(
@@ -221,23 +226,17 @@ async def begin_out(
     await _account(session, member_id=member_id, code=code)
     if then_to is not None:
         await _account(session, member_id=member_id, code=then_to)
-    transfer = await insert_now(
+    transfer = await _insert_pending(
         session,
-        GameTransfer(
-            transfer_id=_new_transfer_id(),
-            member_id=member_id,
-            game_code=code,
-            direction=TransferDirection.OUT,
-            amount=amount,
-            currency=currency,
-            status=GameTransferStatus.PENDING,
-            then_to=then_to,
-            from_label=code,
-            to_label=WALLET,
-            next_check_at=utcnow() + RECONCILE_GRACE,
-        ),
+        member_id=member_id,
+        game_code=code,
+        direction=TransferDirection.OUT,
+        amount=amount,
+        currency=currency,
+        then_to=then_to,
+        from_label=code,
+        to_label=WALLET,
     )
-    await _statement(session, transfer)
     return transfer
 
 
