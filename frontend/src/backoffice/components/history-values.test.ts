@@ -10,6 +10,8 @@ describe('settings history values', () => {
     expect(describeChange('text', '', 'Pao')).toEqual([{ type: 'value', before: null, after: 'Pao' }]);
     expect(describeChange('choice', 'day', 'week', (choice) => `[${choice}]`)).toEqual([{ type: 'value', before: '[day]', after: '[week]' }]);
     expect(scalar('money', null)).toBeNull();
+    // A Lao operator's settings are in kip, which has no decimals on screen.
+    expect(scalar('money', 25000, undefined, 'LAK')).toBe('25,000 ₭');
   });
 
   it('shows a text in three languages as a plain line per language that changed', () => {

@@ -8,11 +8,12 @@
  * * A list (conditions, agreements, banners) names the items added, removed or changed.
  * * A banner is summarised: its image's file name (and a thumbnail), its title per language,
  *   and the languages whose HTML changed, not the HTML itself.
- * * Money in baht and rates in percent, as the editors show them; numbers, flags and plain
- *   strings as they are.
+ * * Money in the operator's currency (baht, or kip in the Lao variant) and rates in percent,
+ *   as the editors show them; numbers, flags and plain strings as they are.
  */
 import type { components } from '@/api/schema.gen';
-import { formatMoney } from '@/lib/money';
+import { variantCurrency } from '@/lib/member-currency';
+import { type Currency, formatMoney } from '@/lib/money';
 import { SITE_OR_WEB, safeUrl } from '@/lib/safe-url';
 
 export type Kind = components['schemas']['FieldOut']['kind'];
@@ -59,10 +60,12 @@ export function describeChange(kind: Kind | undefined, before: unknown, after: u
   return [{ type: 'value', before: scalar(kind, before, choice), after: scalar(kind, after, choice) }];
 }
 
-/** A single value as its editor shows it. */
-export function scalar(kind: Kind | undefined, value: unknown, choice: (value: string) => string = (v) => v): Shown {
+const SYMBOL: Record<Currency, string> = { THB: '฿', LAK: '₭' };
+
+/** A single value as its editor shows it; money in `currency`, the operator's by default. */
+export function scalar(kind: Kind | undefined, value: unknown, choice: (value: string) => string = (v) => v, currency: Currency = variantCurrency()): Shown {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return null;
-  if (typeof value === 'number' && kind === 'money') return `${formatMoney(value, 'THB')} ฿`;
+  if (typeof value === 'number' && kind === 'money') return `${formatMoney(value, currency)} ${SYMBOL[currency]}`;
   // Rates are basis points on the wire, percentages in the editor (250 = 2.5 %).
   if (typeof value === 'number' && kind === 'percentBp') return `${value / 100} %`;
   if (typeof value === 'string' && kind === 'choice') return choice(value);
