@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import Float, Numeric, cast, func, select, type_coerce
+from sqlalchemy import Float, Numeric, cast, func, inspect, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql import Select
@@ -111,6 +111,49 @@ async def test_expanding_lists_and_attached_objects(app: FastAPI) -> None:
         assert again is next(a for a in loaded if a.id == rows[0][0])
         assert await session.get(LedgerAccount, again.id) is again
         assert again.created_at.tzinfo is not None
+
+
+async def test_attached_object_is_as_a_query_loads_it(app: FastAPI) -> None:
+    """executor.persist builds the loaded state itself (not through Session.add): the object
+    must be what a query would have given, and behave so when changed, refreshed or
+    rolled back."""
+    async with app.state.sessionmaker() as session:
+        opened = await get_or_open_account(
+            session, kind=AccountKind.PLAYER_WALLET, currency=Currency.THB, owner="9"
+        )
+        await session.commit()
+    query = select(LedgerAccount).where(LedgerAccount.id == opened.id)
+    async with app.state.sessionmaker() as session:
+        loaded = (await session.execute(query)).scalar_one()
+        expected = inspect(loaded)
+        expected_values = dict(expected.dict)
+    async with app.state.sessionmaker() as session:
+        ours = executor.attach(session, LedgerAccount, (await executor.fetch(session, query))[0])
+        state = inspect(ours)
+        assert state.persistent
+        assert (state.key, state.identity_token) == (expected.key, expected.identity_token)
+        assert {k: v for k, v in state.dict.items() if not k.startswith("_")} == {
+            k: v for k, v in expected_values.items() if not k.startswith("_")
+        }
+        assert not state.modified
+        assert not state.committed_state
+        assert not state.expired_attributes
+        assert ours in session
+        assert not session.new
+        assert not session.dirty
+        assert await session.get(LedgerAccount, ours.id) is ours
+        # A change is tracked and flushed like any loaded object's, and rolled back.
+        ours.may_go_negative = True
+        assert ours in session.dirty
+        await session.flush()
+        await session.rollback()
+        assert state.expired_attributes  # expired by the rollback, as a loaded object is
+        await session.refresh(ours)
+        assert ours.may_go_negative is False
+        ours.may_go_negative = True
+        await session.commit()
+    async with app.state.sessionmaker() as session:
+        assert (await session.execute(query)).scalar_one().may_go_negative is True
 
 
 async def _both_ways(session: AsyncSession, statement: Select[Any]) -> list[tuple[Any, ...]]:

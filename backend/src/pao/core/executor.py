@@ -35,8 +35,6 @@ from typing import Any, TypeVar
 from sqlalchemy import event, exc, inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
-from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
@@ -44,7 +42,7 @@ from sqlalchemy.types import TypeEngine
 
 T = TypeVar("T")
 Params = Mapping[str, Any]
-_Processor = Callable[[Any], Any] | None
+_Processor = Callable[[Any], Any]
 
 
 @dataclass(slots=True)
@@ -54,9 +52,9 @@ class _Compiled:
     binds: tuple[Any, ...]  # a bind processor (or None) per positional parameter
     types: tuple[TypeEngine[Any], ...]  # of the columns it returns
     defaults: dict[str, Callable[[], Any]] | None  # Python-side defaults of columns not given
-    # A result processor (or None) per column, or None when no column needs processing:
-    # picked at the statement's first run (_results) if it returns columns.
-    results: tuple[_Processor, ...] | None = None
+    # (column position, its result processor) for the columns that need one, or None when
+    # none does: picked at the statement's first run (_results) if it returns columns.
+    results: tuple[tuple[int, _Processor], ...] | None = None
     picked: bool = False
 
 
@@ -128,7 +126,7 @@ def _compile(statement: Executable, dialect: Dialect, params: Params) -> tuple[_
 
 async def _results(
     compiled: _Compiled, dialect: Dialect, connection: Any
-) -> tuple[_Processor, ...] | None:
+) -> tuple[tuple[int, _Processor], ...] | None:
     """The result processors SQLAlchemy's asyncpg dialect would use for ``compiled``'s columns:
     each type's for the type (OID) the database reports for that column, as the dialect's
     cursor reports it in ``description``. Asking asyncpg for the prepared statement here costs
@@ -139,10 +137,11 @@ async def _results(
     prepared = await connection._prepare(compiled.sql, use_cache=True)
     oids = [attribute.type.oid for attribute in prepared.get_attributes()]
     results = tuple(
-        type_._cached_result_processor(dialect, oid)
-        for type_, oid in zip(compiled.types, oids, strict=True)
+        (position, process)
+        for position, (type_, oid) in enumerate(zip(compiled.types, oids, strict=True))
+        if (process := type_._cached_result_processor(dialect, oid)) is not None
     )
-    return results if any(results) else None
+    return results or None
 
 
 def _default(column: Any) -> Callable[[], Any]:
@@ -272,13 +271,13 @@ async def fetch(
     processors = compiled.results
     if processors is None:
         return [tuple(record) for record in records]
-    return [
-        tuple(
-            process(value) if process is not None else value
-            for process, value in zip(processors, record, strict=True)
-        )
-        for record in records
-    ]
+    rows = []
+    for record in records:
+        row = list(record)
+        for position, process in processors:
+            row[position] = process(row[position])
+        rows.append(tuple(row))
+    return rows
 
 
 async def fetch_one_or_none(
@@ -308,20 +307,68 @@ async def execute_many(
         raise _wrap(adapter, error, compiled.sql) from error
 
 
+def set_committed_values(obj: object, values: Mapping[str, Any]) -> None:
+    """``set_committed_value`` for several column attributes at once: the values set as if
+    loaded (no change recorded for a flush), with one ``InstanceState._commit`` for all of
+    them as a load does, not one per attribute."""
+    state = inspect(obj)
+    state.dict.update(values)
+    state._commit(state.dict, values.keys())
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    keys: tuple[str, ...]  # the column attributes, in the order select(model) returns them
+    primary_key: tuple[int, ...]  # where the primary key's columns are in that order
+
+
+_shapes: dict[Any, _Shape] = {}
+
+
+def _shape(mapper: Any) -> _Shape:
+    shape = _shapes.get(mapper)
+    if shape is None:
+        keys = tuple(prop.key for prop in mapper.column_attrs)
+        positions = (keys.index(mapper.get_property_by_column(c).key) for c in mapper.primary_key)
+        shape = _shapes[mapper] = _Shape(keys, tuple(positions))
+    return shape
+
+
+def persist(session: AsyncSession, obj: object, row: Sequence[Any]) -> None:
+    """``obj`` (transient) gets ``row`` (its columns in ``select(model)``'s order, as read here
+    or returned by an INSERT) and becomes persistent in ``session``, as a query's load makes an
+    object (``sqlalchemy.orm.loading``): its identity key, its session, its place in the
+    identity map, every value committed, no change left for a flush.
+
+    ``make_transient_to_detached`` and ``Session.add`` reach the same state through the attach
+    events and a walk of the relationship cascades: for the five to eight objects a money
+    request reads or writes, about a twentieth of its CPU (docs/benchmarks.md). The private
+    calls are those of the loading code, listed in ADR 0014; ``test_executor.py`` checks the
+    object against one loaded by a query."""
+    state = inspect(obj)
+    mapper = state.mapper
+    shape = _shape(mapper)
+    identity = mapper.identity_key_from_primary_key([row[i] for i in shape.primary_key])
+    state.dict.update(zip(shape.keys, row, strict=True))
+    sync = session.sync_session
+    state.key = identity
+    state.identity_token = identity[2]
+    state.session_id = sync.hash_key
+    sync.identity_map._add_unpresent(state, identity)
+    state._commit_all(state.dict, sync.identity_map)
+
+
 def attach(session: AsyncSession, model: type[T], row: Sequence[Any]) -> T:
     """The ORM object of ``model`` for a row of ``select(model)`` read here, in ``session`` as
     if loaded: the object already in the identity map is refreshed (``populate_existing``),
-    otherwise a new one is attached."""
+    otherwise a new one is made persistent (:func:`persist`)."""
     mapper = inspect(model)
-    values = dict(zip((prop.key for prop in mapper.column_attrs), row, strict=True))
-    identity = mapper.identity_key_from_primary_key(
-        [values[mapper.get_property_by_column(column).key] for column in mapper.primary_key]
-    )
-    existing = session.sync_session.identity_map.get(identity)
-    obj: T = existing if existing is not None else mapper.class_manager.new_instance()
-    for key, value in values.items():
-        set_committed_value(obj, key, value)
-    if existing is None:
-        make_transient_to_detached(obj)
-        session.add(obj)
+    shape = _shape(mapper)
+    identity = mapper.identity_key_from_primary_key([row[i] for i in shape.primary_key])
+    existing: T | None = session.sync_session.identity_map.get(identity)
+    if existing is not None:
+        set_committed_values(existing, dict(zip(shape.keys, row, strict=True)))
+        return existing
+    obj: T = mapper.class_manager.new_instance()
+    persist(session, obj, row)
     return obj

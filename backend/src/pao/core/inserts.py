@@ -18,8 +18,6 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Insert, Table, Update, bindparam, insert, inspect, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.orm.attributes import set_committed_value
 
 from pao.core import executor
 
@@ -38,10 +36,9 @@ async def insert_now(session: AsyncSession, obj: T) -> T:
     state = inspect(obj)
     mapper = state.mapper
     table: Any = mapper.local_table
+    given = state.dict
     params = {
-        prop.columns[0].key: state.dict[prop.key]
-        for prop in mapper.column_attrs
-        if prop.key in state.dict
+        prop.columns[0].key: given[prop.key] for prop in mapper.column_attrs if prop.key in given
     }
     key = (table, frozenset(params))
     statement = _statements.get(key)
@@ -51,11 +48,7 @@ async def insert_now(session: AsyncSession, obj: T) -> T:
             *(prop.columns[0] for prop in mapper.column_attrs)
         )
     # On PostgreSQL on the driver, in the session's transaction (pao.core.executor).
-    row = (await executor.fetch(session, statement, params))[0]
-    for prop, value in zip(mapper.column_attrs, row, strict=True):
-        set_committed_value(obj, prop.key, value)
-    make_transient_to_detached(obj)
-    session.add(obj)
+    executor.persist(session, obj, (await executor.fetch(session, statement, params))[0])
     return obj
 
 
@@ -84,5 +77,4 @@ async def update_now(session: AsyncSession, obj: object, values: Mapping[str, An
     (identity,) = mapper.primary_key_from_instance(obj)
     params = {"pk_": identity, **{f"v_{name}": value for name, value in values.items()}}
     await executor.execute_many(session, statement, [params])
-    for name, value in values.items():
-        set_committed_value(obj, name, value)
+    executor.set_committed_values(obj, values)

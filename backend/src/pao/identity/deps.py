@@ -9,9 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import bindparam, inspect, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core import executor
 from pao.core.errors import Unauthorized
@@ -23,8 +24,7 @@ from pao.kit.clock import utcnow
 bearer = HTTPBearer(auto_error=False, description="The token from POST /api/login.")
 
 # Every authenticated call runs this, so it is built once. The member comes in the same query
-# (one round trip less): it lands in the session's identity map, where current_member's
-# session.get finds it.
+# (one round trip less).
 _LOGIN = (
     select(LoginSession, Member)
     .join(Member, Member.id == LoginSession.member_id)
@@ -55,27 +55,28 @@ def require_active_member(status: str) -> None:
         raise Unauthorized()
 
 
-async def current_login(
-    request: Request, session: SessionDep, credentials: BearerCredentials
-) -> LoginSession:
+async def _login(
+    session: AsyncSession, credentials: HTTPAuthorizationCredentials | None
+) -> tuple[LoginSession, Member]:
+    """The open login session of the bearer token and its member, both in ``session``."""
     # On PostgreSQL on the driver, in the request's transaction (pao.core.executor).
     row = await executor.fetch_one_or_none(session, _LOGIN, {"digest": bearer_digest(credentials)})
     if row is None:
         raise Unauthorized()
     login = executor.attach(session, LoginSession, row[:_LOGIN_COLUMNS])
     require_open_login(revoked_at=login.revoked_at, expires_at=login.expires_at)
-    request.state.login = login
-    # The identity map holds objects weakly: keep the member alive until current_member runs.
-    request.state.login_member = executor.attach(session, Member, row[_LOGIN_COLUMNS:])
+    return login, executor.attach(session, Member, row[_LOGIN_COLUMNS:])
+
+
+async def current_login(session: SessionDep, credentials: BearerCredentials) -> LoginSession:
+    login, _member = await _login(session, credentials)
     return login
 
 
-async def current_member(
-    session: SessionDep, login: Annotated[LoginSession, Depends(current_login)]
-) -> Member:
-    member = await session.get(Member, login.member_id)
-    if member is None:
-        raise Unauthorized()
+async def current_member(session: SessionDep, credentials: BearerCredentials) -> Member:
+    # Not built on current_login: every member route solves this, and each level of
+    # dependencies costs FastAPI work per request (docs/benchmarks.md, the withdrawal's profile).
+    _login_session, member = await _login(session, credentials)
     require_active_member(member.status)
     return member
 

@@ -38,7 +38,7 @@ from pao.core.language import RequestLanguage
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
-from pao.identity.deps import bearer, current_login, current_member
+from pao.identity.deps import bearer, current_member
 from pao.site.settings import SiteSettings, load_site_settings
 from pao.support import bot, service
 from pao.support.agents import Agent, CurrentAgent, directory
@@ -95,7 +95,6 @@ def _hub(request: Request) -> ChatHub:
 
 
 async def current_customer(
-    request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     guest_id: Annotated[
@@ -107,8 +106,7 @@ async def current_customer(
     ] = None,
 ) -> Customer:
     if credentials is not None and credentials.credentials:
-        login = await current_login(request, session, credentials)
-        return Customer(member=await current_member(session, login))
+        return Customer(member=await current_member(session, credentials))
     if guest_id is None:
         raise Unauthorized()
     if not GUEST_ID.fullmatch(guest_id):
