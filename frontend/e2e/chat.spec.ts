@@ -6,7 +6,7 @@
  * enableChatWidget`.
  */
 import type { Browser, Page } from '@playwright/test';
-import { createMember, freshPhone, paoOps } from './support/backend';
+import { createMember, freshPhone, paoOps, setChatBot } from './support/backend';
 import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, type Locale } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { newTotpSecret, totpCode } from './support/totp';
@@ -150,6 +150,41 @@ test('@main a member and an agent chat in real time, with an image, and history 
   await inbox.getByRole('button', { name: new RegExp(member.name) }).click();
   await expect(thread.getByText('Hello admin')).toBeVisible();
   await closeInbox(inbox);
+});
+
+test('@main an answer stored before the widget joined its room still shows', async ({ page, request, appLocale, t }) => {
+  await setChatBot(request, true);
+  try {
+    // A slow phone: the socket's handshake waits until the message was sent and answered, so
+    // the bot's answer goes to a room nobody has joined yet (and after the first history page).
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/socket\.io\//, async (route) => {
+      await answered;
+      await route.continue();
+    });
+    await page.goto('/contact');
+    await page.getByRole('button', { name: t('chat.open') }).click();
+    const panel = page.getByRole('region', { name: t('chat.title') });
+    const box = panel.getByRole('textbox', { name: t('chat.message'), exact: true });
+    await box.fill('Hello, anyone there?');
+    const sent = page.waitForResponse((response) => response.url().endsWith('/api/chat/send-message'));
+    await box.press('Enter');
+    expect((await sent).ok()).toBe(true);
+    // Sent over HTTP while the panel still says it is connecting.
+    await expect(panel.getByText(t('chat.connecting'))).toBeVisible();
+    await page.screenshot({ path: `test-results/screens/chat-connecting-${appLocale}.png` });
+    release();
+    await expect(panel.getByText(t('chat.connecting'))).toBeHidden();
+    const bot = panel.getByRole('listitem').filter({ has: page.getByText(t('chat.bot'), { exact: true }) });
+    await expect(bot).toBeVisible();
+    // Once: the catch-up and any live copy are the same message.
+    await expect(panel.getByRole('listitem')).toHaveCount(2);
+  } finally {
+    await setChatBot(request, false);
+  }
 });
 
 test('a visitor chats as a guest and keeps its guest id', async ({ page, browser, appLocale, t }) => {

@@ -12,6 +12,12 @@
 import type { GetModuleInfo } from 'rollup';
 
 const SHARED = /\/src\/(components|hooks|lib)\//;
+// The chat's code, shared by the player's chat widget and the back office's inbox, is left to
+// Rollup: in 'shared' it would take its socket.io client (≈ 16 KiB gzip) into every member
+// screen's first download, where the widget loads it only when opened. The widget is then
+// slower to connect after it opens, and may send before its socket is in its room; it reloads
+// what it missed after every join (src/lib/chat/use-chat-socket.ts).
+const CHAT = /\/src\/(components|hooks|lib)\/chat\//;
 // The back office's own code, strings and libraries: only backoffice.html loads them.
 const BACK_OFFICE = /\/src\/backoffice\/|\/src\/locales\/\w+\/backoffice\.json$|\/node_modules\/@tanstack\/(react-table|table-core)\//;
 
@@ -40,6 +46,6 @@ export function sharedChunks(id: string, { getModuleInfo }: { getModuleInfo: Get
   if (id.includes('vite/modulepreload-polyfill')) return 'vendor';
   const forLogin = importedFrom(id, LOGIN, getModuleInfo);
   if (id.includes('/node_modules/')) return forLogin ? 'vendor' : undefined;
-  if (!SHARED.test(id)) return undefined;
+  if (!SHARED.test(id) || CHAT.test(id)) return undefined;
   return forLogin ? 'common' : 'shared';
 }

@@ -3,6 +3,7 @@
  * sandbox SMS outbox, members created through the public API, and members as old data has them.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext } from '@playwright/test';
 
@@ -30,6 +31,28 @@ export async function setRegisterOtp(request: APIRequestContext, on: boolean): P
 async function registerOtpOn(request: APIRequestContext): Promise<boolean> {
   const flag = await request.get('/api/lookup/registerOTP', { headers: { 'X-Pao-Client': 'wallet' } });
   return ((await flag.json()) as { registerOTP: boolean }).registerOTP;
+}
+
+/**
+ * Turns the chat's FAQ bot on or off, and waits until the server acts on it (it caches the site
+ * settings for a second): a new guest's message is answered by the bot, or not. The bot is also
+ * silent while an agent is online, so "on" waits for an agent left connected to be gone too.
+ */
+export async function setChatBot(request: APIRequestContext, on: boolean): Promise<void> {
+  paoOps('settings', 'set', 'chatBotEnabled', on ? 'true' : 'false');
+  await expect.poll(() => botAnswers(request)).toBe(on);
+}
+
+async function botAnswers(request: APIRequestContext): Promise<boolean> {
+  const guestId = randomUUID();
+  const headers = { 'X-Guest-Id': guestId };
+  const sent = await request.post('/api/chat/send-message', {
+    data: { guestId, message: { message_type: 'text', payload: 'bot?' } },
+    headers,
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const history = await request.post('/api/chat/history', { data: { guestId, limit: 10, skip: 0 }, headers });
+  return ((await history.json()) as { sender: string }[]).some((message) => message.sender === 'bot');
 }
 
 export function randomDigits(n: number): string {

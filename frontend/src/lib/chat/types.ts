@@ -54,15 +54,25 @@ export function fromWire(wire: WireMessage): ChatItem {
   };
 }
 
+/** Whether message id `a` was stored before `b`: ids are increasing integers, history's order. */
+function storedBefore(a: string, b: string): boolean {
+  return a.length === b.length ? a < b : a.length < b.length;
+}
+
 /**
  * Adds a stored message to the list: it confirms our own pending copy (same clientId or id)
- * instead of appearing twice when both the HTTP answer and the socket echo arrive.
+ * instead of appearing twice when both the HTTP answer and the socket echo arrive. A new one goes
+ * in before any later stored message (one missed while offline and fetched after a newer one
+ * arrived live), else at the end.
  */
 export function mergeIncoming(items: ChatItem[], wire: WireMessage): ChatItem[] {
   const index = items.findIndex(
     (item) => item.id === wire._id || (wire.clientId && item.clientId === wire.clientId),
   );
-  if (index < 0) return [...items, fromWire(wire)];
+  if (index < 0) {
+    const later = items.findIndex((item) => item.id !== undefined && storedBefore(wire._id, item.id));
+    return later < 0 ? [...items, fromWire(wire)] : [...items.slice(0, later), fromWire(wire), ...items.slice(later)];
+  }
   const next = items.slice();
   const current = next[index] as ChatItem;
   next[index] = { ...current, id: wire._id, createdAt: wire.createdAt, delivery: 'succeed', message: wire.message };
@@ -77,6 +87,31 @@ export function prependHistory(items: ChatItem[], page: WireMessage[]): ChatItem
     .reverse()
     .map(fromWire);
   return [...older, ...items];
+}
+
+/** How many messages on screen the server has stored: the history offset of the next older page. */
+export function storedCount(items: ChatItem[]): number {
+  return items.filter((item) => item.id !== undefined).length;
+}
+
+/**
+ * The stored messages `items` lacks at the new end, oldest first: history pages, newest first,
+ * until one reaches a message already on screen (or the history's start). With nothing stored on
+ * screen yet, the newest page is enough; older ones are the reader's "earlier" button.
+ */
+export async function fetchMissed(
+  items: ChatItem[],
+  history: (skip: number, limit: number) => Promise<WireMessage[]>,
+): Promise<WireMessage[]> {
+  const known = new Set(items.flatMap((item) => (item.id === undefined ? [] : [item.id])));
+  const missed: WireMessage[] = [];
+  for (let skip = 0; ; skip += HISTORY_PAGE) {
+    const page = await history(skip, HISTORY_PAGE);
+    const reached = page.findIndex((wire) => known.has(wire._id));
+    missed.push(...(reached < 0 ? page : page.slice(0, reached)));
+    if (reached >= 0 || page.length < HISTORY_PAGE || known.size === 0) break;
+  }
+  return missed.reverse();
 }
 
 const IMAGE_TYPES = ['png', 'jpeg', 'jpg', 'gif'];

@@ -3,6 +3,12 @@
  * socket.io at /socket.io with the caller's credentials in the handshake, reconnect delay 500 ms
  * with unlimited attempts, `join` on every (re)connect, and a 5 s check that reconnects a socket
  * left disconnected. Agents also hear `read` and `assigned`. Loaded only with a chat screen.
+ *
+ * The server sends a message only to the sockets in its room at that moment: whatever was stored
+ * before this socket joined (a bot's answer to a message sent while a slow phone was still
+ * connecting, anything said during a reconnect) never comes live. So the socket counts as
+ * connected only once the server acknowledged the join, and `onJoin` runs after every join, the
+ * first included, for the screen to reload what it may have missed.
  */
 import { useEffect, useRef, useState } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -25,16 +31,20 @@ type Options = {
   onRead?: (event: { conversationId: string; by: string }) => void;
   /** Agents only: a conversation changed hands (the back office's inbox). */
   onAssigned?: (event: AssignedEvent) => void;
-  /** After a reconnect: reload what may have been missed. */
-  onReconnect?: () => void;
+  /** After every join (agents: every connect), the first included: reload what was missed. */
+  onJoin?: () => void;
 };
 
-export function useChatSocket({ auth, room, onMessage, onRead, onAssigned, onReconnect }: Options): boolean {
+/** The server's answer to `join`. */
+type JoinAck = { ok: boolean; message?: string };
+
+/** True once the socket is in its room (agents: connected), false again when it drops. */
+export function useChatSocket({ auth, room, onMessage, onRead, onAssigned, onJoin }: Options): boolean {
   const [connected, setConnected] = useState(false);
-  const handlers = useRef({ onMessage, onRead, onAssigned, onReconnect });
+  const handlers = useRef({ onMessage, onRead, onAssigned, onJoin });
   useEffect(() => {
-    handlers.current = { onMessage, onRead, onAssigned, onReconnect };
-  }, [onMessage, onRead, onAssigned, onReconnect]);
+    handlers.current = { onMessage, onRead, onAssigned, onJoin };
+  }, [onMessage, onRead, onAssigned, onJoin]);
   const authKey = auth ? JSON.stringify(auth) : null;
 
   useEffect(() => {
@@ -46,12 +56,19 @@ export function useChatSocket({ auth, room, onMessage, onRead, onAssigned, onRec
       reconnectionDelay: RECONNECT_DELAY_MS,
       reconnectionAttempts: Infinity,
     });
-    let connectedBefore = false;
-    socket.on('connect', () => {
+    const joined = () => {
       setConnected(true);
-      if (room) socket.emit('join', room);
-      if (connectedBefore) handlers.current.onReconnect?.();
-      connectedBefore = true;
+      handlers.current.onJoin?.();
+    };
+    socket.on('connect', () => {
+      if (room) {
+        socket.emit('join', room, (ack: JoinAck) => {
+          if (ack.ok && socket.connected) joined();
+        });
+      } else {
+        // Agents are put in their room by the server as they connect.
+        joined();
+      }
     });
     socket.on('disconnect', () => setConnected(false));
     socket.on('messaging', (message: WireMessage) => handlers.current.onMessage(message));

@@ -1,15 +1,18 @@
 /**
  * A conversation on screen, for the customer's widget and the agent's inbox alike: history
- * pages, live messages merged without duplicates, our own messages with their delivery states
- * (uploading_file → sending → succeed | failed, retryable) and read marks debounced by 1 s.
+ * pages, live messages merged without duplicates, what was missed while the socket was not in its
+ * room (`catchUp`), our own messages with their delivery states (uploading_file → sending →
+ * succeed | failed, retryable) and read marks debounced by 1 s.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { uuid } from '@/lib/uuid';
 import {
   HISTORY_PAGE,
   READ_DEBOUNCE_MS,
+  fetchMissed,
   mergeIncoming,
   prependHistory,
+  storedCount,
   type ChatItem,
   type MediaKind,
   type Message,
@@ -34,11 +37,15 @@ export function useConversation<M extends Message>({ transport, side, onError }:
   const [items, setItems] = useState<ChatItem[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
-  const loaded = useRef(0);
+  // The list as last shown, for what is fetched next (older pages, missed messages).
+  const shown = useRef(items);
   const errors = useRef(onError);
   useEffect(() => {
     errors.current = onError;
   }, [onError]);
+  useEffect(() => {
+    shown.current = items;
+  }, [items]);
 
   const update = useCallback((key: string, patch: Partial<ChatItem>) => {
     setItems((list) => list.map((item) => (item.key === key ? { ...item, ...patch } : item)));
@@ -48,8 +55,7 @@ export function useConversation<M extends Message>({ transport, side, onError }:
     if (!transport) return;
     setLoading(true);
     try {
-      const page = await transport.history(loaded.current, HISTORY_PAGE);
-      loaded.current += page.length;
+      const page = await transport.history(storedCount(shown.current), HISTORY_PAGE);
       setHasMore(page.length === HISTORY_PAGE);
       setItems((list) => prependHistory(list, page));
     } catch (error) {
@@ -66,7 +72,6 @@ export function useConversation<M extends Message>({ transport, side, onError }:
     transport.history(0, HISTORY_PAGE).then(
       (page) => {
         if (!live) return;
-        loaded.current = page.length;
         setHasMore(page.length === HISTORY_PAGE);
         setItems((list) => prependHistory(list, page));
         setLoading(false);
@@ -83,23 +88,19 @@ export function useConversation<M extends Message>({ transport, side, onError }:
   }, [transport]);
 
   const receive = useCallback((wire: WireMessage) => {
-    setItems((list) => {
-      const known = list.some((item) => item.id === wire._id || (wire.clientId && item.clientId === wire.clientId));
-      if (!known) loaded.current += 1;
-      return mergeIncoming(list, wire);
-    });
+    setItems((list) => mergeIncoming(list, wire));
   }, []);
 
-  /** After a reconnect: fetch the newest page and merge what was missed. */
+  /** After the socket (re)joined its room: merge what was stored while it was not in it. */
   const catchUp = useCallback(async () => {
     if (!transport) return;
     try {
-      const page = await transport.history(0, HISTORY_PAGE);
-      for (const wire of [...page].reverse()) receive(wire);
+      const missed = await fetchMissed(shown.current, transport.history);
+      setItems((list) => missed.reduce(mergeIncoming, list));
     } catch (error) {
       errors.current(error);
     }
-  }, [transport, receive]);
+  }, [transport]);
 
   const deliver = useCallback(
     async (key: string, clientId: string, message: M) => {
@@ -112,7 +113,6 @@ export function useConversation<M extends Message>({ transport, side, onError }:
             item.key === key ? { ...item, id: sent._id, createdAt: sent.timestamp, delivery: 'succeed' } : item,
           ),
         );
-        loaded.current += 1;
       } catch (error) {
         update(key, { delivery: 'failed' });
         errors.current(error);

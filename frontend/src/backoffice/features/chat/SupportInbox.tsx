@@ -83,7 +83,7 @@ export default function SupportInbox({ side }: { side?: (conversation: InboxConv
     },
     onRead: refresh,
     onAssigned: refresh,
-    onReconnect: refresh,
+    onJoin: refresh,
   });
 
   const items = list.data?.items ?? [];

@@ -326,7 +326,7 @@ function Inbox({ token, onLogout }: { token: string; onLogout: () => void }) {
       void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] });
     },
     onRead: () => void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] }),
-    onReconnect: () => void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] }),
+    onJoin: () => void queryClient.invalidateQueries({ queryKey: ['agent', 'conversations'] }),
   });
 
   const list = conversations.data ?? [];

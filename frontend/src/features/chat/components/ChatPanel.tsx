@@ -22,6 +22,7 @@ import type { CustomerMessage } from '@/lib/chat/types';
 import { useAlert } from '@/lib/chat/use-alert';
 import { useChatSocket, type SocketAuth } from '@/lib/chat/use-chat-socket';
 import { useConversation, type ConversationTransport } from '@/lib/chat/use-conversation';
+import { Connecting } from './Connecting';
 import { ChatView } from '@/components/chat/ChatView';
 import { Composer } from '@/components/chat/Composer';
 import type { ChatAction } from '@/components/chat/MessageView';
@@ -61,7 +62,7 @@ export default function ChatPanel({ prefix }: { prefix: string }) {
     [identity],
   );
   const room = identity ? prefix + (identity.kind === 'member' ? identity.userId : identity.guestId) : null;
-  const connected = useChatSocket({ auth, room, onMessage: chat.receive, onReconnect: () => void chat.catchUp() });
+  const connected = useChatSocket({ auth, room, onMessage: chat.receive, onJoin: () => void chat.catchUp() });
 
   const loadMedia = useCallback(
     (path: string) => (identity ? fetchBlobUrl(customerMediaUrl(path), identityHeaders(identity)) : Promise.reject(new Error('no identity'))),
@@ -78,11 +79,7 @@ export default function ChatPanel({ prefix }: { prefix: string }) {
 
   return (
     <div className="chat-body">
-      {identity && !connected && (
-        <p className="chat-status" role="status">
-          {t('chat.connecting')}
-        </p>
-      )}
+      {!connected && <Connecting />}
       <ChatView
         items={chat.items}
         side="customer"

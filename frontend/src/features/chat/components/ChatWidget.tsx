@@ -1,14 +1,15 @@
 /**
  * The chat widget of the contact pages (spec §2): a floating logo button with an invite bubble
  * ('แชทกับแอดมิน'), shown only when the enableChatWidget flag is on and the chat answers its
- * config. The panel — and with it socket.io-client — is loaded only when first opened.
+ * config. The panel — and with it socket.io-client — is loaded only when first opened; until it
+ * is in its room the panel says it is connecting.
  */
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
-import { Spinner } from '@/components/ui/Spinner';
 import { chatQueries } from '../api/chat';
+import { Connecting } from './Connecting';
 
 const ChatPanel = lazy(() => import('./ChatPanel'));
 
@@ -49,7 +50,7 @@ export function ChatWidget() {
               <Icon name="close" />
             </button>
           </header>
-          <Suspense fallback={<Spinner />}>
+          <Suspense fallback={<Connecting />}>
             <ChatPanel prefix={prefix} />
           </Suspense>
         </section>
