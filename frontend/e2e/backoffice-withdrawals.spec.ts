@@ -1,9 +1,9 @@
 /**
  * The cashiers' withdrawal queue at 1366×768, in Thai: a cashier has the queue open when a
  * member (registered and funded through the API and `pao ops deposit`) asks for a withdrawal;
- * the row appears without a reload (socket.io). The cashier opens it, claims it and approves it
- * through the sandbox bank: it becomes paid, and the member's statement (player API) shows the
- * withdrawal as a success. The queue passes axe; screenshots go to test-results/screens/.
+ * the row appears without a reload (socket.io's `withdrawals:changed` batch) and is announced.
+ * The cashier opens it, claims it and approves it through the sandbox bank: it becomes paid,
+ * and the member's statement (player API) shows the withdrawal as a success. The queue passes axe; screenshots go to test-results/screens/.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, type Member } from './support/backend';
@@ -44,6 +44,8 @@ test('a cashier sees a new withdrawal live, claims it and pays it through the ba
   const { withdrawalId } = (await asked.json()) as { withdrawalId: number };
   const row = table.getByRole('row').filter({ hasText: member.phone });
   await expect(row).toBeVisible();
+  // Screen readers hear it once (the live region), in the batch's one line.
+  await expect(page.getByText(t('bo.withdrawals.arrived', { id: withdrawalId, amount: '300.00 THB' }), { exact: true })).toBeAttached();
   await expect(row.getByText(t('bo.withdrawals.status.PENDING'), { exact: true })).toBeVisible();
 
   // Open the detail beside the queue; claim it.

@@ -1,7 +1,8 @@
 """The cashiers' live queue over real sockets: staff holding ``withdrawals.read`` join the
-``backoffice:withdrawals`` room with their staff token and hear ``withdrawal:new`` when a
-member asks for a withdrawal (after its commit) and ``withdrawal:updated`` on a claim; a
-member's token cannot join, and a member's socket hears nothing."""
+``backoffice:withdrawals`` room with their staff token and hear ``withdrawals:changed`` with
+the ``new`` withdrawals when members ask (after the commit) and the ``updated`` ones on a
+claim, the withdrawals of one batch window in one event; a member's token cannot join, and a
+member's socket hears nothing."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 import socketio
 from fastapi import FastAPI
 
+from pao.backoffice import staff_rooms
 from pao.backoffice.roles import Role
 from tests.integration.test_chat_socket import live  # noqa: F401  (the served app fixture)
 from tests.staff_helpers import add_staff, bearer, log_in
@@ -20,15 +22,14 @@ from tests.withdrawal_helpers import PREFIX, funded_member, request_withdrawal
 
 
 class RoomListener:
-    """A socket.io client queueing the withdrawal events it receives."""
+    """A socket.io client queueing the withdrawal queue's batches it receives."""
 
     def __init__(self) -> None:
         self.client = socketio.AsyncClient(reconnection=False)
-        self.events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
-        for name in ("withdrawal:new", "withdrawal:updated"):
-            self.client.on(name, lambda data, name=name: self.events.put_nowait((name, data)))
+        self.events: asyncio.Queue[dict[str, list[dict[str, Any]]]] = asyncio.Queue()
+        self.client.on("withdrawals:changed", self.events.put_nowait)
 
-    async def next(self, seconds: float = 5) -> tuple[str, dict[str, Any]]:
+    async def next(self, seconds: float = 5) -> dict[str, list[dict[str, Any]]]:
         return await asyncio.wait_for(self.events.get(), seconds)
 
 
@@ -55,24 +56,19 @@ async def test_staff_hear_new_withdrawals_and_members_cannot_join(
     try:
         async with httpx.AsyncClient(base_url=live) as http:
             withdrawal_id = await request_withdrawal(http, member_token, 250)
-            name, data = await staff.next()
-            assert (name, data["id"], data["amount"], data["currency"]) == (
-                "withdrawal:new",
-                withdrawal_id,
-                250,
-                "THB",
-            )
+            batch = await staff.next()
+            assert list(batch) == ["new"]
+            [new] = batch["new"]
+            assert (new["id"], new["amount"], new["currency"]) == (withdrawal_id, 250, "THB")
             claimed = await http.post(
                 f"{PREFIX}/{withdrawal_id}/claim", headers=bearer(cashier_token)
             )
             assert claimed.status_code == 200, claimed.text
-            name, data = await staff.next()
-            assert (name, data["id"], data["status"]) == (
-                "withdrawal:updated",
-                withdrawal_id,
-                "PENDING",
-            )
-            assert data["claimedBy"] == claimed.json()["claimedBy"]
+            batch = await staff.next()
+            assert list(batch) == ["updated"]
+            [updated] = batch["updated"]
+            assert (updated["id"], updated["status"]) == (withdrawal_id, "PENDING")
+            assert updated["claimedBy"] == claimed.json()["claimedBy"]
         await asyncio.sleep(0.3)
         assert member.events.empty()
     finally:
@@ -89,3 +85,37 @@ async def test_staff_without_the_queue_permission_are_refused(
     io = socketio.AsyncClient(reconnection=False)
     with pytest.raises(socketio.exceptions.ConnectionError):
         await io.connect(live, auth={"staffToken": support_token}, transports=["websocket"])
+
+
+async def test_withdrawals_of_one_window_arrive_as_one_event(
+    live: str,  # noqa: F811
+    client: httpx.AsyncClient,
+    app: FastAPI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A window wide enough for this machine to commit three requests and a claim in it.
+    monkeypatch.setattr(staff_rooms, "BATCH_WINDOW_SECONDS", 3.0)
+    cashier_token = await log_in(client, await add_staff(app, role=Role.CASHIER))
+    members = [(await funded_member(client))[1] for _ in range(3)]
+    staff = RoomListener()
+    await staff.client.connect(
+        live, auth={"staffToken": cashier_token}, transports=["websocket"], wait_timeout=5
+    )
+    try:
+        async with httpx.AsyncClient(base_url=live) as http:
+            ids = [
+                await request_withdrawal(http, token, 100 + n) for n, token in enumerate(members)
+            ]
+            claimed = await http.post(f"{PREFIX}/{ids[0]}/claim", headers=bearer(cashier_token))
+            assert claimed.status_code == 200, claimed.text
+            batch = await staff.next(seconds=10)
+        assert [(item["id"], item["amount"]) for item in batch["new"]] == [
+            (ids[0], 100),
+            (ids[1], 101),
+            (ids[2], 102),
+        ]
+        assert [(item["id"], item["status"]) for item in batch["updated"]] == [(ids[0], "PENDING")]
+        await asyncio.sleep(0.5)
+        assert staff.events.empty()
+    finally:
+        await staff.client.disconnect()

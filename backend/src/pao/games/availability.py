@@ -25,13 +25,13 @@ from enum import StrEnum
 from time import monotonic
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
 from pao.games.exceptions import ProviderDown, ProviderInMaintenance
 from pao.games.health import Health, HealthTracker, tracker_of
 from pao.games.models import Game, ProviderMaintenance
+from pao.kit.after_commit import after_commit
 from pao.kit.clock import utcnow
 
 # The bound: how old a state another process changed may be when a request acts on it.
@@ -196,26 +196,11 @@ def _changed() -> None:
     _generation += 1
 
 
-def _on_commit(session: Session) -> None:
-    # after_commit also follows a savepoint's release, which others cannot see yet.
-    if session.in_nested_transaction():
-        return
-    if session.info.pop(_CHANGED_IN, None) is session.get_transaction():
-        _changed()
-
-
-# Session.info key: the (outermost) transaction in which a maintenance changed.
-_CHANGED_IN = "pao.games.availability.changed_in"
-
-
 def maintenance_changed(session: AsyncSession) -> None:
     """Called by whoever writes ``provider_maintenance`` (after its flush): every cache of
-    this process re-reads once this transaction commits (a rolled-back change drops nothing)."""
-    sync_session = session.sync_session
-    sync_session.info[_CHANGED_IN] = sync_session.get_transaction()
-    # One listener per session, kept for all its transactions (as pao.site.settings does).
-    if not event.contains(sync_session, "after_commit", _on_commit):
-        event.listen(sync_session, "after_commit", _on_commit)
+    this process re-reads once this transaction commits (the outermost one: a savepoint's
+    release is not visible to others yet; a rolled-back change drops nothing)."""
+    after_commit(session, _changed)
 
 
 async def screen_statuses(app: Any, session: AsyncSession) -> dict[str, ProviderStatus]:

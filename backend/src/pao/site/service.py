@@ -18,10 +18,10 @@ from zoneinfo import ZoneInfo
 import structlog
 from pydantic import TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
-from sqlalchemy import delete, event
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
+from pao.kit.after_commit import after_commit
 from pao.kit.money import WireAmount
 from pao.site.banks import banks_for
 from pao.site.content import Locale
@@ -246,15 +246,6 @@ def check_ranges(settings: SiteSettings, changed: set[str] | None = None) -> Non
             raise SettingOutOfRange(low, high)
 
 
-def _invalidate_after_commit(session: AsyncSession) -> None:
-    """This process's termination cache is dropped once the new flag is committed."""
-
-    def _on_commit(_session: Session) -> None:
-        invalidate_termination_cache()
-
-    event.listen(session.sync_session, "after_commit", _on_commit, once=True)
-
-
 async def store_setting(
     session: AsyncSession, *, key: str, value: Any, actor: str, change_set: str | None = None
 ) -> Any:
@@ -282,7 +273,9 @@ async def store_setting(
         # A row under the field name would compete with the canonical one on load.
         await session.execute(delete(SiteSetting).where(SiteSetting.key == name))
     if name == TERMINATED_KEY:
-        _invalidate_after_commit(session)
+        # This process's termination cache is dropped once the new flag is committed (the
+        # outermost transaction: not on a savepoint's release).
+        after_commit(session, invalidate_termination_cache)
     log.info("site setting changed", key=stored_key, actor=actor)
     return stored
 

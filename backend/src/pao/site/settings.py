@@ -17,10 +17,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import structlog
 from pydantic import AfterValidator, BaseModel, Field, ValidationError
-from sqlalchemy import Engine, Pool, event, select
+from sqlalchemy import Engine, Pool, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
 
+from pao.kit.after_commit import after_commit
 from pao.kit.clock import utcnow
 from pao.site.content import (
     Banner,
@@ -183,20 +183,6 @@ def _parse(data: dict[str, Any]) -> SiteSettings:
         return SiteSettings.model_validate({k: v for k, v in data.items() if k not in bad})
 
 
-def _invalidate_on_commit(session: Session) -> None:
-    """``after_commit`` of a session that ran :func:`set_value`: drop the cache when the
-    transaction that changed a setting commits, not when any other of its transactions does.
-
-    ``after_commit`` also follows every savepoint's release, which makes nothing visible to
-    other connections: only the outermost commit counts. A transaction that changed a setting
-    and was rolled back is never the one committing here; its mark is just cleared. (A change
-    undone by a savepoint's rollback still drops the cache at commit: one needless re-read.)"""
-    if session.in_nested_transaction():
-        return
-    if session.info.pop(_CHANGED_IN, None) is session.get_transaction():
-        invalidate_settings_cache()
-
-
 def invalidate_settings_cache() -> None:
     """Make every database pool of this process re-read the settings on the next load."""
     global _generation
@@ -212,8 +198,6 @@ _KNOWN_KEYS = frozenset(
 # Per database pool (one per app; tests' apps never share one): (read at, generation, parsed).
 _cached: WeakKeyDictionary[Pool, tuple[float, int, SiteSettings]] = WeakKeyDictionary()
 _generation = 0
-# Session.info key: the (outermost) transaction in which set_value changed a setting.
-_CHANGED_IN = "pao.site.settings.changed_in"
 
 
 async def get_value(session: AsyncSession, key: str, default: Any = None) -> Any:
@@ -256,11 +240,7 @@ async def set_value(
             )
         )
     await session.flush()
-    sync_session = session.sync_session
-    # After the flush, so that the transaction has begun; get_transaction() is the outermost.
-    sync_session.info[_CHANGED_IN] = sync_session.get_transaction()
-    # One listener per session, kept for all its transactions: a once=True one would be spent
-    # by the first commit or savepoint release, and as SQLAlchemy adds a function only once per
-    # target, the session's later transactions would commit without a drop.
-    if not event.contains(sync_session, "after_commit", _invalidate_on_commit):
-        event.listen(sync_session, "after_commit", _invalidate_on_commit)
+    # Once the outermost transaction commits, not on a savepoint's release (which others
+    # cannot see) nor for a rolled-back change (pao.kit.after_commit). A change undone by a
+    # savepoint's rollback still drops the cache at the commit: one needless re-read.
+    after_commit(session, invalidate_settings_cache)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import socketio
@@ -111,6 +112,7 @@ class ChatHub:
         self.agents = agents
         # Set by the back office when it is wired (pao.backoffice.wiring); None: no staff rooms.
         self.staff_rooms: StaffRooms | None = None
+        self._before_close: list[Callable[[], Awaitable[None]]] = []
         manager = None
         redis = None
         if settings.redis_url:
@@ -138,7 +140,14 @@ class ChatHub:
     def asgi_app(self) -> socketio.ASGIApp:
         return socketio.ASGIApp(self.sio, socketio_path="socket.io")
 
+    def before_close(self, callback: Callable[[], Awaitable[None]]) -> None:
+        """Await ``callback`` when the hub closes, while its sockets are still connected (the
+        back office sends the live events it holds back, pao.backoffice.staff_rooms)."""
+        self._before_close.append(callback)
+
     async def close(self) -> None:
+        for callback in self._before_close:
+            await callback()
         await self.sio.shutdown()
         await self.presence.close()
 
@@ -159,7 +168,7 @@ class ChatHub:
             "read", {"conversationId": str(conversation_id), "by": by}, to=AGENTS_ROOM
         )
 
-    async def emit_to_room(self, event: str, data: dict[str, Any], *, room: str) -> None:
+    async def emit_to_room(self, event: str, data: Any, *, room: str) -> None:
         """An event for a staff room (every process's sockets in it, through Redis)."""
         await self.sio.emit(event, data, to=room)
 

@@ -15,8 +15,9 @@ import { formatMoney, type Currency } from '@/lib/money';
 import { DataTable, Pager } from '../../components/DataTable';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
+import { arrivalOf, type NewWithdrawal } from './queue-updates';
 import { StatusBadge } from './StatusBadge';
-import { useQueueSocket, type NewWithdrawal } from './use-queue-socket';
+import { useQueueSocket } from './use-queue-socket';
 import { WithdrawalDetail } from './WithdrawalDetail';
 import {
   PAGE_SIZES,
@@ -56,8 +57,11 @@ export default function WithdrawalsPage() {
     placeholderData: keepPreviousData,
   });
   const onNew = useCallback(
-    (event: NewWithdrawal) =>
-      setAnnouncement(t('bo.withdrawals.arrived', { id: event.id, amount: `${formatMoney(event.amount, event.currency)} ${event.currency}` })),
+    (items: NewWithdrawal[]) => {
+      // One announcement per refresh: a burst of withdrawals is summed up, not read out one by one.
+      const arrival = arrivalOf(items);
+      setAnnouncement(t(arrival.key, arrival.values));
+    },
     [t],
   );
   const live = useQueueSocket(onNew);

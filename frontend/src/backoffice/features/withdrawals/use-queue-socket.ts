@@ -1,20 +1,21 @@
 /**
  * The queue's live updates: a socket.io connection with the staff token (the server puts staff
- * holding withdrawals.read in the `backoffice:withdrawals` room and refuses anyone else), which
- * refreshes the queue and the open detail on `withdrawal:new` and `withdrawal:updated`, and after
- * a reconnect (what was missed meanwhile).
+ * holding withdrawals.read in the `backoffice:withdrawals` room and refuses anyone else). Each
+ * `withdrawals:changed` batch refreshes the queue and the open detail, throttled to one refresh
+ * a second with the new withdrawals reported together (queue-updates); a reconnect refreshes at
+ * once (what was missed meanwhile).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { io } from 'socket.io-client';
 import { getStaffToken } from '../../lib/session';
+import { createQueueUpdates, type NewWithdrawal, type QueueBatch } from './queue-updates';
 import { WITHDRAWALS_KEY } from './withdrawals-query';
-
-export type NewWithdrawal = { id: number; memberId: number; amount: number; currency: 'THB' | 'LAK' };
 
 const RECONNECT_DELAY_MS = 1_000;
 
-export function useQueueSocket(onNew: (event: NewWithdrawal) => void): boolean {
+/** `onNew` gets the withdrawals that arrived since the last refresh, once per refresh. */
+export function useQueueSocket(onNew: (items: NewWithdrawal[]) => void): boolean {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
   const onNewRef = useRef(onNew);
@@ -25,7 +26,10 @@ export function useQueueSocket(onNew: (event: NewWithdrawal) => void): boolean {
   useEffect(() => {
     const token = getStaffToken();
     if (!token) return undefined;
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: WITHDRAWALS_KEY });
+    const updates = createQueueUpdates(
+      () => void queryClient.invalidateQueries({ queryKey: WITHDRAWALS_KEY }),
+      (items) => onNewRef.current(items),
+    );
     const socket = io({
       path: '/socket.io',
       auth: { staffToken: token },
@@ -35,16 +39,13 @@ export function useQueueSocket(onNew: (event: NewWithdrawal) => void): boolean {
     let connectedBefore = false;
     socket.on('connect', () => {
       setConnected(true);
-      if (connectedBefore) refresh();
+      if (connectedBefore) updates.refreshNow();
       connectedBefore = true;
     });
     socket.on('disconnect', () => setConnected(false));
-    socket.on('withdrawal:new', (event: NewWithdrawal) => {
-      refresh();
-      onNewRef.current(event);
-    });
-    socket.on('withdrawal:updated', refresh);
+    socket.on('withdrawals:changed', (batch: QueueBatch) => updates.receive(batch));
     return () => {
+      updates.stop();
       socket.removeAllListeners();
       socket.disconnect();
     };
