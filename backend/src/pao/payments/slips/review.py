@@ -159,9 +159,8 @@ async def approve_slip(
             raise DepositTransferCredited() from None
     member = await session.get(Member, slip.member_id)
     assert member is not None
-    slip.amount = amount
     await _close(session, slip, SlipReview.APPROVED, actor=actor, note=_note(note))
-    await credit_slip(session, slip, member, actor=actor)
+    await credit_slip(session, slip, member, actor=actor, changes={"amount": amount})
     return slip
 
 
