@@ -489,10 +489,16 @@ async def test_a_transaction_that_does_not_commit_leaves_nothing(
         file_store=app.state.file_store,
     )
 
-    with commit_refused(transaction), pytest.raises(RuntimeError, match="commit refused"):
-        await service.upload_slip(
-            ctx, member_id=owner, currency=Currency.THB, data=image, idempotency_key=None
-        )
+    async with app.state.sessionmaker() as session:
+        with commit_refused(transaction), pytest.raises(RuntimeError, match="commit refused"):
+            await service.upload_slip(
+                ctx,
+                session,
+                member_id=owner,
+                currency=Currency.THB,
+                data=image,
+                idempotency_key=None,
+            )
 
     assert await balance(client, token) == 0
     assert await _count(app, JournalEntry, JournalEntry.kind == "deposit") == 0

@@ -95,10 +95,12 @@ async def upload(
     if len(data) > MAX_BYTES:
         raise SlipTooLarge()
     member_id, currency = member.id, Currency(member.currency)
-    # End the request's transaction (it only read the member): the saga opens its own.
+    # End the request's transaction (it only read the member): the saga opens its own, on
+    # this session.
     await session.commit()
     slip = await service.upload_slip(
         slip_context(request),
+        session,
         member_id=member_id,
         currency=currency,
         data=data,

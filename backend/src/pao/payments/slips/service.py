@@ -89,6 +89,17 @@ GIVE_UP_AFTER = timedelta(hours=1)
 RECONCILE_BATCH = 20
 
 
+@dataclass(frozen=True, slots=True)
+class Payer:
+    """What a slip is judged against and credited to: its member's wallet currency and
+    registered bank account."""
+
+    member_id: int
+    currency: Currency
+    bank_code: str
+    bank_account_no: str
+
+
 @dataclass(frozen=True)
 class SlipContext:
     """What the saga needs besides a request: its own transactions, the bank, the store."""
@@ -108,7 +119,6 @@ _slips = Slip.__table__
 _claims = SlipClaim.__table__
 # Every column of a slip, in the order executor.attach zips a row with.
 _SLIP_COLUMNS = [prop.columns[0] for prop in inspect(Slip).column_attrs]
-_MEMBER_COLUMNS = len(inspect(Member).column_attrs)
 
 
 def _on_conflict_do_nothing(
@@ -135,10 +145,10 @@ _BY_KEY = select(Slip).where(
     Slip.member_id == bindparam("member_id"), Slip.idempotency_key == bindparam("key")
 )
 _LOCK = select(Slip).where(Slip.id == bindparam("slip_id")).with_for_update()
-# The slip locked with its member (read, not locked), whose bank account the slip is judged
-# against: one round trip.
+# The slip locked, with what it is judged against of its member (read, not locked): one
+# round trip, and no Member object built for three values.
 _LOCK_WITH_MEMBER = (
-    select(Slip, Member)
+    select(Slip, Member.currency, Member.bank_code, Member.bank_account_no)
     .join(Member, Member.id == Slip.member_id)
     .where(Slip.id == bindparam("slip_id"))
     .with_for_update(of=Slip)
@@ -190,6 +200,7 @@ async def _existing_for_key(
 
 async def _accept(
     ctx: SlipContext,
+    session: AsyncSession,
     *,
     member_id: int,
     currency: Currency,
@@ -201,7 +212,7 @@ async def _accept(
     idempotency_key: str | None,
 ) -> tuple[Slip, bool]:
     """Transaction 1. Returns the slip and whether it is a replay of an earlier upload."""
-    async with ctx.sessionmaker() as session, session.begin():
+    async with session.begin():
         settings = await load_site_settings(session)
         if is_slip_upload_closed(settings, at=utcnow()):
             raise SlipUploadFail(reason="SLIP_UPLOAD_CLOSED")
@@ -262,6 +273,7 @@ async def _accept(
 
 async def upload_slip(
     ctx: SlipContext,
+    session: AsyncSession,
     *,
     member_id: int,
     currency: Currency,
@@ -270,7 +282,13 @@ async def upload_slip(
 ) -> Slip:
     """Accept, verify and settle one upload of ``member_id`` (whose wallet is in ``currency``);
     returns the slip as it stands (PENDING only when the bank could not be asked: the
-    reconciler finishes it)."""
+    reconciler finishes it).
+
+    ``session`` has no transaction open (the request's, once committed): each step begins and
+    commits its own on it, and between them it holds no connection (the bank is called with
+    no transaction open). One session for the whole upload instead of one per step: setting
+    a session up and closing it costs ≈ 0.2 CPU ms (measured), as much as a statement."""
+    assert not session.in_transaction()
     extension = sniff_extension(data)
     if extension is None or len(data) > MAX_BYTES:
         raise SlipInvalidFile()
@@ -285,6 +303,7 @@ async def upload_slip(
     digest = hashlib.sha256(data).hexdigest()
     slip, replay = await _accept(
         ctx,
+        session,
         member_id=member_id,
         currency=currency,
         data=data,
@@ -300,43 +319,44 @@ async def upload_slip(
     assert slip.sending_bank is not None
     assert slip.reference is not None
     return await _verify_and_settle(
-        ctx, slip_id=slip.id, sending_bank=slip.sending_bank, reference=slip.reference
+        ctx, session, slip_id=slip.id, sending_bank=slip.sending_bank, reference=slip.reference
     )
 
 
 async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
     """Steps 3 and 4 for one slip, if it is still PENDING (the reconciler)."""
     async with ctx.sessionmaker() as session:
-        slip = await session.get(Slip, slip_id)
-        assert slip is not None
+        async with session.begin():
+            slip = await session.get(Slip, slip_id)
+            assert slip is not None
         pending = slip.status == SlipStatus.PENDING
         sending_bank, reference = slip.sending_bank, slip.reference
-    if not pending or sending_bank is None or reference is None:
-        return slip
-    return await _verify_and_settle(
-        ctx, slip_id=slip_id, sending_bank=sending_bank, reference=reference
-    )
+        if not pending or sending_bank is None or reference is None:
+            return slip
+        return await _verify_and_settle(
+            ctx, session, slip_id=slip_id, sending_bank=sending_bank, reference=reference
+        )
 
 
 async def _verify_and_settle(
-    ctx: SlipContext, *, slip_id: int, sending_bank: str, reference: str
+    ctx: SlipContext, session: AsyncSession, *, slip_id: int, sending_bank: str, reference: str
 ) -> Slip:
     """Ask the bank about the slip's transfer, then judge the slip under its row lock (only
     if it is still PENDING: whoever comes second finds it settled)."""
     try:
         found = await ctx.verifier.lookup(sending_bank=sending_bank, reference=reference)
     except VerifierUnavailable:
-        slip = await _settle_unreachable(ctx, slip_id=slip_id)
+        slip = await _settle_unreachable(session, slip_id=slip_id)
         _count_outcome(slip, unreachable=True)
         return slip
-    async with ctx.sessionmaker() as session, session.begin():
+    async with session.begin():
         row = await executor.fetch_one_or_none(session, _LOCK_WITH_MEMBER, {"slip_id": slip_id})
         assert row is not None
         slip = executor.attach(session, Slip, row[: len(_SLIP_COLUMNS)])
-        member = executor.attach(session, Member, row[len(_SLIP_COLUMNS) :])
+        payer = Payer(slip.member_id, *row[len(_SLIP_COLUMNS) :])
         judged = slip.status == SlipStatus.PENDING
         if judged:
-            await _judge(session, slip, member, found)
+            await _judge(session, slip, payer, found)
     if judged:
         _count_outcome(slip, unreachable=False)
     return slip
@@ -356,9 +376,9 @@ async def _lock_slip(session: AsyncSession, slip_id: int) -> Slip:
     return executor.attach(session, Slip, row)
 
 
-async def _settle_unreachable(ctx: SlipContext, *, slip_id: int) -> Slip:
+async def _settle_unreachable(session: AsyncSession, *, slip_id: int) -> Slip:
     """The bank did not answer: stay PENDING for the reconciler, unless it is too late."""
-    async with ctx.sessionmaker() as session, session.begin():
+    async with session.begin():
         slip = await _lock_slip(session, slip_id)
         if slip.status != SlipStatus.PENDING:
             return slip
@@ -371,17 +391,17 @@ async def _settle_unreachable(ctx: SlipContext, *, slip_id: int) -> Slip:
 
 
 async def _refusal(
-    session: AsyncSession, slip: Slip, member: Member, transfer_: VerifiedTransfer
+    session: AsyncSession, slip: Slip, payer: Payer, transfer_: VerifiedTransfer
 ) -> SlipReason | None:
-    if transfer_.currency != member.currency:
+    if transfer_.currency != payer.currency:
         return SlipReason.CURRENCY_MISMATCH
     accounts = await executor.fetch(session, _RECEIVING, {"kind": ReceivingKind.BANK})
     ours = {(code.upper(), _digits(account_no)) for code, account_no in accounts if account_no}
     if (transfer_.receiver_bank, _digits(transfer_.receiver_account)) not in ours:
         return SlipReason.DEST_ACC_INVALID
     if (transfer_.sender_bank, _digits(transfer_.sender_account)) != (
-        member.bank_code.upper(),
-        _digits(member.bank_account_no),
+        payer.bank_code.upper(),
+        _digits(payer.bank_account_no),
     ):
         return SlipReason.NOT_MATCH
     settings = await load_site_settings(session)
@@ -423,7 +443,7 @@ def lookup_answer(found: VerifiedTransfer | None) -> dict[str, object]:
 
 
 async def _judge(
-    session: AsyncSession, slip: Slip, member: Member, found: VerifiedTransfer | None
+    session: AsyncSession, slip: Slip, payer: Payer, found: VerifiedTransfer | None
 ) -> None:
     """Credit the slip or fail it. What the bank said is written to the slip's row together
     with the outcome (one UPDATE)."""
@@ -442,22 +462,22 @@ async def _judge(
         receiver_account=found.receiver_account[:40],
         transferred_at=found.transferred_at,
     )
-    reason = await _refusal(session, slip, member, found)
+    reason = await _refusal(session, slip, payer, found)
     if reason is not None:
         await _fail(session, slip, reason, changes=changes)
         return
-    await credit_slip(session, slip, member, changes=changes)
+    await credit_slip(session, slip, payer, changes=changes)
 
 
 async def credit_slip(
     session: AsyncSession,
     slip: Slip,
-    member: Member,
+    payer: Payer,
     *,
     actor: str | None = None,
     changes: Mapping[str, Any] | None = None,
 ) -> None:
-    """Credit the slip's amount to the member: ledger entry, SUCCESS, statement line and
+    """Credit the slip's amount to its member (``payer``): ledger entry, SUCCESS, statement line and
     DepositCredited. The automatic path and a staff approval both come through here.
 
     ``changes`` are columns of the slip not written yet (what the bank said; the amount a
@@ -466,12 +486,12 @@ async def credit_slip(
     changes = changes or {}
     amount: int = changes.get("amount", slip.amount)
     sender_bank: str | None = changes.get("sender_bank", slip.sender_bank)
-    currency = Currency(member.currency)
+    currency, member_id = Currency(payer.currency), payer.member_id
     actor = actor or f"slip:{slip.id}"
     clearing = await get_or_open_account(
-        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member.id
+        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member_id
     )
-    wallet = await player_wallet(session, member_id=member.id, currency=currency)
+    wallet = await player_wallet(session, member_id=member_id, currency=currency)
     entry = await transfer(
         session,
         source=clearing,
@@ -491,7 +511,7 @@ async def credit_slip(
     )
     await record_statement(
         session,
-        member_id=member.id,
+        member_id=member_id,
         statement_type=StatementType.DEPOSIT,
         status=StatementStatus.SUCCESS,
         amount=amount,
@@ -504,7 +524,7 @@ async def credit_slip(
     await publish(
         session,
         DepositCredited(
-            member_id=member.id,
+            member_id=member_id,
             amount=amount,
             currency=currency,
             channel="slip",
