@@ -2,7 +2,7 @@
 -- a fresh Idempotency-Key, a transfer never claimed before), statement for statement and
 -- transaction for transaction, in the order the app sends it (bench/sqlcheck.py compares
 -- them). The app decodes the image (no database) before transaction 1 and asks the bank
--- (in process in the bench: bench.app.InstantBank) between its read and transaction 2.
+-- (in process in the bench: bench.app.InstantBank) between transactions 1 and 2.
 -- The ledger's two balance moves and two postings are one executemany each in the app; here
 -- one statement each. -D lo=… -D hi=… pick the member.
 \set i random(:lo, :hi)
@@ -10,31 +10,23 @@
 BEGIN;
 SELECT s.id, s.member_id, s.token_digest, s.created_at, s.expires_at, s.revoked_at, s.ip, s.user_agent, m.id AS mid, m.phone, m.name, m.password_hash, m.status, m.currency, m.bank_code, m.bank_account_name, m.bank_account_no, m.source_code, m.inviter_id, m.coin, m.agreement_accepted_at, m.created_at AS m_created_at FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id WHERE s.token_digest = encode(sha256(convert_to('bench-token-' || :i, 'UTF8')), 'hex') \gset s_
 COMMIT;
--- transaction 1, slips.service._accept: the key's earlier slip, the member, the slip PENDING
--- (the image stored on disk meanwhile), the transfer claimed
+-- transaction 1, slips.service._accept: the key's earlier slip, the slip PENDING (the image
+-- stored on disk meanwhile; the member's currency from the login), the transfer claimed; both
+-- inserts ON CONFLICT DO NOTHING (no savepoint). The upload asks the bank next, from what
+-- transaction 1 wrote: no read of the slip in between.
 BEGIN;
 SELECT id, member_id, status, reason, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, sender_bank, sender_account, receiver_bank, receiver_account, transferred_at, journal_entry_id, created_at, settled_at, bank_lookup, review_status, reviewed_by, reviewed_at, review_note FROM slips WHERE member_id = :s_member_id AND idempotency_key = 'pgbench-' || txid_current();
-SELECT id, phone, name, password_hash, status, currency, bank_code, bank_account_name, bank_account_no, source_code, inviter_id, coin, agreement_accepted_at, created_at FROM members WHERE id = :s_member_id;
-SAVEPOINT sa_savepoint_1;
-INSERT INTO slips (member_id, status, reason, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, sender_bank, sender_account, receiver_bank, receiver_account, transferred_at, journal_entry_id, created_at, settled_at, review_status, reviewed_by, reviewed_at, review_note) VALUES (:s_member_id, 'PENDING', NULL, 'slips/' || :s_member_id || '/' || md5(txid_current()::text) || '.png', md5(txid_current()::text) || md5(txid_current()::text), 'pgbench-' || txid_current(), '004', 'PGB' || txid_current(), 0, 'THB', NULL, NULL, NULL, NULL, NULL, NULL, now(), NULL, NULL, NULL, NULL, NULL) RETURNING id \gset sl_
-RELEASE SAVEPOINT sa_savepoint_1;
-SAVEPOINT sa_savepoint_2;
-INSERT INTO slip_claims (sending_bank, reference, slip_id, created_at) VALUES ('004', 'PGB' || txid_current(), :sl_id, now()) RETURNING id;
-RELEASE SAVEPOINT sa_savepoint_2;
+INSERT INTO slips (member_id, status, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, created_at) VALUES (:s_member_id, 'PENDING', 'slips/' || :s_member_id || '/' || md5(txid_current()::text) || '.png', md5(txid_current()::text) || md5(txid_current()::text), 'pgbench-' || txid_current(), '004', 'PGB' || txid_current(), 0, :s_currency, now()) ON CONFLICT (member_id, idempotency_key) DO NOTHING RETURNING id, member_id, status, reason, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, sender_bank, sender_account, receiver_bank, receiver_account, transferred_at, journal_entry_id, created_at, settled_at, bank_lookup, review_status, reviewed_by, reviewed_at, review_note \gset sl_
+INSERT INTO slip_claims (sending_bank, reference, slip_id, created_at) VALUES ('004', 'PGB' || txid_current(), :sl_id, now()) ON CONFLICT (sending_bank, reference) DO NOTHING RETURNING id;
 COMMIT;
--- slips.service.verify_and_settle reads the slip back (a session of its own, closed unused)
-BEGIN;
-SELECT id, member_id, status, reason, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, sender_bank, sender_account, receiver_bank, receiver_account, transferred_at, journal_entry_id, created_at, settled_at, bank_lookup, review_status, reviewed_by, reviewed_at, review_note FROM slips WHERE id = :sl_id;
-ROLLBACK;
 -- (the bank answers: the transfer, 1 THB from the member's account to the operator's)
--- transaction 2, slips.service._judge and credit_slip: the slip locked, the bank's answer kept,
--- the member and the receiving accounts checked, bank clearing (the member's shard) → wallet,
--- SUCCESS, the statement line, DepositCredited (promotions' deposit record)
+-- transaction 2, slips.service._judge and credit_slip: the slip locked with its member, the
+-- receiving accounts checked, bank clearing (the member's shard) → wallet, SUCCESS written
+-- with the bank's answer (one UPDATE of the slip), the statement line, DepositCredited
+-- (promotions' deposit record)
 BEGIN;
-SELECT id, member_id, status, reason, file_key, image_sha256, idempotency_key, sending_bank, reference, amount, currency, sender_bank, sender_account, receiver_bank, receiver_account, transferred_at, journal_entry_id, created_at, settled_at, bank_lookup, review_status, reviewed_by, reviewed_at, review_note FROM slips WHERE id = :sl_id FOR UPDATE;
-UPDATE slips SET amount = 100, sender_bank = 'KBANK', sender_account = :s_bank_account_no, receiver_bank = 'SCB', receiver_account = '4441112223', transferred_at = now(), bank_lookup = CAST('{"outcome": "FOUND", "reference": "PGB", "sendingBank": "004", "amount": 100, "currency": "THB", "senderBank": "KBANK", "receiverBank": "SCB", "receiverAccount": "4441112223"}' AS json) WHERE id = :sl_id;
-SELECT id, phone, name, password_hash, status, currency, bank_code, bank_account_name, bank_account_no, source_code, inviter_id, coin, agreement_accepted_at, created_at FROM members WHERE id = :s_member_id;
-SELECT id, kind, code, mode, account_name, account_no, promptpay_id, lao_receiver_id, currency, active, created_at FROM receiving_accounts WHERE active IS true AND kind = 'BANK' ORDER BY id;
+SELECT s.id, s.member_id, s.status, s.reason, s.file_key, s.image_sha256, s.idempotency_key, s.sending_bank, s.reference, s.amount, s.currency, s.sender_bank, s.sender_account, s.receiver_bank, s.receiver_account, s.transferred_at, s.journal_entry_id, s.created_at, s.settled_at, s.bank_lookup, s.review_status, s.reviewed_by, s.reviewed_at, s.review_note, m.id, m.phone, m.name, m.password_hash, m.status, m.currency, m.bank_code, m.bank_account_name, m.bank_account_no, m.source_code, m.inviter_id, m.coin, m.agreement_accepted_at, m.created_at FROM slips AS s JOIN members AS m ON m.id = s.member_id WHERE s.id = :sl_id FOR UPDATE OF s;
+SELECT code, account_no FROM receiving_accounts WHERE active IS true AND kind = 'BANK' ORDER BY id;
 SELECT id AS c_id, kind, owner, currency, shard, balance, may_go_negative, created_at FROM ledger_accounts WHERE kind = 'bank_clearing' AND owner = '' AND currency = 'THB' AND shard = CAST(:s_member_id AS int) % 32 \gset
 SELECT id AS w_id, kind, owner, currency, shard, balance, may_go_negative, created_at FROM ledger_accounts WHERE kind = 'player_wallet' AND owner = CAST(:s_member_id AS text) AND currency = 'THB' AND shard = 0 \gset
 SELECT id, balance, may_go_negative FROM ledger_accounts WHERE id IN (:c_id, :w_id) ORDER BY id FOR UPDATE;
@@ -42,7 +34,7 @@ INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at) VALUES 
 UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.delta FROM (VALUES (CAST(:c_id AS bigint), -100), (CAST(:w_id AS bigint), 100)) AS v(id, delta) WHERE ledger_accounts.id = v.id;
 INSERT INTO postings (entry_id, account_id, currency, amount) VALUES (:e_id, :c_id, 'THB', -100), (:e_id, :w_id, 'THB', 100) RETURNING id;
 INSERT INTO status_changes (entity, entity_id, from_status, to_status, actor, reason, created_at) VALUES ('slips', :sl_id, 'PENDING', 'SUCCESS', 'slip:' || :sl_id, NULL, now()) RETURNING id;
-UPDATE slips SET status = 'SUCCESS', journal_entry_id = :e_id, settled_at = now() WHERE id = :sl_id;
+UPDATE slips SET status = 'SUCCESS', amount = 100, sender_bank = 'KBANK', sender_account = :s_bank_account_no, receiver_bank = 'SCB', receiver_account = '4441112223', transferred_at = now(), journal_entry_id = :e_id, settled_at = now(), bank_lookup = CAST('{"outcome": "FOUND", "reference": "PGB", "sendingBank": "004", "amount": 100, "currency": "THB", "senderBank": "KBANK", "receiverBank": "SCB", "receiverAccount": "4441112223"}' AS json) WHERE id = :sl_id;
 INSERT INTO statements (member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at) VALUES (:s_member_id, 'deposit', 'SUCCESS', 'KBANK', 'WALLET', 100, 'THB', 'slip', CAST(:sl_id AS text), NULL, now()) RETURNING id, member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at;
 INSERT INTO promo_deposits (member_id, amount, currency, channel, reference, used_by_id, created_at) VALUES (:s_member_id, 100, 'THB', 'slip', '004' || ':' || 'PGB' || :sl_id, NULL, now()) RETURNING id;
 COMMIT;

@@ -3,7 +3,8 @@
 An authenticated call loads the member together with its login session (one statement, not
 two), the pool does not ping each connection (three more round trips on asyncpg), no
 dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thread pool), a
-withdrawal sends no more statements than counted in the bench, the wallet read is one
+withdrawal, a transfer and a slip upload send no more statements than counted in the bench,
+the wallet read is one
 statement (login, member, balance, invite summary and games together) without a
 transaction on PostgreSQL, and the wallet's routes are matched first."""
 
@@ -27,7 +28,10 @@ from pao.core.uow import ReadRoute
 from pao.games.availability import AvailabilityCache
 from pao.games.catalogue import DEMO_GAMES
 from pao.site import settings as site_settings
+from pao.site import termination
 from pao.wallet.router import reads as wallet_reads
+from tests.api.test_slips import bank_transfer, open_slips, slip_of, upload
+from tests.api.test_slips import member as slip_member
 from tests.games_support import activate, funded_member, seed, transfer_headers
 from tests.helpers import auth, register_and_login
 
@@ -139,6 +143,53 @@ async def test_transfer_plans_and_answers_without_reading_its_transfer_again(
     if app.state.engine.dialect.name == "postgresql":  # SQLite has no row locks
         assert reads[0].endswith("FOR UPDATE")
         assert through_sqlalchemy == []
+
+
+@pytest.mark.usefixtures("settings_stay_cached")
+async def test_slip_upload_sends_the_benchmarked_statements(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A credited slip (bench/sql/slip.sql): the login; transaction 1 — the key's earlier
+    slip, the slip and its claim, each inserted with ON CONFLICT (no savepoint), with the
+    member's currency from the login; no read of the slip before the bank is asked;
+    transaction 2 — the slip locked with its member, the receiving accounts, the ledger's six,
+    the status change, the slip's row written once, the statement line; then DepositCredited's
+    subscribers (pao.promotions, outside the slip's code): the deposit record and, the wheel
+    being on here (not in the bench), the member's coins. On PostgreSQL only those two go
+    through SQLAlchemy."""
+    # The termination flag too is read at most once a second: not inside the counted upload,
+    # however slowly the machine decodes the slip.
+    monkeypatch.setattr(termination, "CACHE_SECONDS", 3600.0)
+    await open_slips(client)
+    token, account = await slip_member(client)
+    through_sqlalchemy: list[str] = []
+
+    def before(_conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        through_sqlalchemy.append(sql)
+
+    # The first deposit of a member opens the bank clearing shard it uses; count the second.
+    for key in ("slip-trips-1", "slip-trips-2"):
+        image = await slip_of(client, await bank_transfer(client, from_account=account))
+        through_sqlalchemy.clear()
+        with recorded(app) as statements, listening(app, before):
+            response = await upload(client, token, image, key=key)
+        assert response.json()["code"] == "SUCCESS", response.text
+    statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
+    verbs = [" ".join(s.split()[:3]) for s in statements]
+    assert len(statements) == 17, "\n".join(verbs)
+    assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
+    assert not [s for s in statements if "FROM members" in s and "JOIN" not in s]
+    for table in ("slips", "slip_claims"):
+        assert "ON CONFLICT" in next(s for s in statements if f"INSERT INTO {table} " in s)
+    reads = [s for s in statements if s.startswith("SELECT slips.")]
+    assert len(reads) == 2, reads  # the key's earlier slip; the lock
+    assert [s for s in statements if s.startswith("UPDATE slips")] == [statements[-4]]
+    if app.state.engine.dialect.name == "postgresql":  # SQLite has no row locks
+        assert reads[1].endswith("FOR UPDATE OF slips")
+        assert [" ".join(s.split()[:3]) for s in through_sqlalchemy] == [
+            "INSERT INTO promo_deposits",
+            "UPDATE members SET",
+        ]
 
 
 @pytest.mark.usefixtures("settings_stay_cached")

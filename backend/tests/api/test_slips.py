@@ -6,6 +6,8 @@ owner-only access to slip images; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -13,15 +15,30 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
 
 from pao.kit.clock import clock
-from pao.ledger.service import check_books
+from pao.kit.money import Currency
+from pao.kit.states import StatusChange
+from pao.ledger.models import AccountKind, JournalEntry
+from pao.ledger.service import check_books, get_or_open_account, player_wallet
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
+from pao.payments.slips import service
 from pao.payments.slips.jobs import reconcile_tick
 from pao.payments.slips.models import Slip, SlipClaim, SlipStatus
+from pao.payments.slips.verifier import SlipVerifier
+from pao.site import settings as site_settings
+from pao.site.settings import load_site_settings
 from pao.wallet.models import Statement
-from tests.helpers import app_of, auth, new_bank_account_no, register_and_login, set_site_setting
+from tests.helpers import (
+    app_of,
+    auth,
+    member_id,
+    new_bank_account_no,
+    register_and_login,
+    set_site_setting,
+)
 from tests.slip_images import blank_png, slip_payload, slip_png
 
 OPERATOR_BANK, OPERATOR_ACCOUNT = "SCB", "4441112223"
@@ -408,3 +425,97 @@ async def test_bank_down_leaves_slip_pending_until_reconciled(client: httpx.Asyn
     async with app.state.sessionmaker() as session:
         slip = (await session.execute(select(Slip))).scalar_one()
         assert slip.status == SlipStatus.SUCCESS
+
+
+@contextmanager
+def commit_refused(nth: int) -> Iterator[None]:
+    """The ``nth`` commit of a transaction holding a slip raises instead (the database went
+    away at that moment): whatever the transaction wrote must be rolled back."""
+    seen = 0
+
+    def refuse(session: Session) -> None:
+        nonlocal seen
+        if session.in_nested_transaction():
+            return  # a savepoint's release, not the transaction's commit
+        if any(isinstance(obj, Slip) for obj in session.identity_map.values()):
+            seen += 1
+            if seen == nth:
+                raise RuntimeError("commit refused")
+
+    event.listen(Session, "before_commit", refuse)
+    try:
+        yield
+    finally:
+        event.remove(Session, "before_commit", refuse)
+
+
+async def _count(app: FastAPI, model: Any, *where: Any) -> int:
+    async with app.state.sessionmaker() as session:
+        query = select(func.count()).select_from(model).where(*where)
+        return int((await session.execute(query)).scalar_one())
+
+
+@pytest.mark.parametrize("transaction", [1, 2])
+async def test_a_transaction_that_does_not_commit_leaves_nothing(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch, transaction: int
+) -> None:
+    """The saga's statements run on the driver (pao.core.executor), the first of each
+    transaction a raw one (transaction 1 without an Idempotency-Key: the slip's INSERT; 2:
+    the slip's lock): a transaction that fails to commit leaves none of its writes behind.
+    Refused in 1: no slip, no claim, the same slip can be uploaded again. Refused in 2 (after
+    the ledger entry, the status change, the slip's row, the statement line): the slip stays
+    PENDING as transaction 1 left it, its claim held, no money moved; the reconciler credits it
+    once."""
+    await open_slips(client)
+    app = app_of(client)
+    token, account = await member(client)
+    image = await slip_of(client, await bank_transfer(client, from_account=account, amount=40))
+    owner = await member_id(client, token)
+    # As on a running server: the settings cached and the member's accounts open, so that no
+    # statement through SQLAlchemy (which would open the driver's transaction itself) comes
+    # before the raw ones.
+    monkeypatch.setattr(site_settings, "CACHE_SECONDS", 3600.0)
+    async with app.state.sessionmaker() as session:
+        await load_site_settings(session)
+        await get_or_open_account(
+            session, kind=AccountKind.BANK_CLEARING, currency=Currency.THB, member_id=owner
+        )
+        await player_wallet(session, member_id=owner, currency=Currency.THB)
+        await session.commit()
+    # Not through HTTP: the refused commit's exception comes straight back here.
+    ctx = service.SlipContext(
+        sessionmaker=app.state.sessionmaker,
+        verifier=SlipVerifier(app.state.http, app.state.settings),
+        file_store=app.state.file_store,
+    )
+
+    async with app.state.sessionmaker() as session:
+        with commit_refused(transaction), pytest.raises(RuntimeError, match="commit refused"):
+            await service.upload_slip(
+                ctx,
+                session,
+                member_id=owner,
+                currency=Currency.THB,
+                data=image,
+                idempotency_key=None,
+            )
+
+    assert await balance(client, token) == 0
+    assert await _count(app, JournalEntry, JournalEntry.kind == "deposit") == 0
+    assert await _count(app, Statement) == 0
+    assert await _count(app, StatusChange, StatusChange.entity == "slips") == 0
+    assert await books_balanced(app)
+    if transaction == 1:
+        assert await _count(app, Slip) == 0
+        assert await _count(app, SlipClaim) == 0
+        assert (await upload(client, token, image)).json()["code"] == "SUCCESS"
+    else:
+        async with app.state.sessionmaker() as session:
+            slip = (await session.execute(select(Slip))).scalar_one()
+        assert (slip.status, slip.amount, slip.bank_lookup) == (SlipStatus.PENDING, 0, None)
+        assert await _count(app, SlipClaim) == 1
+        clock.advance(timedelta(minutes=2))
+        assert await reconcile_tick(app) == 1
+    assert await balance(client, token) == 40
+    assert await _count(app, JournalEntry, JournalEntry.kind == "deposit") == 1
+    assert await books_balanced(app)

@@ -127,6 +127,24 @@ def test_scaled_slip_decodes(factor: float) -> None:
     assert read_slip_qr(image).sending_bank == "004"
 
 
+@pytest.mark.parametrize("top", [20, 290, 400, 560])
+def test_slip_qr_anywhere_on_the_slip_decodes(top: int) -> None:
+    """The lower half is read first; a code above it, or across the middle, still reads."""
+    payload = slip_payload("004", "20261121000000000044")
+    code = qr_image(payload)
+    canvas = Image.new("RGB", (480, 700), "white")
+    canvas.paste(code, ((480 - code.width) // 2, min(top, 700 - code.height)))
+    assert decode_slip(to_bytes(canvas))[1].reference == "20261121000000000044"
+
+
+def test_slip_qr_above_an_ad_qr_decodes() -> None:
+    """An ad's QR in the lower half does not hide the slip's QR above it."""
+    canvas = Image.new("RGB", (480, 900), "white")
+    canvas.paste(qr_image(slip_payload("004", "20261121000000000045")), (20, 20))
+    canvas.paste(qr_image("https://example.com/promo"), (200, 600))
+    assert decode_slip(to_bytes(canvas))[1].reference == "20261121000000000045"
+
+
 def test_jpeg_slip_decodes() -> None:
     payload = slip_payload("004", "20261121000000000043")
     data = to_bytes(qr_image(payload, size=(480, 700)), "JPEG")

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.errors import Unprocessable
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.money import Currency
 from pao.kit.states import StatusChange, check_transition
 from pao.payments.exceptions import (
     DepositAlreadySettled,
@@ -36,7 +37,7 @@ from pao.payments.slips.models import (
     SlipReview,
     SlipStatus,
 )
-from pao.payments.slips.service import credit_slip
+from pao.payments.slips.service import Payer, credit_slip
 
 ReviewSort = Literal["createdAt", "-createdAt"]
 MAX_NOTE = 500
@@ -159,9 +160,9 @@ async def approve_slip(
             raise DepositTransferCredited() from None
     member = await session.get(Member, slip.member_id)
     assert member is not None
-    slip.amount = amount
+    payer = Payer(member.id, Currency(member.currency), member.bank_code, member.bank_account_no)
     await _close(session, slip, SlipReview.APPROVED, actor=actor, note=_note(note))
-    await credit_slip(session, slip, member, actor=actor)
+    await credit_slip(session, slip, payer, actor=actor, changes={"amount": amount})
     return slip
 
 

@@ -25,6 +25,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
+from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
 from pao.payments.slips import service
 from pao.payments.slips.decoder import MAX_BYTES
@@ -93,11 +94,17 @@ async def upload(
         raise SlipNoFile()
     if len(data) > MAX_BYTES:
         raise SlipTooLarge()
-    member_id = member.id
-    # End the request's transaction (it only read the member): the saga opens its own.
+    member_id, currency = member.id, Currency(member.currency)
+    # End the request's transaction (it only read the member): the saga opens its own, on
+    # this session.
     await session.commit()
     slip = await service.upload_slip(
-        slip_context(request), member_id=member_id, data=data, idempotency_key=idempotency_key
+        slip_context(request),
+        session,
+        member_id=member_id,
+        currency=currency,
+        data=data,
+        idempotency_key=idempotency_key,
     )
     return upload_response(slip)
 

@@ -14,6 +14,13 @@ transaction may stay open across that call (wave rule; SQLite serialises writers
    judged: credited (ledger ``bank_clearing → player_wallet``, statement line, DepositCredited)
    → SUCCESS, or FAILED with a reason, which releases the claim.
 
+The upload's statements are prebuilt and run through :mod:`pao.core.executor` (on PostgreSQL on
+the driver, in the session's transaction; ADR 0014), as the other money paths' are: the slip
+and its claim are inserted with ``ON CONFLICT DO NOTHING`` (a lost race is an empty answer,
+not an error that needs a savepoint), the slip row is written once when judged (what the bank
+said together with the outcome), and the upload asks the bank straight after transaction 1,
+from what that transaction wrote, without reading the slip back.
+
 Recovery: a crash or an unreachable bank between 2 and 4 leaves the slip PENDING with its
 claim held. :func:`reconcile_pending_slips` (a PeriodicJob) re-runs 3–4 for PENDING slips
 older than a minute and gives up with UNKNOW_ERROR after :data:`GIVE_UP_AFTER`. Step 4 is
@@ -24,27 +31,30 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import anyio
 import structlog
-from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Insert, bindparam, delete, func, inspect, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from pao.core import metrics
+from pao.core import executor, metrics
+from pao.core.inserts import update_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
 from pao.kit.idempotency import IdempotencyKeyReused
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
-from pao.kit.states import transition
+from pao.kit.states import transition_now
 from pao.kit.storage import FileStore
 from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account, player_wallet, transfer
-from pao.payments.accounts import ReceivingKind, active_accounts
+from pao.payments.accounts import ReceivingAccount, ReceivingKind
 from pao.payments.slips.decoder import (
     MAX_BYTES,
     InvalidSlipFile,
@@ -79,6 +89,17 @@ GIVE_UP_AFTER = timedelta(hours=1)
 RECONCILE_BATCH = 20
 
 
+@dataclass(frozen=True, slots=True)
+class Payer:
+    """What a slip is judged against and credited to: its member's wallet currency and
+    registered bank account."""
+
+    member_id: int
+    currency: Currency
+    bank_code: str
+    bank_account_no: str
+
+
 @dataclass(frozen=True)
 class SlipContext:
     """What the saga needs besides a request: its own transactions, the bank, the store."""
@@ -92,29 +113,86 @@ def _digits(account_no: str | None) -> str:
     return re.sub(r"\D", "", account_no or "")
 
 
+# --- Prebuilt statements (built once; pao.core.executor compiles each once per dialect) -----
+
+_slips = Slip.__table__
+_claims = SlipClaim.__table__
+# Every column of a slip, in the order executor.attach zips a row with.
+_SLIP_COLUMNS = [prop.columns[0] for prop in inspect(Slip).column_attrs]
+
+
+def _on_conflict_do_nothing(
+    table: Any, index_elements: list[str], returning: list[Any]
+) -> dict[str, Insert]:
+    """The INSERT, per dialect (each spells ON CONFLICT with its own insert()): a row that
+    collides on ``index_elements`` is not written and nothing comes back. On PostgreSQL a
+    concurrent insert of the same values waits on the unique index until the first
+    transaction ends, as a plain INSERT would, and then writes only if that one rolled back."""
+    return {
+        name: dialect_insert(table)
+        .on_conflict_do_nothing(index_elements=index_elements)
+        .returning(*returning)
+        for name, dialect_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
+    }
+
+
+# The slip, unless the member's Idempotency-Key has one already (a racing retry won).
+_INSERT_SLIP = _on_conflict_do_nothing(_slips, ["member_id", "idempotency_key"], _SLIP_COLUMNS)
+# The transfer's claim, unless another slip holds it (SLIP_REFNO_DUPLICATED).
+_CLAIM = _on_conflict_do_nothing(_claims, ["sending_bank", "reference"], [_claims.c.id])
+_RELEASE_CLAIM = delete(SlipClaim).where(SlipClaim.slip_id == bindparam("slip_id"))
+_BY_KEY = select(Slip).where(
+    Slip.member_id == bindparam("member_id"), Slip.idempotency_key == bindparam("key")
+)
+_LOCK = select(Slip).where(Slip.id == bindparam("slip_id")).with_for_update()
+# The slip locked, with what it is judged against of its member (read, not locked): one
+# round trip, and no Member object built for three values.
+_LOCK_WITH_MEMBER = (
+    select(Slip, Member.currency, Member.bank_code, Member.bank_account_no)
+    .join(Member, Member.id == Slip.member_id)
+    .where(Slip.id == bindparam("slip_id"))
+    .with_for_update(of=Slip)
+)
+_RECEIVING = (
+    select(ReceivingAccount.code, ReceivingAccount.account_no)
+    .where(ReceivingAccount.active.is_(True), ReceivingAccount.kind == bindparam("kind"))
+    .order_by(ReceivingAccount.id)
+)
+
+
 async def _fail(
-    session: AsyncSession, slip: Slip, reason: SlipReason, *, actor: str = "system"
+    session: AsyncSession,
+    slip: Slip,
+    reason: SlipReason,
+    *,
+    actor: str = "system",
+    changes: Mapping[str, Any] | None = None,
+    claimed: bool = True,
 ) -> None:
-    await transition(
-        session, slip, SlipStatus.FAILED, SLIP_TRANSITIONS, actor=actor, reason=str(reason)
-    )
-    slip.reason = reason
-    slip.settled_at = utcnow()
+    """FAILED with ``reason``, written at once with ``changes`` (other columns of the slip);
+    the transfer's claim is released, if the slip holds one (``claimed``)."""
+    also: dict[str, Any] = {**(changes or {}), "reason": reason, "settled_at": utcnow()}
     if reason in REVIEWABLE_REASONS:
         # Money may have arrived all the same: staff look at it (pao.payments.slips.review).
-        slip.review_status = SlipReview.OPEN
-    await session.execute(delete(SlipClaim).where(SlipClaim.slip_id == slip.id))
-    await session.flush()
+        also["review_status"] = SlipReview.OPEN
+    await transition_now(
+        session,
+        slip,
+        SlipStatus.FAILED,
+        SLIP_TRANSITIONS,
+        actor=actor,
+        reason=str(reason),
+        also=also,
+    )
+    if claimed:
+        await executor.execute_many(session, _RELEASE_CLAIM, [{"slip_id": slip.id}])
 
 
 async def _existing_for_key(
     session: AsyncSession, *, member_id: int, key: str, digest: str
 ) -> Slip | None:
-    slip = (
-        await session.execute(
-            select(Slip).where(Slip.member_id == member_id, Slip.idempotency_key == key)
-        )
-    ).scalar_one_or_none()
+    row = await executor.fetch_one_or_none(session, _BY_KEY, {"member_id": member_id, "key": key})
+    slip = None if row is None else executor.attach(session, Slip, row)
     if slip is not None and slip.image_sha256 != digest:
         raise IdempotencyKeyReused()
     return slip
@@ -122,8 +200,10 @@ async def _existing_for_key(
 
 async def _accept(
     ctx: SlipContext,
+    session: AsyncSession,
     *,
     member_id: int,
+    currency: Currency,
     data: bytes,
     extension: str,
     digest: str,
@@ -132,37 +212,37 @@ async def _accept(
     idempotency_key: str | None,
 ) -> tuple[Slip, bool]:
     """Transaction 1. Returns the slip and whether it is a replay of an earlier upload."""
-    async with ctx.sessionmaker() as session, session.begin():
+    async with session.begin():
         settings = await load_site_settings(session)
         if is_slip_upload_closed(settings, at=utcnow()):
             raise SlipUploadFail(reason="SLIP_UPLOAD_CLOSED")
         if idempotency_key is not None:
+            # Before the image is stored: a retry stores nothing.
             earlier = await _existing_for_key(
                 session, member_id=member_id, key=idempotency_key, digest=digest
             )
             if earlier is not None:
                 return earlier, True
-        member = await session.get(Member, member_id)
-        assert member is not None
         file_key = await ctx.file_store.put(
             prefix=f"slips/{member_id}", data=data, extension=extension
         )
-        slip = Slip(
-            member_id=member_id,
-            status=SlipStatus.PENDING,
-            file_key=file_key,
-            image_sha256=digest,
-            idempotency_key=idempotency_key,
-            sending_bank=qr.sending_bank if qr else None,
-            reference=qr.reference if qr else None,
-            amount=0,
-            currency=member.currency,
+        row = await executor.fetch_one_or_none(
+            session,
+            _INSERT_SLIP[session.get_bind().dialect.name],
+            {
+                "member_id": member_id,
+                "status": SlipStatus.PENDING,
+                "file_key": file_key,
+                "image_sha256": digest,
+                "idempotency_key": idempotency_key,
+                "sending_bank": qr.sending_bank if qr else None,
+                "reference": qr.reference if qr else None,
+                "amount": 0,
+                "currency": currency,
+                "created_at": utcnow(),
+            },
         )
-        try:
-            async with session.begin_nested():
-                session.add(slip)
-                await session.flush()
-        except IntegrityError:
+        if row is None:
             # The same Idempotency-Key raced us and won: answer with its slip.
             assert idempotency_key is not None
             earlier = await _existing_for_key(
@@ -170,27 +250,45 @@ async def _accept(
             )
             assert earlier is not None
             return earlier, True
+        slip = executor.attach(session, Slip, row)
         actor = f"member:{member_id}"
         if qr is None:
-            await _fail(
-                session, slip, SlipReason(read_error or "CANNOT_READ_CROPPED_IMAGE"), actor=actor
-            )
+            reason = SlipReason(read_error or "CANNOT_READ_CROPPED_IMAGE")
+            await _fail(session, slip, reason, actor=actor, claimed=False)
             return slip, False
-        claim = SlipClaim(sending_bank=qr.sending_bank, reference=qr.reference, slip_id=slip.id)
-        try:
-            async with session.begin_nested():
-                session.add(claim)
-                await session.flush()
-        except IntegrityError:
-            await _fail(session, slip, SlipReason.SLIP_REFNO_DUPLICATED, actor=actor)
+        claim = await executor.fetch_one_or_none(
+            session,
+            _CLAIM[session.get_bind().dialect.name],
+            {
+                "sending_bank": qr.sending_bank,
+                "reference": qr.reference,
+                "slip_id": slip.id,
+                "created_at": utcnow(),
+            },
+        )
+        if claim is None:
+            await _fail(session, slip, SlipReason.SLIP_REFNO_DUPLICATED, actor=actor, claimed=False)
         return slip, False
 
 
 async def upload_slip(
-    ctx: SlipContext, *, member_id: int, data: bytes, idempotency_key: str | None
+    ctx: SlipContext,
+    session: AsyncSession,
+    *,
+    member_id: int,
+    currency: Currency,
+    data: bytes,
+    idempotency_key: str | None,
 ) -> Slip:
-    """Accept, verify and settle one upload; returns the slip as it stands (PENDING only when
-    the bank could not be asked: the reconciler finishes it)."""
+    """Accept, verify and settle one upload of ``member_id`` (whose wallet is in ``currency``);
+    returns the slip as it stands (PENDING only when the bank could not be asked: the
+    reconciler finishes it).
+
+    ``session`` has no transaction open (the request's, once committed): each step begins and
+    commits its own on it, and between them it holds no connection (the bank is called with
+    no transaction open). One session for the whole upload instead of one per step: setting
+    a session up and closing it costs ≈ 0.2 CPU ms (measured), as much as a statement."""
+    assert not session.in_transaction()
     extension = sniff_extension(data)
     if extension is None or len(data) > MAX_BYTES:
         raise SlipInvalidFile()
@@ -205,7 +303,9 @@ async def upload_slip(
     digest = hashlib.sha256(data).hexdigest()
     slip, replay = await _accept(
         ctx,
+        session,
         member_id=member_id,
+        currency=currency,
         data=data,
         extension=extension,
         digest=digest,
@@ -215,29 +315,48 @@ async def upload_slip(
     )
     if replay or slip.status != SlipStatus.PENDING:
         return slip
-    return await verify_and_settle(ctx, slip_id=slip.id)
+    # Transaction 1 has just written it PENDING with its transfer: no need to read it back.
+    assert slip.sending_bank is not None
+    assert slip.reference is not None
+    return await _verify_and_settle(
+        ctx, session, slip_id=slip.id, sending_bank=slip.sending_bank, reference=slip.reference
+    )
 
 
 async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
-    """Steps 3 and 4 for one PENDING slip (the upload and the reconciler both call this)."""
+    """Steps 3 and 4 for one slip, if it is still PENDING (the reconciler)."""
     async with ctx.sessionmaker() as session:
-        slip = await session.get(Slip, slip_id)
-        assert slip is not None
+        async with session.begin():
+            slip = await session.get(Slip, slip_id)
+            assert slip is not None
         pending = slip.status == SlipStatus.PENDING
         sending_bank, reference = slip.sending_bank, slip.reference
-    if not pending or sending_bank is None or reference is None:
-        return slip
+        if not pending or sending_bank is None or reference is None:
+            return slip
+        return await _verify_and_settle(
+            ctx, session, slip_id=slip_id, sending_bank=sending_bank, reference=reference
+        )
+
+
+async def _verify_and_settle(
+    ctx: SlipContext, session: AsyncSession, *, slip_id: int, sending_bank: str, reference: str
+) -> Slip:
+    """Ask the bank about the slip's transfer, then judge the slip under its row lock (only
+    if it is still PENDING: whoever comes second finds it settled)."""
     try:
         found = await ctx.verifier.lookup(sending_bank=sending_bank, reference=reference)
     except VerifierUnavailable:
-        slip = await _settle_unreachable(ctx, slip_id=slip_id)
+        slip = await _settle_unreachable(session, slip_id=slip_id)
         _count_outcome(slip, unreachable=True)
         return slip
-    async with ctx.sessionmaker() as session, session.begin():
-        slip = await _lock_slip(session, slip_id)
+    async with session.begin():
+        row = await executor.fetch_one_or_none(session, _LOCK_WITH_MEMBER, {"slip_id": slip_id})
+        assert row is not None
+        slip = executor.attach(session, Slip, row[: len(_SLIP_COLUMNS)])
+        payer = Payer(slip.member_id, *row[len(_SLIP_COLUMNS) :])
         judged = slip.status == SlipStatus.PENDING
         if judged:
-            await _judge(session, slip, found)
+            await _judge(session, slip, payer, found)
     if judged:
         _count_outcome(slip, unreachable=False)
     return slip
@@ -252,41 +371,37 @@ def _count_outcome(slip: Slip, *, unreachable: bool) -> None:
 
 
 async def _lock_slip(session: AsyncSession, slip_id: int) -> Slip:
-    query = (
-        select(Slip)
-        .where(Slip.id == slip_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return (await session.execute(query)).scalar_one()
+    row = await executor.fetch_one_or_none(session, _LOCK, {"slip_id": slip_id})
+    assert row is not None
+    return executor.attach(session, Slip, row)
 
 
-async def _settle_unreachable(ctx: SlipContext, *, slip_id: int) -> Slip:
+async def _settle_unreachable(session: AsyncSession, *, slip_id: int) -> Slip:
     """The bank did not answer: stay PENDING for the reconciler, unless it is too late."""
-    async with ctx.sessionmaker() as session, session.begin():
+    async with session.begin():
         slip = await _lock_slip(session, slip_id)
-        if slip.status == SlipStatus.PENDING:
-            slip.bank_lookup = {"outcome": LookupOutcome.UNREACHABLE, "checkedAt": _now_text()}
-        if slip.status == SlipStatus.PENDING and slip.created_at <= utcnow() - GIVE_UP_AFTER:
-            await _fail(session, slip, SlipReason.UNKNOW_ERROR)
+        if slip.status != SlipStatus.PENDING:
+            return slip
+        unreachable = {"bank_lookup": lookup_unreachable()}
+        if slip.created_at <= utcnow() - GIVE_UP_AFTER:
+            await _fail(session, slip, SlipReason.UNKNOW_ERROR, changes=unreachable)
+        else:
+            await update_now(session, slip, unreachable)
         return slip
 
 
 async def _refusal(
-    session: AsyncSession, slip: Slip, member: Member, transfer_: VerifiedTransfer
+    session: AsyncSession, slip: Slip, payer: Payer, transfer_: VerifiedTransfer
 ) -> SlipReason | None:
-    if transfer_.currency != member.currency:
+    if transfer_.currency != payer.currency:
         return SlipReason.CURRENCY_MISMATCH
-    ours = {
-        (account.code.upper(), _digits(account.account_no))
-        for account in await active_accounts(session, kind=ReceivingKind.BANK)
-        if account.account_no
-    }
+    accounts = await executor.fetch(session, _RECEIVING, {"kind": ReceivingKind.BANK})
+    ours = {(code.upper(), _digits(account_no)) for code, account_no in accounts if account_no}
     if (transfer_.receiver_bank, _digits(transfer_.receiver_account)) not in ours:
         return SlipReason.DEST_ACC_INVALID
     if (transfer_.sender_bank, _digits(transfer_.sender_account)) != (
-        member.bank_code.upper(),
-        _digits(member.bank_account_no),
+        payer.bank_code.upper(),
+        _digits(payer.bank_account_no),
     ):
         return SlipReason.NOT_MATCH
     settings = await load_site_settings(session)
@@ -301,6 +416,11 @@ async def _refusal(
 
 def _now_text() -> str:
     return utcnow().isoformat()
+
+
+def lookup_unreachable() -> dict[str, object]:
+    """The bank did not answer, as kept on the slip."""
+    return {"outcome": LookupOutcome.UNREACHABLE, "checkedAt": _now_text()}
 
 
 def lookup_answer(found: VerifiedTransfer | None) -> dict[str, object]:
@@ -322,60 +442,81 @@ def lookup_answer(found: VerifiedTransfer | None) -> dict[str, object]:
     }
 
 
-async def _judge(session: AsyncSession, slip: Slip, found: VerifiedTransfer | None) -> None:
-    slip.bank_lookup = lookup_answer(found)
+async def _judge(
+    session: AsyncSession, slip: Slip, payer: Payer, found: VerifiedTransfer | None
+) -> None:
+    """Credit the slip or fail it. What the bank said is written to the slip's row together
+    with the outcome (one UPDATE)."""
+    changes: dict[str, Any] = {"bank_lookup": lookup_answer(found)}
     if found is None or (found.sending_bank, found.reference) != (
         slip.sending_bank,
         slip.reference,
     ):
-        await _fail(session, slip, SlipReason.INVALID_SLIP)
+        await _fail(session, slip, SlipReason.INVALID_SLIP, changes=changes)
         return
-    slip.amount = found.amount
-    slip.sender_bank = found.sender_bank
-    slip.sender_account = found.sender_account[:30]
-    slip.receiver_bank = found.receiver_bank
-    slip.receiver_account = found.receiver_account[:40]
-    slip.transferred_at = found.transferred_at
-    member = await session.get(Member, slip.member_id)
-    assert member is not None
-    reason = await _refusal(session, slip, member, found)
+    changes.update(
+        amount=found.amount,
+        sender_bank=found.sender_bank,
+        sender_account=found.sender_account[:30],
+        receiver_bank=found.receiver_bank,
+        receiver_account=found.receiver_account[:40],
+        transferred_at=found.transferred_at,
+    )
+    reason = await _refusal(session, slip, payer, found)
     if reason is not None:
-        await _fail(session, slip, reason)
+        await _fail(session, slip, reason, changes=changes)
         return
-    await credit_slip(session, slip, member)
+    await credit_slip(session, slip, payer, changes=changes)
 
 
 async def credit_slip(
-    session: AsyncSession, slip: Slip, member: Member, *, actor: str | None = None
+    session: AsyncSession,
+    slip: Slip,
+    payer: Payer,
+    *,
+    actor: str | None = None,
+    changes: Mapping[str, Any] | None = None,
 ) -> None:
-    """Credit ``slip.amount`` to the member: ledger entry, SUCCESS, statement line and
-    DepositCredited. The automatic path and a staff approval both come through here."""
-    currency = Currency(member.currency)
+    """Credit the slip's amount to its member (``payer``): ledger entry, SUCCESS, statement line and
+    DepositCredited. The automatic path and a staff approval both come through here.
+
+    ``changes`` are columns of the slip not written yet (what the bank said; the amount a
+    reviewer read): they count as the slip's (the amount credited, the sending bank shown)
+    and are written with SUCCESS, in the one UPDATE of the slip's row."""
+    changes = changes or {}
+    amount: int = changes.get("amount", slip.amount)
+    sender_bank: str | None = changes.get("sender_bank", slip.sender_bank)
+    currency, member_id = Currency(payer.currency), payer.member_id
     actor = actor or f"slip:{slip.id}"
     clearing = await get_or_open_account(
-        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member.id
+        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member_id
     )
-    wallet = await player_wallet(session, member_id=member.id, currency=currency)
+    wallet = await player_wallet(session, member_id=member_id, currency=currency)
     entry = await transfer(
         session,
         source=clearing,
         destination=wallet,
-        amount=slip.amount,
+        amount=amount,
         kind="deposit",
         actor=actor,
         memo=f"slip {slip.sending_bank}:{slip.reference}",
     )
-    slip.journal_entry_id = entry.id
-    slip.settled_at = utcnow()
-    await transition(session, slip, SlipStatus.SUCCESS, SLIP_TRANSITIONS, actor=actor)
+    await transition_now(
+        session,
+        slip,
+        SlipStatus.SUCCESS,
+        SLIP_TRANSITIONS,
+        actor=actor,
+        also={**changes, "journal_entry_id": entry.id, "settled_at": utcnow()},
+    )
     await record_statement(
         session,
-        member_id=member.id,
+        member_id=member_id,
         statement_type=StatementType.DEPOSIT,
         status=StatementStatus.SUCCESS,
-        amount=slip.amount,
+        amount=amount,
         currency=currency,
-        from_label=slip.sender_bank or "BANK",
+        from_label=sender_bank or "BANK",
         to_label=WALLET_LABEL,
         ref_type=STATEMENT_REF,
         ref_id=slip.id,
@@ -383,14 +524,13 @@ async def credit_slip(
     await publish(
         session,
         DepositCredited(
-            member_id=member.id,
-            amount=slip.amount,
+            member_id=member_id,
+            amount=amount,
             currency=currency,
             channel="slip",
             reference=f"{slip.sending_bank}:{slip.reference}",
         ),
     )
-    await session.flush()
 
 
 async def reconcile_pending_slips(ctx: SlipContext) -> int:
