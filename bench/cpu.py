@@ -1,7 +1,8 @@
 """Where a money request's CPU goes: N requests of one path driven in process (httpx's ASGI
 transport, no socket) under cProfile, on the bench database; each function's own time summed
 by the package it lives in. CPU time (``time.process_time``), not wall-clock, so the figures
-hold on a loaded machine. ``python -m bench.cpu withdraw|transfer|slip [N]`` (seeded database).
+hold on a loaded machine. ``python -m bench.cpu withdraw|transfer|slip|bare-withdraw [N]``
+(seeded database; ``bare-withdraw`` is the withdrawal without the framework, bench.bare_withdraw).
 
 A slip upload decodes its image in a worker thread (``anyio.to_thread``), which cProfile (one
 thread) does not see but the process's CPU time does: for ``slip`` the decoding of the same
@@ -19,6 +20,7 @@ import sys
 import time
 import uuid
 from collections import defaultdict
+from typing import Any
 
 import httpx
 from asgi_lifespan import LifespanManager
@@ -93,12 +95,20 @@ async def _run(
     app = create_app(Settings())
     use_instant_providers(app)
     use_instant_bank(app)
-    url, body = REQUESTS.get(path, ("/api/wallet/slip", {}))
+    served: Any = app
+    if path == "bare-withdraw":
+        # The withdrawal's own code without the framework around it.
+        from bench.bare_withdraw import PATH, BareWithdraw
+
+        served = BareWithdraw(app)
+        url, body = PATH, REQUESTS["withdraw"][1]
+    else:
+        url, body = REQUESTS.get(path, ("/api/wallet/slip", {}))
     # CPU time, not wall-clock: on a loaded machine a socket send "takes" milliseconds of
     # waiting for a core.
     profile = cProfile.Profile(time.process_time)
     async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
+        transport = httpx.ASGITransport(app=served)
         async with httpx.AsyncClient(
             transport=transport, base_url="http://bench"
         ) as client:
