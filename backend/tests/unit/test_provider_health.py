@@ -5,6 +5,7 @@ as two processes would, share one view."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import AsyncIterator, Callable
 
@@ -142,5 +143,54 @@ async def test_redis_trouble_never_breaks_a_call(now: FakeTime) -> None:
     try:
         await tracker.record("JOKER", CallOutcome.FAILED)  # logged, not raised
         assert await circuit(tracker) == Circuit.CLOSED
+    finally:
+        await tracker.close()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="PAO_TEST_REDIS_URL not set")
+async def test_redis_and_memory_trackers_agree_on_every_step(now: FakeTime) -> None:
+    """The Redis tracker's scripts keep the memory tracker's books: the same calls, at the
+    same times, give the same Health for every provider after every call (trips, probes,
+    resets and calls leaving the window included)."""
+    assert REDIS_URL
+    memory = MemoryHealthTracker(POLICY, now)
+    redis = RedisHealthTracker(REDIS_URL, POLICY, now, prefix=f"pao:test:{uuid.uuid4().hex}:")
+    codes = ["JOKER", "PG", "SEXY"]
+    outcomes = list(CallOutcome)
+    rng = random.Random(19)
+    seen: set[Circuit] = set()
+    try:
+        for step in range(300):
+            now.now += rng.choice([0, 0, 0.5, 3, 9, 17, 41])
+            code = rng.choice(codes)
+            if step % 97 == 96:
+                for tracker in (memory, redis):
+                    await tracker.reset(code)
+            else:
+                outcome = rng.choice(outcomes)
+                error = None if outcome.healthy else f"E{rng.randrange(3)}"
+                for tracker in (memory, redis):
+                    await tracker.record(code, outcome, error=error)
+            expected = await memory.health(codes)
+            assert await redis.health(codes) == expected, step
+            seen.update(h.circuit for h in expected.values())
+    finally:
+        await redis.close()
+    assert seen == set(Circuit)  # the sequence went through every state
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="PAO_TEST_REDIS_URL not set")
+async def test_redis_scripts_are_loaded_again_when_redis_has_lost_them(now: FakeTime) -> None:
+    """EVALSHA of a script Redis does not know (a restarted or flushed Redis) loads it and
+    runs it: the calls are still counted."""
+    assert REDIS_URL
+    tracker = RedisHealthTracker(REDIS_URL, POLICY, now, prefix=f"pao:test:{uuid.uuid4().hex}:")
+    try:
+        # An unknown digest stands for a script Redis lost (SCRIPT FLUSH would hit everyone's).
+        tracker._add_script.sha = tracker._read_script.sha = "0" * 40
+        await tracker.record("JOKER", CallOutcome.TIMEOUT, error="TIMEOUT")
+        health = (await tracker.health(["JOKER"]))["JOKER"]
+        assert (health.calls, health.failures, health.timeouts) == (1, 1, 1)
+        assert tracker._add_script.sha != "0" * 40
     finally:
         await tracker.close()

@@ -264,9 +264,70 @@ class MemoryHealthTracker(HealthTracker):
         entry.buckets.clear()
 
 
+# The read both scripts share: a provider's state and its window's totals, appended to ``out``
+# as the 7 values ``_raw_of`` takes. KEYS[s] is its state hash, KEYS[s+1 .. s+n] its buckets.
+_LUA_TOTALS = """
+local function totals(s, n, out)
+  local state = redis.call('HMGET', KEYS[s], 'opened_until', 'last_ok', 'last_fail', 'last_error')
+  local c, f, t = 0, 0, 0
+  for i = s + 1, s + n do
+    local b = redis.call('HMGET', KEYS[i], 'c', 'f', 't')
+    c = c + (tonumber(b[1]) or 0)
+    f = f + (tonumber(b[2]) or 0)
+    t = t + (tonumber(b[3]) or 0)
+  end
+  local k = #out
+  out[k + 1], out[k + 2], out[k + 3], out[k + 4] = state[1], state[2], state[3], state[4]
+  out[k + 5], out[k + 6], out[k + 7] = c, f, t
+end
+"""
+
+# One call counted, then the provider's state as _LUA_TOTALS gives it. KEYS: the state hash,
+# then the window's buckets, oldest first (the last is the current one). ARGV: healthy (1|0),
+# time-out (1|0), now, the error, the current bucket's time to live.
+_LUA_ADD = (
+    _LUA_TOTALS
+    + """
+local current = KEYS[#KEYS]
+redis.call('HINCRBY', current, 'c', 1)
+if ARGV[1] == '1' then
+  redis.call('HSET', KEYS[1], 'last_ok', ARGV[3])
+else
+  redis.call('HINCRBY', current, 'f', 1)
+  if ARGV[2] == '1' then
+    redis.call('HINCRBY', current, 't', 1)
+  end
+  redis.call('HSET', KEYS[1], 'last_fail', ARGV[3], 'last_error', ARGV[4])
+end
+redis.call('EXPIRE', current, ARGV[5])
+local out = {}
+totals(1, #KEYS - 1, out)
+return out
+"""
+)
+
+# Every provider's state at once. KEYS: per provider its state hash then its ARGV[1] buckets.
+_LUA_READ = (
+    _LUA_TOTALS
+    + """
+local n = tonumber(ARGV[1])
+local out = {}
+for s = 1, #KEYS, n + 1 do
+  totals(s, n, out)
+end
+return out
+"""
+)
+
+
 class RedisHealthTracker(HealthTracker):
     """Shared by every process on the same Redis: one hash of counters per provider and
     bucket (expiring after the window), one hash for the circuit and the last outcomes.
+
+    A call is counted and its provider's window read back by one Lua script (one round trip,
+    one reply, instead of ≈ 9 commands and their replies), and ``health()`` reads every
+    provider's window by another; the circuit's rules stay in :class:`HealthTracker`. The
+    scripts run by EVALSHA; redis-py loads them again on NOSCRIPT (a restarted Redis).
 
     Two processes may trip (or close) the same circuit at once; both write about the same
     value, so the race is harmless."""
@@ -282,6 +343,8 @@ class RedisHealthTracker(HealthTracker):
         # Short socket time-outs: health bookkeeping must not slow a provider call down.
         self._redis: Redis = Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self._prefix = prefix
+        self._add_script = self._redis.register_script(_LUA_ADD)
+        self._read_script = self._redis.register_script(_LUA_READ)
 
     def _state_key(self, code: str) -> str:
         return f"{self._prefix}{code}"
@@ -289,59 +352,46 @@ class RedisHealthTracker(HealthTracker):
     def _bucket_key(self, code: str, bucket: int) -> str:
         return f"{self._prefix}{code}:b:{bucket}"
 
+    def _window_keys(self, code: str, now: float) -> list[str]:
+        """The state hash, then the window's buckets oldest first (the scripts' KEYS)."""
+        return [self._state_key(code), *(self._bucket_key(code, b) for b in self._buckets(now))]
+
     @staticmethod
     def _float(value: Any) -> float | None:
         return float(value) if value is not None else None
 
-    def _raw(self, state: list[Any], counts: list[list[Any]]) -> _Raw:
-        opened, last_ok, last_fail, last_error = state
+    def _raw(self, reply: list[Any]) -> _Raw:
+        """A provider's 7 values as the scripts return them (``_LUA_TOTALS``)."""
+        opened, last_ok, last_fail, last_error, calls, failures, timeouts = reply
         return _Raw(
             opened_until=self._float(opened),
-            calls=sum(int(c[0] or 0) for c in counts),
-            failures=sum(int(c[1] or 0) for c in counts),
-            timeouts=sum(int(c[2] or 0) for c in counts),
+            calls=int(calls),
+            failures=int(failures),
+            timeouts=int(timeouts),
             last_ok=self._float(last_ok),
             last_fail=self._float(last_fail),
             last_error=last_error.decode() if isinstance(last_error, bytes) else last_error,
         )
 
-    def _queue_read(self, pipe: Any, code: str, now: float) -> None:
-        pipe.hmget(self._state_key(code), "opened_until", "last_ok", "last_fail", "last_error")
-        for bucket in self._buckets(now):
-            pipe.hmget(self._bucket_key(code, bucket), "c", "f", "t")
-
     async def _add(self, code: str, outcome: CallOutcome, now: float, error: str | None) -> _Raw:
-        key = self._bucket_key(code, self._buckets(now)[-1])
-        ttl = self.policy.window_seconds + 2 * BUCKET_SECONDS
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(key, "c", 1)
-            if outcome.healthy:
-                pipe.hset(self._state_key(code), "last_ok", repr(now))
-            else:
-                pipe.hincrby(key, "f", 1)
-                if outcome == CallOutcome.TIMEOUT:
-                    pipe.hincrby(key, "t", 1)
-                pipe.hset(
-                    self._state_key(code),
-                    mapping={"last_fail": repr(now), "last_error": (error or "")[:80]},
-                )
-            pipe.expire(key, ttl)
-            written = len(pipe.command_stack)
-            self._queue_read(pipe, code, now)
-            results = await pipe.execute()
-        read = results[written:]
-        return self._raw(read[0], read[1:])
+        reply = await self._add_script(
+            keys=self._window_keys(code, now),
+            args=[
+                1 if outcome.healthy else 0,
+                1 if outcome == CallOutcome.TIMEOUT else 0,
+                repr(now),
+                (error or "")[:80],
+                self.policy.window_seconds + 2 * BUCKET_SECONDS,
+            ],
+        )
+        return self._raw(reply)
 
     async def _read(self, codes: list[str], now: float) -> dict[str, _Raw]:
-        per_code = 1 + self.policy.buckets
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for code in codes:
-                self._queue_read(pipe, code, now)
-            results = await pipe.execute()
-        return {
-            code: self._raw(results[i * per_code], results[i * per_code + 1 : (i + 1) * per_code])
-            for i, code in enumerate(codes)
-        }
+        if not codes:
+            return {}
+        keys = [key for code in codes for key in self._window_keys(code, now)]
+        reply = await self._read_script(keys=keys, args=[self.policy.buckets])
+        return {code: self._raw(reply[i * 7 : i * 7 + 7]) for i, code in enumerate(codes)}
 
     async def _open(self, code: str, until: float) -> None:
         await self._redis.hset(self._state_key(code), "opened_until", repr(until))
