@@ -24,7 +24,7 @@ from pao.games.models import Game, GameCategory
 from pao.kit.idempotency import IdempotencyRecord
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount, Posting
-from pao.ledger.service import Leg, check_books, get_or_open_account, post_entry
+from pao.ledger.service import Leg, check_books, credit_wallet, get_or_open_account, post_entry
 from pao.reports.models import LedgerDay
 from pao.site.models import SiteSetting
 
@@ -68,6 +68,38 @@ async def test_rollback_undoes_a_whole_ledger_entry(app: FastAPI) -> None:
     async with app.state.sessionmaker() as session:
         balances = (await session.execute(select(LedgerAccount.balance))).scalars().all()
         assert set(balances) == {0}
+        assert (await check_books(session)).balanced
+
+
+async def test_rollback_undoes_a_wallet_credit(app: FastAPI) -> None:
+    """ledger.credit_wallet's lock, entry, balances and postings, sent first in a transaction
+    on the driver (PostgreSQL), all go with its rollback."""
+    async with app.state.sessionmaker() as session:
+        await get_or_open_account(
+            session, kind=AccountKind.BANK_CLEARING, currency=Currency.THB, member_id=7
+        )
+        await get_or_open_account(
+            session, kind=AccountKind.PLAYER_WALLET, currency=Currency.THB, owner="7"
+        )
+        await session.commit()
+    async with app.state.sessionmaker() as session:
+        # The first statement of this transaction is a raw one (credit_wallet's lock).
+        entry = await credit_wallet(
+            session,
+            source_kind=AccountKind.BANK_CLEARING,
+            member_id=7,
+            currency=Currency.THB,
+            amount=500,
+            kind="deposit",
+            actor="test",
+        )
+        assert entry.id is not None
+        await session.rollback()
+    assert await _count(app, JournalEntry) == 0
+    assert await _count(app, Posting) == 0
+    async with app.state.sessionmaker() as session:
+        balances = (await session.execute(select(LedgerAccount.balance))).scalars().all()
+        assert balances == [0, 0]
         assert (await check_books(session)).balanced
 
 

@@ -250,3 +250,116 @@ async def test_shared_accounts_split_by_member_and_sum_exactly(app: FastAPI) -> 
         ]
         report = await ledger.check_books(session)
         assert report.balanced, report
+
+
+async def test_credit_wallet_opens_then_locks_both_rows_in_one_statement(app: FastAPI) -> None:
+    """A deposit credit from an operator account: the first opens the member's wallet and
+    the clearing shard row; the next finds and locks both with its one statement (ascending
+    id), and the books are exact after both. Another gateway's clearing row is not touched."""
+    from pao.core.executor import recorded
+    from pao.ledger.models import SHARDS
+
+    member_id = SHARDS + 3  # shard 3 of the clearing account
+    async with app.state.sessionmaker() as session:
+        await ledger.credit_wallet(
+            session,
+            source_kind=AccountKind.GATEWAY_CLEARING,
+            source_owner="OTHER",
+            member_id=member_id,
+            currency=THB,
+            amount=1,
+            kind="deposit",
+            actor="t",
+        )
+        first = await ledger.credit_wallet(
+            session,
+            source_kind=AccountKind.GATEWAY_CLEARING,
+            source_owner="WW",
+            member_id=member_id,
+            currency=THB,
+            amount=700,
+            kind="deposit",
+            actor="t",
+        )
+        await session.commit()
+    async with app.state.sessionmaker() as session:
+        with recorded(app.state.engine) as statements:
+            second = await ledger.credit_wallet(
+                session,
+                source_kind=AccountKind.GATEWAY_CLEARING,
+                source_owner="WW",
+                member_id=member_id,
+                currency=THB,
+                amount=300,
+                kind="deposit",
+                actor="t",
+                memo="second",
+            )
+        await session.commit()
+        reads = [s for s in statements if s.startswith("SELECT")]
+        assert len(reads) == 1, statements
+        assert "ORDER BY ledger_accounts.id" in reads[0]
+        if app.state.engine.dialect.name == "postgresql":
+            assert reads[0].endswith("FOR UPDATE")
+        postings = (
+            (await session.execute(select(Posting).where(Posting.entry_id == second.id)))
+            .scalars()
+            .all()
+        )
+        accounts = {
+            a.id: a
+            for a in (
+                await session.execute(
+                    select(LedgerAccount).where(
+                        LedgerAccount.id.in_({p.account_id for p in postings})
+                    )
+                )
+            ).scalars()
+        }
+        legs = sorted(
+            (
+                accounts[p.account_id].kind,
+                accounts[p.account_id].owner,
+                accounts[p.account_id].shard,
+                p.amount,
+            )
+            for p in postings
+        )
+        assert legs == [
+            (AccountKind.GATEWAY_CLEARING, "WW", 3, -300),
+            (AccountKind.PLAYER_WALLET, str(member_id), 0, 300),
+        ]
+        assert first.id < second.id
+        assert (
+            await ledger.account_balance(
+                session, kind=AccountKind.PLAYER_WALLET, currency=THB, owner=str(member_id)
+            )
+            == 1001
+        )
+        assert (
+            await ledger.account_balance(
+                session, kind=AccountKind.GATEWAY_CLEARING, currency=THB, owner="WW"
+            )
+            == -1000
+        )
+        assert (
+            await ledger.account_balance(
+                session, kind=AccountKind.GATEWAY_CLEARING, currency=THB, owner="OTHER"
+            )
+            == -1
+        )
+        report = await ledger.check_books(session)
+        assert report.balanced, report
+
+
+async def test_credit_wallet_refuses_a_non_positive_amount(session: AsyncSession) -> None:
+    with pytest.raises(UnbalancedEntry):
+        await ledger.credit_wallet(
+            session,
+            source_kind=AccountKind.BANK_CLEARING,
+            member_id=1,
+            currency=THB,
+            amount=0,
+            kind="deposit",
+            actor="t",
+        )

@@ -3,6 +3,8 @@
 * :func:`post_entry` writes one balanced journal entry and moves cached balances under row
   locks taken in ascending account id (one statement), so two movements can never deadlock.
   It is the hottest code in Pao: prebuilt Core statements, no ORM unit of work.
+* :func:`credit_wallet` is a deposit's :func:`transfer` (operator account → a member's
+  wallet) with both accounts found by their lock: one statement instead of three.
 * :func:`place_hold` / :func:`post_hold` / :func:`void_hold` are the two-phase movement for
   money that leaves for an unreliable party; a hold resolves exactly once.
 * :func:`reverse_entry` is the only correction: entries are never updated or deleted.
@@ -288,6 +290,88 @@ async def reverse_entry(
         memo=memo,
         reverses_id=entry_id,
         legs=[Leg(accounts[p.account_id], -p.amount) for p in postings],
+    )
+
+
+# An operator account's shard row and a member's wallet, found and locked by what they are in
+# one statement (ascending id, as every lock in the ledger): a deposit credit needs no separate
+# look-up of either account first (two round trips less than find, find, lock).
+_LOCK_SOURCE_AND_WALLET = (
+    select(LedgerAccount)
+    .where(
+        (
+            (LedgerAccount.kind == bindparam("source_kind"))
+            & (LedgerAccount.owner == bindparam("source_owner"))
+            & (LedgerAccount.shard == bindparam("shard"))
+        )
+        | (
+            (LedgerAccount.kind == AccountKind.PLAYER_WALLET.value)
+            & (LedgerAccount.owner == bindparam("wallet_owner"))
+            & (LedgerAccount.shard == 0)
+        ),
+        LedgerAccount.currency == bindparam("currency"),
+    )
+    .order_by(LedgerAccount.id)
+    .with_for_update()
+)
+
+
+async def credit_wallet(
+    session: AsyncSession,
+    *,
+    source_kind: AccountKind,
+    member_id: int,
+    currency: Currency,
+    amount: int,
+    kind: str,
+    actor: str,
+    memo: str = "",
+    source_owner: str = "",
+) -> JournalEntry:
+    """:func:`transfer` of ``amount`` (> 0) from an operator account (``source_kind``,
+    ``source_owner``; the shard row of ``member_id``) into the member's wallet, both rows
+    found and locked by one statement. A first movement of either account opens it, as
+    :func:`get_or_open_account` does, and then takes the ordinary path."""
+    if amount <= 0:
+        raise UnbalancedEntry("a transfer moves a positive amount")
+    params = {
+        "source_kind": source_kind,
+        "source_owner": source_owner,
+        "shard": shard_of(source_kind, member_id),
+        "wallet_owner": str(member_id),
+        "currency": currency,
+    }
+    rows = await executor.fetch(session, _LOCK_SOURCE_AND_WALLET, params)
+    accounts = [executor.attach(session, LedgerAccount, row) for row in rows]
+    wallet = next((a for a in accounts if a.kind == AccountKind.PLAYER_WALLET), None)
+    source = next((a for a in accounts if a.kind != AccountKind.PLAYER_WALLET), None)
+    if wallet is None or source is None:  # a first movement: open what is missing
+        source = await get_or_open_account(
+            session,
+            kind=source_kind,
+            currency=currency,
+            owner=source_owner,
+            member_id=member_id,
+        )
+        wallet = await player_wallet(session, member_id=member_id, currency=currency)
+        return await transfer(
+            session,
+            source=source,
+            destination=wallet,
+            amount=amount,
+            kind=kind,
+            actor=actor,
+            memo=memo,
+        )
+    legs = [Leg(source, -amount), Leg(wallet, amount)]
+    return await _write_entry(
+        session,
+        legs,
+        _deltas(legs),
+        {a.id: (a.balance, a.may_go_negative) for a in (source, wallet)},
+        kind=kind,
+        actor=actor,
+        memo=memo,
     )
 
 

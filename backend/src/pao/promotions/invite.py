@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Label, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.events import DepositCredited
 from pao.kit.pagination import PageRequest
@@ -52,16 +53,16 @@ async def accrue(session: AsyncSession, event: DepositCredited) -> InviteIncome 
     )
     if amount <= 0:
         return None
-    income = InviteIncome(
-        inviter_id=invitee.inviter_id,
-        invitee_id=invitee.id,
-        amount=amount,
-        currency=event.currency,
-        deposit_reference=event.reference,
+    return await insert_now(
+        session,
+        InviteIncome(
+            inviter_id=invitee.inviter_id,
+            invitee_id=invitee.id,
+            amount=amount,
+            currency=event.currency,
+            deposit_reference=event.reference,
+        ),
     )
-    session.add(income)
-    await session.flush()
-    return income
 
 
 async def uncollected(session: AsyncSession, *, member_id: int) -> int:

@@ -20,10 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
+from typing import cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited
@@ -54,6 +56,14 @@ from pao.wallet.statement_notes import NoteCode, note
 
 COUPON_CODE = re.compile(r"[A-Z0-9]{12}")
 
+# Prebuilt: every deposit may send it (on the driver, in the deposit's transaction).
+_members = cast(Table, Member.__table__)
+_ADD_COINS = (
+    update(_members)
+    .where(_members.c.id == bindparam("member_id"))
+    .values(coin=_members.c.coin + bindparam("coins"))
+)
+
 
 async def award_coins(session: AsyncSession, event: DepositCredited) -> int:
     settings = await load_site_settings(session)
@@ -61,11 +71,10 @@ async def award_coins(session: AsyncSession, event: DepositCredited) -> int:
         return 0
     coins = rules.coins_for_deposit(amount=event.amount, per_coin=settings.spin_deposit_per_coin)
     if coins > 0:
-        await session.execute(
-            update(Member)
-            .where(Member.id == event.member_id)
-            .values(coin=Member.coin + coins)
-            .execution_options(synchronize_session=False)
+        # The Member object a session may hold is not refreshed, as before
+        # (synchronize_session=False): coins are read with coins_of.
+        await executor.execute_many(
+            session, _ADD_COINS, [{"member_id": event.member_id, "coins": coins}]
         )
     return coins
 

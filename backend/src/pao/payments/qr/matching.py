@@ -22,7 +22,6 @@ from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind
-from pao.ledger.service import get_or_open_account
 from pao.payments.exceptions import (
     DepositAlreadySettled,
     DepositCurrencyMismatch,
@@ -195,15 +194,12 @@ async def match_payment(
         raise DepositCurrencyMismatch()
     currency = Currency(row.currency)
     if isinstance(row, BankNotification):
-        clearing = await get_or_open_account(
-            session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member.id
-        )
         entry = await credit_payment(
             session,
             member_id=member.id,
             currency=currency,
             amount=row.amount,
-            clearing=clearing,
+            clearing_kind=AccountKind.BANK_CLEARING,
             from_label="BANK",
             memo=f"bank transfer {row.transfer_id} matched by {actor}",
             ref_type=BANK_TRANSFER_REF,
@@ -212,19 +208,13 @@ async def match_payment(
             actor=actor,
         )
     else:
-        clearing = await get_or_open_account(
-            session,
-            kind=AccountKind.GATEWAY_CLEARING,
-            currency=currency,
-            owner=row.gateway,
-            member_id=member.id,
-        )
         entry = await credit_payment(
             session,
             member_id=member.id,
             currency=currency,
             amount=row.amount,
-            clearing=clearing,
+            clearing_kind=AccountKind.GATEWAY_CLEARING,
+            clearing_owner=row.gateway,
             from_label=row.gateway,
             memo=f"{row.gateway} payment {row.txn_id} matched by {actor}",
             ref_type=GATEWAY_PAYMENT_REF,

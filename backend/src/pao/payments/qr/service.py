@@ -36,8 +36,8 @@ from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
 from pao.kit.money import Currency
 from pao.kit.states import transition
-from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount
-from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.ledger.models import AccountKind, JournalEntry
+from pao.ledger.service import credit_wallet
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.payments.gateways.base import GatewayOrder, VerifiedPayment
 from pao.payments.qr.emv import PayloadError
@@ -326,7 +326,8 @@ async def _credit(
     *,
     qr: QrDeposit,
     amount: int,
-    clearing: LedgerAccount,
+    clearing_kind: AccountKind,
+    clearing_owner: str = "",
     ref_type: str,
     ref_id: str,
     channel: str,
@@ -337,7 +338,8 @@ async def _credit(
         member_id=qr.member_id,
         currency=Currency(qr.currency),
         amount=amount,
-        clearing=clearing,
+        clearing_kind=clearing_kind,
+        clearing_owner=clearing_owner,
         from_label=qr.channel,
         memo=f"{qr.channel} QR {qr.order_ref}",
         ref_type=ref_type,
@@ -353,7 +355,8 @@ async def credit_payment(
     member_id: int,
     currency: Currency,
     amount: int,
-    clearing: LedgerAccount,
+    clearing_kind: AccountKind,
+    clearing_owner: str = "",
     from_label: str,
     memo: str,
     ref_type: str,
@@ -361,13 +364,15 @@ async def credit_payment(
     channel: str,
     actor: str,
 ) -> JournalEntry:
-    """Credit an incoming payment to a member's wallet: ledger entry from the clearing account,
-    statement line, DepositCredited. Matched QRs and staff matching by hand both use it."""
-    wallet = await player_wallet(session, member_id=member_id, currency=currency)
-    entry = await transfer(
+    """Credit an incoming payment to a member's wallet: ledger entry from the clearing account
+    (``clearing_kind``, ``clearing_owner``; the member's shard row), statement line,
+    DepositCredited. Matched QRs and staff matching by hand both use it."""
+    entry = await credit_wallet(
         session,
-        source=clearing,
-        destination=wallet,
+        source_kind=clearing_kind,
+        source_owner=clearing_owner,
+        member_id=member_id,
+        currency=currency,
         amount=amount,
         kind="deposit",
         actor=actor,
@@ -491,14 +496,11 @@ async def handle_bank_notification(
         return NotificationResult(notification, duplicate=False)
     qr = await _lock_qr(session, found.id)
     outcome = await _settle(session, qr, actor="bank")
-    clearing = await get_or_open_account(
-        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=qr.member_id
-    )
     entry = await _credit(
         session,
         qr=qr,
         amount=amount,
-        clearing=clearing,
+        clearing_kind=AccountKind.BANK_CLEARING,
         ref_type=BANK_TRANSFER_REF,
         ref_id=transfer_id,
         channel="qr",
@@ -561,18 +563,12 @@ async def record_gateway_payment(
         await session.flush()
         return row, False
     row.outcome = await _settle(session, qr, actor=f"gateway:{gateway}")
-    clearing = await get_or_open_account(
-        session,
-        kind=AccountKind.GATEWAY_CLEARING,
-        currency=payment.currency,
-        owner=gateway,
-        member_id=qr.member_id,
-    )
     entry = await _credit(
         session,
         qr=qr,
         amount=payment.amount,
-        clearing=clearing,
+        clearing_kind=AccountKind.GATEWAY_CLEARING,
+        clearing_owner=gateway,
         ref_type=GATEWAY_PAYMENT_REF,
         ref_id=f"{gateway}:{payment.txn_id}",
         channel="gateway",

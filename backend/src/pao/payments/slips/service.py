@@ -53,7 +53,7 @@ from pao.kit.pagination import PageRequest
 from pao.kit.states import transition_now
 from pao.kit.storage import FileStore
 from pao.ledger.models import AccountKind
-from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.ledger.service import credit_wallet
 from pao.payments.accounts import ReceivingAccount, ReceivingKind
 from pao.payments.slips.decoder import (
     MAX_BYTES,
@@ -488,14 +488,11 @@ async def credit_slip(
     sender_bank: str | None = changes.get("sender_bank", slip.sender_bank)
     currency, member_id = Currency(payer.currency), payer.member_id
     actor = actor or f"slip:{slip.id}"
-    clearing = await get_or_open_account(
-        session, kind=AccountKind.BANK_CLEARING, currency=currency, member_id=member_id
-    )
-    wallet = await player_wallet(session, member_id=member_id, currency=currency)
-    entry = await transfer(
+    entry = await credit_wallet(
         session,
-        source=clearing,
-        destination=wallet,
+        source_kind=AccountKind.BANK_CLEARING,
+        member_id=member_id,
+        currency=currency,
         amount=amount,
         kind="deposit",
         actor=actor,

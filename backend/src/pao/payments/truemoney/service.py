@@ -18,7 +18,7 @@ from pao.kit.events import DepositCredited, publish
 from pao.kit.money import Currency
 from pao.kit.states import transition
 from pao.ledger.models import AccountKind
-from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.ledger.service import credit_wallet
 from pao.payments.truemoney.exceptions import TrueLinkDuplicate, TrueLinkInvalid
 from pao.payments.truemoney.models import (
     REDEMPTION_TRANSITIONS,
@@ -94,17 +94,11 @@ async def credit_voucher(
     if row.status != RedemptionStatus.PENDING:
         raise TrueLinkDuplicate()
     currency = Currency(row.currency)
-    clearing = await get_or_open_account(
+    entry = await credit_wallet(
         session,
-        kind=AccountKind.WALLET_PROVIDER_CLEARING,
-        currency=currency,
+        source_kind=AccountKind.WALLET_PROVIDER_CLEARING,
         member_id=row.member_id,
-    )
-    wallet = await player_wallet(session, member_id=row.member_id, currency=currency)
-    entry = await transfer(
-        session,
-        source=clearing,
-        destination=wallet,
+        currency=currency,
         amount=amount,
         kind="deposit",
         actor="truemoney",
