@@ -13,10 +13,11 @@ key and set on the object as committed, so no flush has anything left to write.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import Insert, Table, Update, bindparam, insert, inspect, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core import executor
@@ -78,3 +79,19 @@ async def update_now(session: AsyncSession, obj: object, values: Mapping[str, An
     params = {"pk_": identity, **{f"v_{name}": value for name, value in values.items()}}
     await executor.execute_many(session, statement, [params])
     executor.set_committed_values(obj, values)
+
+
+def insert_unless_present(
+    table: Any, *, unique: Sequence[str], returning: Sequence[Any]
+) -> dict[str, Insert]:
+    """``INSERT … ON CONFLICT (unique) DO NOTHING RETURNING …``, per dialect name (each
+    dialect spells ON CONFLICT with its own ``insert()``): a row that collides on ``unique`` is
+    not written and no row comes back. On PostgreSQL a concurrent insert of the same values
+    waits on the unique index until the first transaction ends, as a plain INSERT would, and
+    writes only if that one rolled back. Pick with ``session.get_bind().dialect.name``."""
+    return {
+        name: dialect_insert(table)
+        .on_conflict_do_nothing(index_elements=list(unique))
+        .returning(*returning)
+        for name, dialect_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
+    }

@@ -226,7 +226,7 @@ async def begin_out(
     await _account(session, member_id=member_id, code=code)
     if then_to is not None:
         await _account(session, member_id=member_id, code=then_to)
-    transfer = await _insert_pending(
+    return await _insert_pending(
         session,
         member_id=member_id,
         game_code=code,
@@ -237,7 +237,6 @@ async def begin_out(
         from_label=code,
         to_label=WALLET,
     )
-    return transfer
 
 
 async def lock_transfer(session: AsyncSession, pk: int) -> GameTransfer:

@@ -29,7 +29,6 @@ from fastapi import Header
 from pydantic import BaseModel
 from sqlalchemy import (
     JSON,
-    Insert,
     Integer,
     String,
     Table,
@@ -38,13 +37,13 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core import executor
 from pao.core.db import Base, BigId, UtcDateTime
 from pao.core.errors import Conflict, Unprocessable
+from pao.core.inserts import insert_unless_present
 from pao.kit.clock import utcnow
 
 IdempotencyKeyHeader = Annotated[
@@ -84,16 +83,7 @@ _ANSWER = (
     .where(_keys.c.id == bindparam("record_id"))
     .values(status_code=200, response=bindparam("answer", type_=_keys.c.response.type))
 )
-# Per dialect: ON CONFLICT is spelled by each dialect's own insert().
-_CLAIMS: dict[str, Insert] = {
-    name: dialect_insert(_keys)
-    .on_conflict_do_nothing(index_elements=["owner", "key"])
-    .returning(_keys.c.id)
-    for name, dialect_insert in (
-        ("postgresql", postgresql.insert),
-        ("sqlite", sqlite.insert),
-    )
-}
+_CLAIMS = insert_unless_present(_keys, unique=["owner", "key"], returning=[_keys.c.id])
 
 
 async def run_idempotent(

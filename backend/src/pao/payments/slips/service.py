@@ -38,12 +38,11 @@ from typing import Any
 
 import anyio
 import structlog
-from sqlalchemy import Insert, bindparam, delete, func, inspect, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import bindparam, delete, func, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.core import executor, metrics
-from pao.core.inserts import update_now
+from pao.core.inserts import insert_unless_present, update_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
@@ -121,25 +120,14 @@ _claims = SlipClaim.__table__
 _SLIP_COLUMNS = [prop.columns[0] for prop in inspect(Slip).column_attrs]
 
 
-def _on_conflict_do_nothing(
-    table: Any, index_elements: list[str], returning: list[Any]
-) -> dict[str, Insert]:
-    """The INSERT, per dialect (each spells ON CONFLICT with its own insert()): a row that
-    collides on ``index_elements`` is not written and nothing comes back. On PostgreSQL a
-    concurrent insert of the same values waits on the unique index until the first
-    transaction ends, as a plain INSERT would, and then writes only if that one rolled back."""
-    return {
-        name: dialect_insert(table)
-        .on_conflict_do_nothing(index_elements=index_elements)
-        .returning(*returning)
-        for name, dialect_insert in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
-    }
-
-
 # The slip, unless the member's Idempotency-Key has one already (a racing retry won).
-_INSERT_SLIP = _on_conflict_do_nothing(_slips, ["member_id", "idempotency_key"], _SLIP_COLUMNS)
+_INSERT_SLIP = insert_unless_present(
+    _slips, unique=["member_id", "idempotency_key"], returning=_SLIP_COLUMNS
+)
 # The transfer's claim, unless another slip holds it (SLIP_REFNO_DUPLICATED).
-_CLAIM = _on_conflict_do_nothing(_claims, ["sending_bank", "reference"], [_claims.c.id])
+_CLAIM = insert_unless_present(
+    _claims, unique=["sending_bank", "reference"], returning=[_claims.c.id]
+)
 _RELEASE_CLAIM = delete(SlipClaim).where(SlipClaim.slip_id == bindparam("slip_id"))
 _BY_KEY = select(Slip).where(
     Slip.member_id == bindparam("member_id"), Slip.idempotency_key == bindparam("key")
