@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import cpu_share
+
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = REPO / ".venv" / "bin"
 BENCH_DIR = REPO / "bench"
@@ -235,6 +237,7 @@ class Sample:
     p99_ms: float | None = None
     errors: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    count: int = 0  # transactions or requests answered (for per-transaction CPU)
 
 
 @dataclass
@@ -272,6 +275,10 @@ class Comparison:
             "cpu_ms": self._median(
                 [s.extra.get("cpu_ms_per_request") for s in samples]
             ),
+            **{
+                side: self._median([s.extra.get(side) for s in samples])
+                for side in ("db_ms", "redis_ms", "load_ms")
+            },
         }
 
 
@@ -289,7 +296,12 @@ def interleave(
         if index % 2:
             order.reverse()
         for measure, into in order:
-            into.append(measure())
+            before = cpu_share.read()
+            sample = measure()
+            sample.extra.update(
+                cpu_share.per_transaction(cpu_share.read() - before, sample.count)
+            )
+            into.append(sample)
         log(
             f"{name} round {index + 1}/{n_rounds}: "
             f"{comparison.subject[-1].rate:.0f}/s vs {comparison.baseline[-1].rate:.0f}/s"

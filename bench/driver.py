@@ -260,6 +260,7 @@ def run(
         rate=total / duration,
         p50_ms=statistics.median(latencies) if latencies else None,
         p99_ms=latencies[int(0.99 * (len(latencies) - 1))] if latencies else None,
+        count=total,
     )
 
 

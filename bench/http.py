@@ -65,11 +65,13 @@ def wrk(
         p99_ms=data["p99_us"] / 1000,
         errors=data["errors"] + data["status_errors"],
         extra=extra,
+        count=data["requests"],
     )
 
 
 _TPS = re.compile(r"^tps = ([\d.]+)", re.MULTILINE)
 _FAILED = re.compile(r"number of failed transactions: (\d+)")
+_PROCESSED = re.compile(r"number of transactions actually processed: (\d+)")
 
 
 def pgbench(
@@ -108,6 +110,7 @@ def pgbench(
     if tps is None:
         raise RuntimeError(f"pgbench printed no tps:\n{out[-2000:]}")
     failed = _FAILED.search(out)
+    processed = _PROCESSED.search(out)
     latencies = _statement_latencies(out)
     p50, p99 = _log_percentiles(str(prefix))
     return Sample(
@@ -116,6 +119,7 @@ def pgbench(
         p99_ms=p99,
         errors=int(failed.group(1)) if failed else 0,
         extra={"latency_avg_ms": _avg_latency(out), "statements_ms": latencies},
+        count=int(processed.group(1)) if processed else 0,
     )
 
 

@@ -223,10 +223,67 @@ HEADER = [
 ]
 
 
+CPU_HEADER = [
+    "benchmark",
+    "measured side, CPU ms per transaction: database / Redis / load generator / server",
+    "pgbench side: database / pgbench",
+    "database work: pgbench ÷ measured",
+    "all CPU: pgbench ÷ measured",
+    "measured ratio",
+]
+
+
+def _cpu_total(summary: dict[str, Any]) -> float | None:
+    sides = [summary.get(side) for side in ("db_ms", "redis_ms", "load_ms")]
+    if any(side is None for side in sides):
+        return None
+    return sum(sides) + (summary.get("cpu_ms") or 0.0)
+
+
+def cpu_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Per write path and ceiling: the CPU each side spent per transaction (bench.cpu_share).
+    On cores shared by every side, "all CPU" is the ratio the cores allow once they are busy;
+    "database work" is the ratio the database would allow if the application had cores of
+    its own."""
+    out: list[list[str]] = []
+    for c in [
+        *results.get("withdrawals", []),
+        *results.get("transfers", []),
+        *results.get("slips", []),
+        *results.get("ceilings", []),
+    ]:
+        subject, base = c.summary("subject"), c.summary("baseline")
+        if subject.get("db_ms") is None or base.get("db_ms") is None:
+            continue
+        out.append(
+            [
+                c.name,
+                (
+                    f"{subject['db_ms']:.2f} / {subject['redis_ms']:.2f} / "
+                    f"{subject['load_ms']:.2f} / {_f(subject.get('cpu_ms'), 2)}"
+                ),
+                f"{base['db_ms']:.2f} / {base['load_ms']:.2f}",
+                _ratio(base["db_ms"], subject["db_ms"]),
+                _ratio(_cpu_total(base), _cpu_total(subject)),
+                f"{c.ratio:.2f}",
+            ]
+        )
+    return out
+
+
 def table(results: dict[str, Any]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(row) + " |" for row in rows(results)]
     lines.append("")
+    if cpu := cpu_rows(results):
+        lines += [
+            "Where the CPU goes (medians of the rounds; `bench/cpu_share.py`):",
+            "",
+            "| " + " | ".join(CPU_HEADER) + " |",
+            "|" + "---|" * len(CPU_HEADER),
+            *("| " + " | ".join(row) + " |" for row in cpu),
+            "",
+        ]
     for comparison in [
         *results.get("withdrawals", []),
         *results.get("transfers", []),
