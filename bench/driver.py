@@ -138,6 +138,10 @@ class _Client:
 
 
 class _AsyncpgClient(_Client):
+    # CPU seconds the client burns after each statement (bench.client_pace): the application
+    # code a real client runs between its statements, without any application.
+    think = 0.0
+
     async def open(self) -> None:
         import asyncpg
 
@@ -151,6 +155,10 @@ class _AsyncpgClient(_Client):
             )
             if statement.gset and row is not None:
                 values.update({statement.prefix + k: v for k, v in row.items()})
+            if self.think:
+                until = time.thread_time() + self.think
+                while time.thread_time() < until:
+                    pass
 
     async def close(self) -> None:
         await self.connection.close()
@@ -187,7 +195,13 @@ class _SqlalchemyClient(_Client):
 
 
 async def _worker(
-    level: str, script: Path, lo: int, hi: int, clients: int, seconds: float
+    level: str,
+    script: Path,
+    lo: int,
+    hi: int,
+    clients: int,
+    seconds: float,
+    think: float = 0.0,
 ) -> None:
     steps = parse(script)
     bounds = {"lo": lo, "hi": hi}
@@ -195,6 +209,8 @@ async def _worker(
     runners: list[_Client]
     if level == "asyncpg":
         direct = [_AsyncpgClient(steps, bounds) for _ in range(clients)]
+        for client in direct:
+            client.think = think
         await asyncio.gather(*(client.open() for client in direct))
         runners = list(direct)
     else:
@@ -225,9 +241,11 @@ def run(
     clients: int,
     duration: float,
     workers: int = 2,
+    think_us: int = 0,
 ) -> Sample:
     """Run ``bench/sql/<script>`` at ``level`` for ``duration`` seconds; transactions/s and
-    per-transaction latency (ms), as pgbench reports them."""
+    per-transaction latency (ms), as pgbench reports them. ``think_us``: CPU microseconds the
+    asyncpg client burns after each statement."""
     per_worker = [
         clients // workers + (1 if i < clients % workers else 0) for i in range(workers)
     ]
@@ -243,6 +261,7 @@ def run(
                 str(hi),
                 str(n),
                 str(duration),
+                str(think_us),
             ],
             cwd=REPO,
             stdout=subprocess.PIPE,
@@ -265,7 +284,7 @@ def run(
 
 
 if __name__ == "__main__":
-    level, script, lo, hi, clients, seconds = sys.argv[1:7]
+    level, script, lo, hi, clients, seconds, think_us = sys.argv[1:8]
     if level not in LEVELS:
         raise SystemExit(f"level must be one of {LEVELS}")
     import uvloop
@@ -278,5 +297,6 @@ if __name__ == "__main__":
             int(hi),
             int(clients),
             float(seconds),
+            int(think_us) / 1e6,
         )
     )

@@ -1,0 +1,117 @@
+"""The database's CPU per transaction as its client slows down.
+
+``make bench`` finds that a Pao withdrawal costs PostgreSQL more CPU than pgbench's transaction
+of the very same statements, while the database's own counters (``pg_stat_database``: blocks
+read, rows returned, inserted, updated) show no more work per transaction. This isolates the
+one difference left, the client's pace: ``bench/sql/withdraw.sql`` is run by the bare asyncpg
+client (bench.driver, two processes, 32 connections, many wallets) burning a fixed amount of its
+own CPU after each statement, as an application does between its statements, interleaved
+round by round with pgbench running the same script. A backend whose next statement is not
+already waiting goes to sleep and must be woken for it, on cores it shares with the client.
+
+``python -m bench.client_pace [--script withdraw_once.sql] [think µs …]`` (default
+withdraw.sql at 0 150 300 450); it seeds the bench database first, as ``make bench`` does.
+``withdraw_once.sql`` is the round-trip experiment: the same transaction as one server-side
+function (``bench/sql/withdraw_function.sql``, created first), one round trip instead of 13,
+against pgbench running that same one statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+from collections.abc import Callable
+
+from bench import cpu_share, driver, seed
+from bench.common import BENCH_DIR, PG_URL, Sample, log, seconds
+from bench.http import pgbench
+
+MEMBERS = 1000
+CLIENTS = 32
+ROUNDS = 3
+Metered = tuple[Sample, dict[str, float]]
+# What a script needs created in the bench database before it runs.
+SETUP = {"withdraw_once.sql": "withdraw_function.sql"}
+
+
+def _metered(run: Callable[[], Sample]) -> Metered:
+    before = cpu_share.read()
+    sample = run()
+    return sample, cpu_share.per_transaction(cpu_share.read() - before, sample.count)
+
+
+def _asyncpg(script: str, think_us: int, duration: float) -> Metered:
+    return _metered(
+        lambda: driver.run(
+            "asyncpg",
+            script,
+            lo=1,
+            hi=MEMBERS,
+            clients=CLIENTS,
+            duration=duration,
+            think_us=think_us,
+        )
+    )
+
+
+def _pgbench(script: str, duration: float) -> Metered:
+    return _metered(
+        lambda: pgbench(script, lo=1, hi=MEMBERS, clients=CLIENTS, duration=duration)
+    )
+
+
+def _median(side: list[Metered], key: str) -> float:
+    return statistics.median(
+        sample.rate if key == "rate" else cpu[key] for sample, cpu in side
+    )
+
+
+def main(script: str, thinks: list[int]) -> None:
+    seed.prepare(MEMBERS)
+    if script in SETUP:
+        subprocess.run(
+            [
+                "psql",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-f",
+                str(BENCH_DIR / "sql" / SETUP[script]),
+                PG_URL,
+            ],
+            check=True,
+        )
+    duration = seconds(8)
+    print(f"{script}:")
+    print(
+        "| client CPU per statement (µs) | asyncpg: tx/s | database CPU ms/tx "
+        "| client CPU ms/tx | pgbench: tx/s | database CPU ms/tx "
+        "| database work: pgbench ÷ asyncpg |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for think in thinks:
+        client: list[Metered] = []
+        base: list[Metered] = []
+        for index in range(ROUNDS):  # A B, B A, A B: drift falls on both sides
+            if index % 2:
+                base.append(_pgbench(script, duration))
+            client.append(_asyncpg(script, think, duration))
+            if not index % 2:
+                base.append(_pgbench(script, duration))
+        log(f"client pace {think} µs per statement done")
+        print(
+            f"| {think} | {_median(client, 'rate'):,.0f} "
+            f"| {_median(client, 'db_ms'):.2f} | {_median(client, 'load_ms'):.2f} "
+            f"| {_median(base, 'rate'):,.0f} | {_median(base, 'db_ms'):.2f} "
+            f"| {_median(base, 'db_ms') / _median(client, 'db_ms'):.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m bench.client_pace")
+    parser.add_argument("--script", default="withdraw.sql")
+    parser.add_argument("think_us", nargs="*", type=int, default=[0, 150, 300, 450])
+    args = parser.parse_args()
+    main(args.script, args.think_us)
