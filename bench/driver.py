@@ -138,9 +138,13 @@ class _Client:
 
 
 class _AsyncpgClient(_Client):
-    # CPU seconds the client burns after each statement (bench.client_pace): the application
-    # code a real client runs between its statements, without any application.
-    think = 0.0
+    def __init__(
+        self, steps: list[Step], bounds: dict[str, int], think: float = 0.0
+    ) -> None:
+        super().__init__(steps, bounds)
+        # CPU seconds burnt after each statement (bench.client_pace): the application code a
+        # real client runs between its statements, without any application.
+        self.think = think
 
     async def open(self) -> None:
         import asyncpg
@@ -208,9 +212,7 @@ async def _worker(
     engine = None
     runners: list[_Client]
     if level == "asyncpg":
-        direct = [_AsyncpgClient(steps, bounds) for _ in range(clients)]
-        for client in direct:
-            client.think = think
+        direct = [_AsyncpgClient(steps, bounds, think) for _ in range(clients)]
         await asyncio.gather(*(client.open() for client in direct))
         runners = list(direct)
     else:
