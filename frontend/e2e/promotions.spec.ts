@@ -206,7 +206,7 @@ test.describe('promotions', () => {
     const setup = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/spinwheel/setup');
     await page.getByRole('button', { name: t('home.spin'), exact: true }).click();
     await expect(page).toHaveURL(/\/user\/spin$/);
-    const { slice: slices } = (await (await setup).json()) as { slice: { htmlDescription: string }[] };
+    const { slice: slices } = (await (await setup).json()) as { slice: { label: string; htmlDescription: string }[] };
     await expect(page.getByRole('img', { name: new RegExp(WHEEL[appLocale]) })).toBeVisible();
     await expect(page.getByRole('heading', { name: t('promotions.spin.odds') })).toBeVisible();
     await expect(page.getByRole('cell', { name: '30.0%' }).first()).toBeVisible();
@@ -236,5 +236,17 @@ test.describe('promotions', () => {
     await closeDialog(page, t);
     await expect(page.getByText(t('promotions.spin.status.CLAIMED')).first()).toBeVisible();
     await shot(page, 'spin-coupons', appLocale);
+
+    // The prize's description outlives the spin: a coupon's details show its slice's.
+    const detailsOf = new RegExp(`^${t('promotions.spin.detailsLabel', { prize: '' }).trim()}`);
+    await page.getByRole('button', { name: detailsOf }).first().click();
+    const details = page.getByRole('dialog');
+    const prize = (await details.getByRole('heading').first().textContent())?.trim() ?? '';
+    const text = slices.find((slice) => slice.label === prize)?.htmlDescription.replace(/<[^>]+>/g, '').trim() ?? '';
+    expect(text).not.toBe('');
+    await expect(details.getByText(text)).toBeVisible();
+    await shot(page, 'spin-coupon-details', appLocale);
+    await details.getByRole('button', { name: t('common.ok'), exact: true }).click();
+    await expect(details).toBeHidden();
   });
 });

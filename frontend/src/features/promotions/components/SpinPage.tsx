@@ -1,8 +1,8 @@
 /**
  * The spin page (/user/spin, spec §2, §4, §9): the wheel with its name, a centre spin button with
  * the coins left, the published odds of every slice, the coupon table (3 a page) with claim
- * buttons, the prize modal (with the won slice's operator-written description) and the
- * claim-confirm modal (confirm debounced 500 ms).
+ * buttons and each prize's details, the prize modal (with the won slice's operator-written
+ * description) and the claim-confirm modal (confirm debounced 500 ms).
  */
 import './promotions.css';
 import { useQueryClient } from '@tanstack/react-query';
@@ -67,6 +67,8 @@ export function SpinPage() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Coupon | null>(null);
   const [claimed, setClaimed] = useState<string | null>(null);
+  // The coupon whose prize description is open (a prize's "how to collect it" outlives the spin).
+  const [details, setDetails] = useState<{ label: string; html: string } | null>(null);
   const frame = useRef<number>(0);
   const debounce = useRef<number | undefined>(undefined);
   const revealTimer = useRef<number | undefined>(undefined);
@@ -166,6 +168,8 @@ export function SpinPage() {
 
   const list = coupons.data ?? [];
   const shown = list.slice((page - 1) * COUPON_PAGE_SIZE, page * COUPON_PAGE_SIZE);
+  // A coupon's description is its slice's on the wheel as it stands; a retired slice has none.
+  const descriptions = new Map(data.slice.map((slice) => [slice.code, slice.htmlDescription]));
   return (
     <div className="stack-lg">
       <h1 className="page-title">{data.name}</h1>
@@ -250,6 +254,24 @@ export function SpinPage() {
                     <span className="small">{coupon.prize.name}</span>
                     <br />
                     <span className="small muted">{t('promotions.spin.expires', { time: formatDateTime(coupon.expiresAt) })}</span>
+                    {descriptions.get(coupon.prize.slice.code) && (
+                      <>
+                        <br />
+                        <button
+                          type="button"
+                          className="btn btn-ghost coupon-details"
+                          onClick={() =>
+                            setDetails({
+                              label: coupon.prize.slice.label,
+                              html: descriptions.get(coupon.prize.slice.code) ?? '',
+                            })
+                          }
+                          aria-label={t('promotions.spin.detailsLabel', { prize: coupon.prize.slice.label })}
+                        >
+                          {t('promotions.spin.details')}
+                        </button>
+                      </>
+                    )}
                   </td>
                   <td>{money(coupon.amount)}</td>
                   <td>
@@ -289,6 +311,20 @@ export function SpinPage() {
           {prize.htmlDescription && <SafeHtml html={prize.htmlDescription} className="wheel-result-description prose" />}
           <p>{prize.coupon ? t('promotions.spin.wonCoupon') : t('promotions.spin.noPrize')}</p>
           <p className="small muted">{t('promotions.spin.coins', { n: prize.remainingCoin })}</p>
+        </Modal>
+      )}
+      {details && (
+        <Modal
+          open
+          onClose={() => setDetails(null)}
+          title={details.label}
+          footer={
+            <button type="button" className="btn btn-primary btn-block" onClick={() => setDetails(null)} autoFocus>
+              {t('common.ok')}
+            </button>
+          }
+        >
+          <SafeHtml html={details.html} className="wheel-result-description prose" />
         </Modal>
       )}
       <ConfirmDialog
