@@ -205,6 +205,9 @@ async def test_a_used_slice_is_retired_not_deleted(client: httpx.AsyncClient, ap
     await deposit(app, player.id, 100_00)
     spun = await client.post("/api/spinwheel/spin", headers=player.headers)
     assert spun.json()["result"]["code"] == "C10"
+    before = (await client.get("/api/spinwheel/setup", headers=player.headers)).json()
+    won_description = before["slice"][0]["htmlDescription"]
+    assert won_description
     token = await token_of(app)
     wheel = (await client.get(URL, headers=bearer(token))).json()
     assert [s["code"] for s in wheel["slices"]] == ["C10", "NONE"]
@@ -226,6 +229,8 @@ async def test_a_used_slice_is_retired_not_deleted(client: httpx.AsyncClient, ap
     assert [o["probability"] for o in setup["odds"]] == [0.75, 0.25]
     coupons = (await client.get("/api/spinwheel/coupon", headers=player.headers)).json()
     assert coupons[0]["prize"]["slice"]["code"] == "C10"
+    # Off the wheel, the coupon's prize still reads its own slice's description.
+    assert coupons[0]["prize"]["slice"]["htmlDescription"] == won_description
     async with app.state.sessionmaker() as session:
         entry = (
             await session.execute(select(AuditEntry).where(AuditEntry.action == "wheel.update"))

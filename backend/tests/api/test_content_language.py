@@ -198,7 +198,7 @@ async def test_wheel_coupons_and_notes_in_the_asked_language(
     coupons = await get(client, "/api/spinwheel/coupon?lang=en", player)
     assert coupons[0]["prize"] == {
         "name": "Credit 10",
-        "slice": {"code": "C10", "label": "10 baht"},
+        "slice": {"code": "C10", "label": "10 baht", "htmlDescription": "<p>Won</p>"},
     }
     claimed = await client.post(
         "/api/spinwheel/coupon/claim",

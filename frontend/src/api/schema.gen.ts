@@ -3995,6 +3995,11 @@ export interface components {
         CouponSlice: {
             /** Code */
             code: string;
+            /**
+             * Htmldescription
+             * @description Sanitised HTML.
+             */
+            htmlDescription: string;
             /** Label */
             label: string;
         };

@@ -590,7 +590,11 @@ async def spin(
 def _prize(slice_: SliceRow, language: Language) -> CouponPrize:
     return CouponPrize(
         name=prize_name(slice_, language),
-        slice=CouponSlice(code=slice_.code, label=language.pick(slice_.label)),
+        slice=CouponSlice(
+            code=slice_.code,
+            label=language.pick(slice_.label),
+            html_description=slice_description(slice_, language),
+        ),
     )
 
 

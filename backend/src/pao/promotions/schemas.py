@@ -187,6 +187,8 @@ class SpinOut(_Wire):
 class CouponSlice(_Wire):
     code: str
     label: str
+    # The coupon's own slice's, retired or not: a code may be given to a new slice later.
+    html_description: str = Field(alias="htmlDescription", description="Sanitised HTML.")
 
 
 class CouponPrize(_Wire):

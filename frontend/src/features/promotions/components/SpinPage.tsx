@@ -68,7 +68,7 @@ export function SpinPage() {
   const [selected, setSelected] = useState<Coupon | null>(null);
   const [claimed, setClaimed] = useState<string | null>(null);
   // The coupon whose prize description is open (a prize's "how to collect it" outlives the spin).
-  const [details, setDetails] = useState<{ label: string; html: string } | null>(null);
+  const [details, setDetails] = useState<Coupon | null>(null);
   const frame = useRef<number>(0);
   const debounce = useRef<number | undefined>(undefined);
   const revealTimer = useRef<number | undefined>(undefined);
@@ -168,8 +168,6 @@ export function SpinPage() {
 
   const list = coupons.data ?? [];
   const shown = list.slice((page - 1) * COUPON_PAGE_SIZE, page * COUPON_PAGE_SIZE);
-  // A coupon's description is its slice's on the wheel as it stands; a retired slice has none.
-  const descriptions = new Map(data.slice.map((slice) => [slice.code, slice.htmlDescription]));
   return (
     <div className="stack-lg">
       <h1 className="page-title">{data.name}</h1>
@@ -254,18 +252,13 @@ export function SpinPage() {
                     <span className="small">{coupon.prize.name}</span>
                     <br />
                     <span className="small muted">{t('promotions.spin.expires', { time: formatDateTime(coupon.expiresAt) })}</span>
-                    {descriptions.get(coupon.prize.slice.code) && (
+                    {coupon.prize.slice.htmlDescription && (
                       <>
                         <br />
                         <button
                           type="button"
                           className="btn btn-ghost coupon-details"
-                          onClick={() =>
-                            setDetails({
-                              label: coupon.prize.slice.label,
-                              html: descriptions.get(coupon.prize.slice.code) ?? '',
-                            })
-                          }
+                          onClick={() => setDetails(coupon)}
                           aria-label={t('promotions.spin.detailsLabel', { prize: coupon.prize.slice.label })}
                         >
                           {t('promotions.spin.details')}
@@ -317,14 +310,14 @@ export function SpinPage() {
         <Modal
           open
           onClose={() => setDetails(null)}
-          title={details.label}
+          title={details.prize.slice.label}
           footer={
             <button type="button" className="btn btn-primary btn-block" onClick={() => setDetails(null)} autoFocus>
               {t('common.ok')}
             </button>
           }
         >
-          <SafeHtml html={details.html} className="wheel-result-description prose" />
+          <SafeHtml html={details.prize.slice.htmlDescription} className="wheel-result-description prose" />
         </Modal>
       )}
       <ConfirmDialog
