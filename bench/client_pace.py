@@ -19,52 +19,18 @@ against pgbench running that same one statement.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
-from collections.abc import Callable
+from functools import partial
 
-from bench import cpu_share, driver, seed
-from bench.common import BENCH_DIR, PG_URL, Sample, log, seconds
+from bench import driver, seed
+from bench.common import BENCH_DIR, PG_URL, interleave, seconds
 from bench.http import pgbench
 
 MEMBERS = 1000
 CLIENTS = 32
 ROUNDS = 3
-Metered = tuple[Sample, dict[str, float]]
 # What a script needs created in the bench database before it runs.
 SETUP = {"withdraw_once.sql": "withdraw_function.sql"}
-
-
-def _metered(run: Callable[[], Sample]) -> Metered:
-    before = cpu_share.read()
-    sample = run()
-    return sample, cpu_share.per_transaction(cpu_share.read() - before, sample.count)
-
-
-def _asyncpg(script: str, think_us: int, duration: float) -> Metered:
-    return _metered(
-        lambda: driver.run(
-            "asyncpg",
-            script,
-            lo=1,
-            hi=MEMBERS,
-            clients=CLIENTS,
-            duration=duration,
-            think_us=think_us,
-        )
-    )
-
-
-def _pgbench(script: str, duration: float) -> Metered:
-    return _metered(
-        lambda: pgbench(script, lo=1, hi=MEMBERS, clients=CLIENTS, duration=duration)
-    )
-
-
-def _median(side: list[Metered], key: str) -> float:
-    return statistics.median(
-        sample.rate if key == "rate" else cpu[key] for sample, cpu in side
-    )
 
 
 def main(script: str, thinks: list[int]) -> None:
@@ -91,20 +57,29 @@ def main(script: str, thinks: list[int]) -> None:
     )
     print("|---|---|---|---|---|---|---|")
     for think in thinks:
-        client: list[Metered] = []
-        base: list[Metered] = []
-        for index in range(ROUNDS):  # A B, B A, A B: drift falls on both sides
-            if index % 2:
-                base.append(_pgbench(script, duration))
-            client.append(_asyncpg(script, think, duration))
-            if not index % 2:
-                base.append(_pgbench(script, duration))
-        log(f"client pace {think} µs per statement done")
+        # interleave meters each side's CPU per transaction (bench.cpu_share) round by round.
+        comparison = interleave(
+            f"client pace {think} µs per statement",
+            ROUNDS,
+            partial(
+                driver.run,
+                "asyncpg",
+                script,
+                lo=1,
+                hi=MEMBERS,
+                clients=CLIENTS,
+                duration=duration,
+                think_us=think,
+            ),
+            lambda: pgbench(
+                script, lo=1, hi=MEMBERS, clients=CLIENTS, duration=duration
+            ),
+        )
+        client, base = comparison.summary("subject"), comparison.summary("baseline")
         print(
-            f"| {think} | {_median(client, 'rate'):,.0f} "
-            f"| {_median(client, 'db_ms'):.2f} | {_median(client, 'load_ms'):.2f} "
-            f"| {_median(base, 'rate'):,.0f} | {_median(base, 'db_ms'):.2f} "
-            f"| {_median(base, 'db_ms') / _median(client, 'db_ms'):.2f} |",
+            f"| {think} | {client['rate']:,.0f} | {client['db_ms']:.2f} "
+            f"| {client['load_ms']:.2f} | {base['rate']:,.0f} | {base['db_ms']:.2f} "
+            f"| {base['db_ms'] / client['db_ms']:.2f} |",
             flush=True,
         )
 

@@ -1,5 +1,5 @@
 -- The withdrawal of withdraw.sql as one server-side function, for the round-trip experiment
--- (bench/round_trips.py; not what the app sends): the same statements, in the same order, with
+-- (bench/client_pace.py; not what the app sends): the same statements, in the same order, with
 -- the same locks, run inside PostgreSQL, so that a request is one round trip instead of 13.
 CREATE OR REPLACE FUNCTION bench_withdraw(i integer) RETURNS bigint
 LANGUAGE plpgsql AS $$
