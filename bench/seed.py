@@ -26,6 +26,7 @@ from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.site.settings import set_value
+from pao.wallet import ddl as wallet_ddl
 from pao.wallet.service import credit_manually
 from redis.asyncio import Redis
 from sqlalchemy import make_url, text
@@ -65,9 +66,13 @@ async def reset_database() -> None:
     await admin.dispose()
     engine = create_async_engine(APP_DB_URL)
     async with engine.begin() as conn:
-        # The schema of the models (the same as the tests build), plus the ledger's guards.
+        # The schema of the models (the same as the tests build), plus the ledger's guards and
+        # the withdrawal's function.
         await conn.run_sync(Base.metadata.create_all)
-        for statement in statements_for("postgresql"):
+        for statement in (
+            *statements_for("postgresql"),
+            *wallet_ddl.statements_for("postgresql"),
+        ):
             await conn.exec_driver_sql(statement)
     await engine.dispose()
     # Throttle counters and chat presence of an earlier run must not leak into this one.

@@ -39,6 +39,7 @@ from pao.kit.clock import clock
 from pao.ledger.ddl import statements_for
 from pao.main import create_app
 from pao.promotions.wiring import install as install_promotions
+from pao.wallet import ddl as wallet_ddl
 
 
 def _per_worker(url: str | None) -> str | None:
@@ -61,6 +62,7 @@ async def build_schema(engine: AsyncEngine) -> None:
         for statement in (
             *statements_for(engine.dialect.name),
             *backoffice_ddl.statements_for(engine.dialect.name),
+            *wallet_ddl.statements_for(engine.dialect.name),
         ):
             await conn.exec_driver_sql(statement)
 

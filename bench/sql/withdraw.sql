@@ -10,18 +10,10 @@ SELECT s.id, s.member_id, s.token_digest, s.created_at, s.expires_at, s.revoked_
 INSERT INTO idempotency_keys (owner, key, request_hash, created_at) VALUES ('member:' || CAST(:s_member_id AS text), 'pgbench-' || txid_current(), 'd2b8e1c6f3a94f0b8e6a2c5d7f1e3b9a4c6d8e0f2a4b6c8d0e2f4a6b8c0d2e4f', now()) ON CONFLICT (owner, key) DO NOTHING RETURNING id \gset k_
 -- promotions.gates.check_withdrawal_allowed: an active bonus forbids the withdrawal
 SELECT id FROM promo_member_bonuses WHERE member_id = :s_member_id AND status = 'ACTIVE';
--- ledger.service.hold_from_wallet: the wallet and the member's own withdrawals suspense account
--- found and locked by owner in one statement (ascending id), wrapped so that pgbench can \gset
--- both ids from the two locked rows
-SELECT max(id) FILTER (WHERE kind = 'player_wallet') AS w_id, max(id) FILTER (WHERE kind = 'withdrawals_pending') AS x_id FROM (SELECT id, kind, owner, currency, shard, balance, may_go_negative, created_at FROM ledger_accounts WHERE (kind = 'player_wallet' OR kind = 'withdrawals_pending') AND owner = CAST(:s_member_id AS text) AND currency = 'THB' ORDER BY id FOR UPDATE) AS locked \gset
--- ledger.service._write_entry: entry, balances, postings
-INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at) VALUES ('hold:' || 'withdrawal', 'member:' || CAST(:s_member_id AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), NULL, now()) RETURNING id \gset e_
-UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.delta FROM (VALUES (CAST(:w_id AS bigint), -100), (CAST(:x_id AS bigint), 100)) AS v(id, delta) WHERE ledger_accounts.id = v.id;
-INSERT INTO postings (entry_id, account_id, currency, amount) VALUES (:e_id, :w_id, 'THB', -100), (:e_id, :x_id, 'THB', 100) RETURNING id;
--- ledger.service.place_hold, wallet.withdrawals.request_withdrawal, statements.record_statement
-INSERT INTO ledger_holds (account_id, suspense_id, currency, amount, status, purpose, hold_entry_id, resolve_entry_id, created_at, resolved_at) VALUES (:w_id, :x_id, 'THB', 100, 'PENDING', 'withdrawal', :e_id, NULL, now(), NULL) RETURNING id \gset h_
-INSERT INTO withdrawals (member_id, amount, currency, status, hold_id, bank_code, bank_account_name, bank_account_no, reason, created_at, decided_at, decided_by) VALUES (:s_member_id, 100, 'THB', 'PENDING', :h_id, 'KBANK', 'BENCH MEMBER', :s_bank_account_no, NULL, now(), NULL, NULL) RETURNING id \gset d_
-INSERT INTO statements (member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at) VALUES (:s_member_id, 'withdraw', 'PENDING', 'WALLET', 'KBANK', 100, 'THB', 'withdrawal', CAST(:d_id AS text), NULL, now()) RETURNING id;
+-- wallet.withdrawal_function.place: the hold, the withdrawal and its statement line in one
+-- statement (pao.wallet.ddl, ADR 0018; withdraw_steps.sql has them one by one, as SQLite and a
+-- member's first withdrawal send them)
+SELECT outcome, withdrawal_id, hold_id FROM pao_request_withdrawal(:s_member_id, 'THB', 100, 'player_wallet', 'withdrawals_pending', 'hold:withdrawal', 'member:' || CAST(:s_member_id AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), 'withdrawal', 'PENDING', 'PENDING', 'KBANK', 'BENCH MEMBER', CAST(:s_bank_account_no AS text), 'withdraw', 'PENDING', 'WALLET', 'withdrawal', now());
 -- the idempotency record gets the answer
 UPDATE idempotency_keys SET status_code = 200, response = CAST('{"code": "OK", "status": "PENDING", "withdrawalId": 1}' AS json) WHERE id = :k_id;
 COMMIT;

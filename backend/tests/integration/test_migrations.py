@@ -68,6 +68,13 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                 "member_changes_append_only",
                 "audit_log_append_only",
             } <= triggers
+            # The withdrawal's money statements in one (ADR 0018), as the tests' schema has it.
+            assert (
+                await conn.scalar(
+                    text("SELECT count(*) FROM pg_proc WHERE proname = 'pao_request_withdrawal'")
+                )
+                == 1
+            )
         else:
             triggers = {
                 row[0]
@@ -331,3 +338,30 @@ async def test_operator_texts_become_per_language_and_back(
         assert extras[0] == {"refund": {"description": "refund"}}
     await engine.dispose()
     await upgrade(settings)
+
+
+async def test_the_withdrawal_function_goes_down_and_up_again(
+    empty_database: str, tmp_path: Path
+) -> None:
+    settings = Settings(database_url=empty_database, data_dir=tmp_path)
+    await upgrade(settings)
+    await _downgrade(settings, "0017")
+    engine = create_async_engine(empty_database)
+
+    async def functions() -> int:
+        async with engine.connect() as conn:
+            if conn.dialect.name != "postgresql":
+                return 0
+            return int(
+                await conn.scalar(
+                    text("SELECT count(*) FROM pg_proc WHERE proname = 'pao_request_withdrawal'")
+                )
+                or 0
+            )
+
+    assert await functions() == 0
+    await upgrade(settings)
+    assert await functions() == (
+        1 if make_url(empty_database).drivername.startswith("postgresql") else 0
+    )
+    await engine.dispose()

@@ -34,6 +34,7 @@ from pao.ledger.service import (
     void_hold,
 )
 from pao.site.settings import load_site_settings
+from pao.wallet import withdrawal_function
 from pao.wallet.claims import Claimant, check_claimant, claim_active
 from pao.wallet.exceptions import (
     AmountNotPositive,
@@ -57,6 +58,8 @@ WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
 
 # The statement line of a withdrawal is ("withdrawal", withdrawal id).
 STATEMENT_REF = "withdrawal"
+# The ledger hold's purpose (and its entry's kind, "hold:withdrawal").
+HOLD_PURPOSE = "withdrawal"
 
 
 async def request_withdrawal(session: AsyncSession, *, member: Member, amount: int) -> Withdrawal:
@@ -74,14 +77,54 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
     # before the hold is placed.
     await WITHDRAWAL_GATE.impl(session, member_id=member.id)
     currency = Currency(member.currency)
+    actor = f"member:{member.id}"
+    memo = f"withdrawal to {member.bank_code} {member.bank_account_no}"
+    withdrawal: Withdrawal | None = None
+    if withdrawal_function.on_postgres(session):
+        withdrawal = await withdrawal_function.place(
+            session,
+            member=member,
+            amount=amount,
+            currency=currency,
+            purpose=HOLD_PURPOSE,
+            actor=actor,
+            memo=memo,
+            from_label=WALLET_LABEL,
+            ref_type=STATEMENT_REF,
+            now=utcnow(),
+        )
+    if withdrawal is None:  # SQLite, or the member's first withdrawal (accounts to open)
+        withdrawal = await _place_in_steps(
+            session, member=member, amount=amount, currency=currency, actor=actor, memo=memo
+        )
+    await publish(
+        session,
+        WithdrawalRequested(
+            withdrawal_id=withdrawal.id, member_id=member.id, amount=amount, currency=currency
+        ),
+    )
+    return withdrawal
+
+
+async def _place_in_steps(
+    session: AsyncSession,
+    *,
+    member: Member,
+    amount: int,
+    currency: Currency,
+    actor: str,
+    memo: str,
+) -> Withdrawal:
+    """The hold, the withdrawal and its statement line, one statement each (what
+    ``pao_request_withdrawal`` does in one on PostgreSQL; the accounts opened if missing)."""
     hold = await hold_from_wallet(
         session,
         member_id=member.id,
         currency=currency,
         amount=amount,
-        purpose="withdrawal",
-        actor=f"member:{member.id}",
-        memo=f"withdrawal to {member.bank_code} {member.bank_account_no}",
+        purpose=HOLD_PURPOSE,
+        actor=actor,
+        memo=memo,
     )
     withdrawal = await insert_now(
         session,
@@ -107,12 +150,6 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
         to_label=member.bank_code,
         ref_type=STATEMENT_REF,
         ref_id=withdrawal.id,
-    )
-    await publish(
-        session,
-        WithdrawalRequested(
-            withdrawal_id=withdrawal.id, member_id=member.id, amount=amount, currency=currency
-        ),
     )
     return withdrawal
 
