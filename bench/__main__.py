@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_start": os.getloadavg(),
     }
     checks: list[invariants.Invariants] = []
-    if set(only) - {"reports"}:
+    if set(only) - {"reports"} or args.before:
         with timed("seeding"):
             seed.prepare(args.members)
         checks.append(invariants.check("seeding"))

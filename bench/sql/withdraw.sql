@@ -13,7 +13,7 @@ SELECT id FROM promo_member_bonuses WHERE member_id = :s_member_id AND status = 
 -- wallet.withdrawal_function.place: the hold, the withdrawal and its statement line in one
 -- statement (pao.wallet.ddl, ADR 0018; withdraw_steps.sql has them one by one, as SQLite and a
 -- member's first withdrawal send them)
-SELECT outcome, withdrawal_id, hold_id FROM pao_request_withdrawal(:s_member_id, 'THB', 100, 'player_wallet', 'withdrawals_pending', 'hold:withdrawal', 'member:' || CAST(:s_member_id AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), 'withdrawal', 'PENDING', 'PENDING', 'KBANK', 'BENCH MEMBER', CAST(:s_bank_account_no AS text), 'withdraw', 'PENDING', 'WALLET', 'withdrawal', now());
+SELECT outcome, withdrawal_id, hold_id, wallet_id, wallet_balance, suspense_id, suspense_balance FROM pao_request_withdrawal(CAST(:s_member_id AS bigint), 'THB', 100, 'player_wallet', 'withdrawals_pending', 'hold:' || 'withdrawal', 'member:' || CAST(CAST(:s_member_id AS bigint) AS text), 'withdrawal to KBANK ' || CAST(:s_bank_account_no AS text), 'withdrawal', 'PENDING', 'PENDING', 'KBANK', 'BENCH MEMBER', CAST(:s_bank_account_no AS text), 'withdraw', 'PENDING', 'WALLET', 'withdrawal', now());
 -- the idempotency record gets the answer
 UPDATE idempotency_keys SET status_code = 200, response = CAST('{"code": "OK", "status": "PENDING", "withdrawalId": 1}' AS json) WHERE id = :k_id;
 COMMIT;

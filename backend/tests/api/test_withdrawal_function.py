@@ -236,3 +236,19 @@ async def test_a_rollback_undoes_everything_the_function_wrote(session: AsyncSes
         )
     )
     assert wallet == 900_00
+
+
+async def test_accounts_the_session_holds_show_their_new_balances(session: AsyncSession) -> None:
+    """As the steps leave them: a caller that read the wallet before sees it after, with no
+    reload (which an async session cannot do implicitly)."""
+    member = await member_with(session, 1_000_00)
+    held = {
+        account.kind: account
+        for account in await session.scalars(
+            select(LedgerAccount).where(LedgerAccount.owner == str(member.id))
+        )
+    }
+    await request_withdrawal(session, member=member, amount=300_00)
+    assert held[AccountKind.PLAYER_WALLET].balance == 600_00
+    assert held[AccountKind.WITHDRAWALS_PENDING].balance == 400_00
+    await session.commit()

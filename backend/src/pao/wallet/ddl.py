@@ -13,7 +13,8 @@ Every value it writes comes from the caller (kinds, statuses, labels, the time),
 constants stay in Python, the same as the step-by-step path writes. It refuses with data, not
 with an exception, so that the transaction stays usable and the caller decides:
 
-* ``OK``: written; ``withdrawal_id`` and ``hold_id`` are the new rows.
+* ``OK``: written; ``withdrawal_id`` and ``hold_id`` are the new rows, ``wallet_*`` and
+  ``suspense_*`` the accounts' ids and new balances.
 * ``MONEY_NOT_ENOUGH``: the wallet is short; nothing written.
 * ``ACCOUNTS_MISSING``: the member's first withdrawal, whose accounts are opened by the
   step-by-step path; nothing written (what exists stays locked, as the steps would lock it).
@@ -25,9 +26,13 @@ steps.
 
 from __future__ import annotations
 
+DROP_POSTGRES = ["DROP FUNCTION IF EXISTS pao_request_withdrawal"]
+
+# Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 POSTGRES = [
+    *DROP_POSTGRES,
     """
-    CREATE OR REPLACE FUNCTION pao_request_withdrawal(
+    CREATE FUNCTION pao_request_withdrawal(
       p_member_id bigint, p_currency text, p_amount bigint,
       p_wallet_kind text, p_suspense_kind text,
       p_entry_kind text, p_actor text, p_memo text,
@@ -35,13 +40,13 @@ POSTGRES = [
       p_status text, p_bank_code text, p_bank_account_name text, p_bank_account_no text,
       p_statement_type text, p_statement_status text, p_from_label text, p_ref_type text,
       p_now timestamptz,
-      OUT outcome text, OUT withdrawal_id bigint, OUT hold_id bigint
+      OUT outcome text, OUT withdrawal_id bigint, OUT hold_id bigint,
+      OUT wallet_id bigint, OUT wallet_balance bigint,
+      OUT suspense_id bigint, OUT suspense_balance bigint
     ) LANGUAGE plpgsql AS $$
     DECLARE
       v_account record;
-      v_wallet bigint;
       v_wallet_short boolean;
-      v_suspense bigint;
       v_suspense_short boolean;
       v_entry bigint;
     BEGIN
@@ -52,14 +57,16 @@ POSTGRES = [
         ORDER BY a.id FOR UPDATE
       LOOP
         IF v_account.kind = p_wallet_kind THEN
-          v_wallet := v_account.id;
-          v_wallet_short := NOT v_account.may_go_negative AND v_account.balance < p_amount;
+          wallet_id := v_account.id;
+          wallet_balance := v_account.balance - p_amount;
+          v_wallet_short := NOT v_account.may_go_negative AND wallet_balance < 0;
         ELSE
-          v_suspense := v_account.id;
-          v_suspense_short := NOT v_account.may_go_negative AND v_account.balance + p_amount < 0;
+          suspense_id := v_account.id;
+          suspense_balance := v_account.balance + p_amount;
+          v_suspense_short := NOT v_account.may_go_negative AND suspense_balance < 0;
         END IF;
       END LOOP;
-      IF v_wallet IS NULL OR v_suspense IS NULL THEN
+      IF wallet_id IS NULL OR suspense_id IS NULL THEN
         outcome := 'ACCOUNTS_MISSING';
         RETURN;
       END IF;
@@ -71,14 +78,14 @@ POSTGRES = [
         VALUES (p_entry_kind, p_actor, p_memo, NULL, p_now)
         RETURNING id INTO v_entry;
       UPDATE ledger_accounts AS a SET balance = a.balance + v.delta
-        FROM (VALUES (v_wallet, -p_amount), (v_suspense, p_amount)) AS v(id, delta)
+        FROM (VALUES (wallet_id, -p_amount), (suspense_id, p_amount)) AS v(id, delta)
         WHERE a.id = v.id;
       INSERT INTO postings (entry_id, account_id, currency, amount)
-        VALUES (v_entry, v_wallet, p_currency, -p_amount),
-               (v_entry, v_suspense, p_currency, p_amount);
+        VALUES (v_entry, wallet_id, p_currency, -p_amount),
+               (v_entry, suspense_id, p_currency, p_amount);
       INSERT INTO ledger_holds AS h (account_id, suspense_id, currency, amount, status, purpose,
                                      hold_entry_id, resolve_entry_id, created_at, resolved_at)
-        VALUES (v_wallet, v_suspense, p_currency, p_amount, p_hold_status, p_purpose,
+        VALUES (wallet_id, suspense_id, p_currency, p_amount, p_hold_status, p_purpose,
                 v_entry, NULL, p_now, NULL)
         RETURNING h.id INTO hold_id;
       INSERT INTO withdrawals AS w (member_id, amount, currency, status, hold_id, bank_code,
@@ -94,8 +101,6 @@ POSTGRES = [
     END $$
     """,
 ]
-
-DROP_POSTGRES = ["DROP FUNCTION IF EXISTS pao_request_withdrawal"]
 
 
 def statements_for(dialect: str) -> list[str]:

@@ -12,25 +12,46 @@ from datetime import datetime
 
 from sqlalchemy import BigInteger, String, bindparam, inspect, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from pao.core import executor
 from pao.core.db import UtcDateTime
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.exceptions import InsufficientFunds
-from pao.ledger.models import AccountKind, HoldStatus
+from pao.ledger.models import AccountKind, HoldStatus, LedgerAccount
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
 
 _CALL = (
     text(
-        "SELECT outcome, withdrawal_id, hold_id FROM pao_request_withdrawal("
+        "SELECT outcome, withdrawal_id, hold_id, wallet_id, wallet_balance, suspense_id,"
+        " suspense_balance FROM pao_request_withdrawal("
         ":member_id, :currency, :amount, :wallet_kind, :suspense_kind, :entry_kind, :actor,"
         " :memo, :purpose, :hold_status, :status, :bank_code, :bank_account_name,"
         " :bank_account_no, :statement_type, :statement_status, :from_label, :ref_type, :now)"
     )
     .bindparams(bindparam("now", type_=UtcDateTime()))
-    .columns(outcome=String(), withdrawal_id=BigInteger(), hold_id=BigInteger())
+    .columns(
+        outcome=String(),
+        withdrawal_id=BigInteger(),
+        hold_id=BigInteger(),
+        wallet_id=BigInteger(),
+        wallet_balance=BigInteger(),
+        suspense_id=BigInteger(),
+        suspense_balance=BigInteger(),
+    )
 )
+
+
+def _show_new_balances(session: AsyncSession, *accounts_and_balances: int) -> None:
+    """Account objects this session already holds show their new balances, as if reloaded
+    (as the steps leave them: ``pao.ledger.service._write_entry``)."""
+    mapper = inspect(LedgerAccount)
+    pairs = zip(accounts_and_balances[::2], accounts_and_balances[1::2], strict=True)
+    for account_id, balance in pairs:
+        account = session.identity_map.get(mapper.identity_key_from_primary_key((account_id,)))
+        if account is not None:
+            set_committed_value(account, "balance", balance)
 
 
 def on_postgres(session: AsyncSession) -> bool:
@@ -52,7 +73,7 @@ async def place(
 ) -> Withdrawal | None:
     """The withdrawal, written in one statement; ``None`` when its accounts are still to be
     opened. MONEY_NOT_ENOUGH when the wallet is short (nothing written)."""
-    outcome, withdrawal_id, hold_id = (
+    outcome, withdrawal_id, hold_id, *balances = (
         await executor.fetch(
             session,
             _CALL,
@@ -83,6 +104,7 @@ async def place(
         return None
     if outcome == "MONEY_NOT_ENOUGH":
         raise InsufficientFunds()
+    _show_new_balances(session, *balances)
     withdrawal = Withdrawal(
         id=withdrawal_id,
         member_id=member.id,
