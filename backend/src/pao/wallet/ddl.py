@@ -6,7 +6,7 @@ migration (and the test and bench schemas).
 (``pao.ledger.service.hold_from_wallet``, the withdrawal's row, its statement line): the
 member's wallet and suspense account locked together in ascending id order, the balance
 check, the journal entry, both balances, both postings, the hold, the withdrawal and its
-statement line. One round trip instead of eight: the database no longer sleeps between the
+statement line. One round trip instead of seven: the database no longer sleeps between the
 statements of a request, and the wallet's row lock is held for one statement and the commit.
 
 Every value it writes comes from the caller (kinds, statuses, labels, the time), so the
