@@ -17,16 +17,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.db import Base
 from pao.identity.models import Member
-from pao.identity.service import create_member
 from pao.kit.clock import utcnow
 from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, LedgerAccount
 from pao.ledger.service import check_books
 from pao.wallet import withdrawal_function
-from pao.wallet.service import credit_manually
 from pao.wallet.withdrawals import request_withdrawal
 from tests.conftest import is_postgres
-from tests.helpers import new_bank_account_no, new_phone
+from tests.withdrawal_helpers import member_with_funds
 
 # The rows one withdrawal writes, by table.
 WRITTEN = ("journal_entries", "postings", "ledger_holds", "withdrawals", "statements")
@@ -47,17 +45,9 @@ def steps_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 async def member_with(session: AsyncSession, funds: int) -> Member:
-    member = await create_member(
-        session,
-        phone=new_phone(),
-        name="Test",
-        password="secret123",
-        bank_code="SCB",
-        bank_account_name="TEST MEMBER",
-        bank_account_no=new_bank_account_no(),
-    )
-    await credit_manually(session, member=member, amount=funds, note="test", actor="test")
-    # The first withdrawal opens the suspense account (the steps do, on both databases).
+    """A funded member past the first withdrawal, which opens the suspense account (the steps
+    do, on both databases)."""
+    member = await member_with_funds(session, funds)
     await request_withdrawal(session, member=member, amount=100_00)
     await session.commit()
     return member
@@ -205,16 +195,7 @@ async def test_a_short_wallet_is_refused_with_nothing_written(session: AsyncSess
 async def test_a_first_withdrawal_takes_the_steps_and_opens_the_accounts(
     session: AsyncSession,
 ) -> None:
-    member = await create_member(
-        session,
-        phone=new_phone(),
-        name="Test",
-        password="secret123",
-        bank_code="SCB",
-        bank_account_name="TEST MEMBER",
-        bank_account_no=new_bank_account_no(),
-    )
-    await credit_manually(session, member=member, amount=500_00, note="test", actor="test")
+    member = await member_with_funds(session, 500_00)
     await request_withdrawal(session, member=member, amount=100_00)
     await session.commit()
     assert sorted((await accounts(session, member)).values()) == [

@@ -9,15 +9,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
-from pao.identity.models import Member
-from pao.identity.service import create_member
 from pao.kit.money import Currency
 from pao.kit.states import StatusChange, transition
 from pao.ledger.models import AccountKind, Hold, HoldStatus, LedgerAccount
 from pao.ledger.service import check_books
 from pao.wallet.exceptions import WithdrawalNotFound, WithdrawalStatusConflict
 from pao.wallet.models import Statement, StatementStatus, Withdrawal, WithdrawalStatus
-from pao.wallet.service import credit_manually, wallet_balance
+from pao.wallet.service import wallet_balance
 from pao.wallet.withdrawals import (
     WITHDRAWAL_TRANSITIONS,
     approve_withdrawal,
@@ -27,27 +25,13 @@ from pao.wallet.withdrawals import (
     reject_withdrawal,
     request_withdrawal,
 )
-from tests.helpers import new_bank_account_no, new_phone
+from tests.withdrawal_helpers import member_with_funds
 
 OPERATOR = "ops:alice"
 
 
-async def member_with(session: AsyncSession, amount: int) -> Member:
-    member = await create_member(
-        session,
-        phone=new_phone(),
-        name="Test",
-        password="secret123",
-        bank_code="SCB",
-        bank_account_name="TEST MEMBER",
-        bank_account_no=new_bank_account_no(),
-    )
-    await credit_manually(session, member=member, amount=amount, note="test", actor="test")
-    return member
-
-
 async def pending(session: AsyncSession, amount: int = 300_00, funds: int = 1_000_00) -> Withdrawal:
-    member = await member_with(session, funds)
+    member = await member_with_funds(session, funds)
     withdrawal = await request_withdrawal(session, member=member, amount=amount)
     await session.commit()
     return withdrawal
