@@ -7,7 +7,6 @@ on PostgreSQL already; these pin it to the steps, which SQLite and a first withd
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -34,14 +33,6 @@ WRITTEN = ("journal_entries", "postings", "ledger_holds", "withdrawals", "statem
 def _postgres_only(database_url: str) -> None:
     if not is_postgres(database_url):
         pytest.skip("the function is PostgreSQL's; SQLite takes the steps")
-
-
-@pytest.fixture
-def steps_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """request_withdrawal as SQLite runs it: one statement per write."""
-    monkeypatch.setattr(withdrawal_function, "on_postgres", lambda _session: False)
-    yield
-    monkeypatch.undo()
 
 
 async def member_with(session: AsyncSession, funds: int) -> Member:

@@ -22,6 +22,10 @@ from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, HoldStatus, LedgerAccount
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
 
+# The ledger hold's purpose (its entry's kind is "hold:withdrawal"); the suspense account it
+# holds into is the member's WITHDRAWALS_PENDING (pao.ledger.service._suspense_kind).
+HOLD_PURPOSE = "withdrawal"
+
 _CALL = (
     text(
         "SELECT outcome, withdrawal_id, hold_id, wallet_id, wallet_balance, suspense_id,"
@@ -64,7 +68,6 @@ async def place(
     member: Member,
     amount: int,
     currency: Currency,
-    purpose: str,
     actor: str,
     memo: str,
     from_label: str,
@@ -83,10 +86,10 @@ async def place(
                 "amount": amount,
                 "wallet_kind": AccountKind.PLAYER_WALLET.value,
                 "suspense_kind": AccountKind.WITHDRAWALS_PENDING.value,
-                "entry_kind": f"hold:{purpose}",
+                "entry_kind": f"hold:{HOLD_PURPOSE}",
                 "actor": actor,
                 "memo": memo,
-                "purpose": purpose,
+                "purpose": HOLD_PURPOSE,
                 "hold_status": HoldStatus.PENDING.value,
                 "status": WithdrawalStatus.PENDING.value,
                 "bank_code": member.bank_code,

@@ -58,8 +58,7 @@ WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
 
 # The statement line of a withdrawal is ("withdrawal", withdrawal id).
 STATEMENT_REF = "withdrawal"
-# The ledger hold's purpose (and its entry's kind, "hold:withdrawal").
-HOLD_PURPOSE = "withdrawal"
+HOLD_PURPOSE = withdrawal_function.HOLD_PURPOSE
 
 
 async def request_withdrawal(session: AsyncSession, *, member: Member, amount: int) -> Withdrawal:
@@ -86,7 +85,6 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
             member=member,
             amount=amount,
             currency=currency,
-            purpose=HOLD_PURPOSE,
             actor=actor,
             memo=memo,
             from_label=WALLET_LABEL,
