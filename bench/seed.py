@@ -16,11 +16,13 @@ from datetime import timedelta
 import pao.models  # noqa: F401  (registers every table)
 from pao.core.db import Base, create_sessionmaker
 from pao.core.security import hash_password, token_digest
+from pao.games import ddl as games_ddl
 from pao.games.catalogue import DEMO_GAMES, seed_games
 from pao.games.models import GameAccount
 from pao.identity.models import LoginSession, Member
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
+from pao.ledger import credit_ddl
 from pao.ledger.ddl import statements_for
 from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account
@@ -72,6 +74,8 @@ async def reset_database() -> None:
         for statement in (
             *statements_for("postgresql"),
             *wallet_ddl.statements_for("postgresql"),
+            *games_ddl.statements_for("postgresql"),
+            *credit_ddl.statements_for("postgresql"),
         ):
             await conn.exec_driver_sql(statement)
     await engine.dispose()

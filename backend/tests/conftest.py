@@ -35,7 +35,9 @@ import pao.models  # noqa: F401  (registers every table)
 from pao.backoffice import ddl as backoffice_ddl
 from pao.core.db import Base
 from pao.core.settings import Settings
+from pao.games import ddl as games_ddl
 from pao.kit.clock import clock
+from pao.ledger import credit_ddl
 from pao.ledger.ddl import statements_for
 from pao.main import create_app
 from pao.promotions.wiring import install as install_promotions
@@ -63,6 +65,8 @@ async def build_schema(engine: AsyncEngine) -> None:
             *statements_for(engine.dialect.name),
             *backoffice_ddl.statements_for(engine.dialect.name),
             *wallet_ddl.statements_for(engine.dialect.name),
+            *games_ddl.statements_for(engine.dialect.name),
+            *credit_ddl.statements_for(engine.dialect.name),
         ):
             await conn.exec_driver_sql(statement)
 

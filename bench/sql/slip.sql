@@ -3,9 +3,10 @@
 -- transaction for transaction, in the order the app sends it (bench/sqlcheck.py compares
 -- them). The app decodes the image (no database) before transaction 1 and asks the bank
 -- (in process in the bench: bench.app.InstantBank) between transactions 1 and 2.
--- The ledger's two balance moves and two postings are one executemany each in the app; here
--- one statement each. The app's lock of bank clearing and the wallet (ledger.credit_wallet)
--- returns the two rows; here the same locking SELECT, wrapped to give pgbench's \gset one row.
+-- The ledger's credit (ledger.credit_wallet) is one call of pao_credit_wallet, as the app sends
+-- it on PostgreSQL (pao.ledger.credit_ddl, ADR 0018): bank clearing and the wallet locked, the
+-- entry, the balances and the postings in one statement. SQLite and a member's first deposit
+-- send them one by one.
 -- -D lo=… -D hi=… pick the member.
 \set i random(:lo, :hi)
 -- the request's own transaction: identity.deps.current_login, then ended (slips.router.upload)
@@ -23,19 +24,16 @@ INSERT INTO slip_claims (sending_bank, reference, slip_id, created_at) VALUES ('
 COMMIT;
 -- (the bank answers: the transfer, 1 THB from the member's account to the operator's)
 -- transaction 2, slips.service._judge and credit_slip: the slip locked with its member, the
--- receiving accounts checked, bank clearing (the member's shard) → wallet (both accounts found
--- and locked by one statement), SUCCESS written
+-- receiving accounts checked, bank clearing (the member's shard) → wallet (one call of
+-- pao_credit_wallet), SUCCESS written
 -- with the bank's answer (one UPDATE of the slip), the statement line, DepositCredited
 -- (promotions' deposit record)
 BEGIN;
 SELECT s.id, s.member_id, s.status, s.reason, s.file_key, s.image_sha256, s.idempotency_key, s.sending_bank, s.reference, s.amount, s.currency, s.sender_bank, s.sender_account, s.receiver_bank, s.receiver_account, s.transferred_at, s.journal_entry_id, s.created_at, s.settled_at, s.bank_lookup, s.review_status, s.reviewed_by, s.reviewed_at, s.review_note, m.id, m.phone, m.name, m.password_hash, m.status, m.currency, m.bank_code, m.bank_account_name, m.bank_account_no, m.source_code, m.inviter_id, m.coin, m.agreement_accepted_at, m.created_at FROM slips AS s JOIN members AS m ON m.id = s.member_id WHERE s.id = :sl_id FOR UPDATE OF s;
 SELECT code, account_no FROM receiving_accounts WHERE active IS true AND kind = 'BANK' ORDER BY id;
-SELECT max(id) FILTER (WHERE kind = 'bank_clearing') AS c_id, max(id) FILTER (WHERE kind = 'player_wallet') AS w_id FROM (SELECT id, kind, owner, currency, shard, balance, may_go_negative, created_at FROM ledger_accounts WHERE (kind = 'bank_clearing' AND owner = '' AND shard = CAST(:s_member_id AS int) % 32 OR kind = 'player_wallet' AND owner = CAST(:s_member_id AS text) AND shard = 0) AND currency = 'THB' ORDER BY id FOR UPDATE) AS locked \gset
-INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at) VALUES ('deposit', 'slip:' || :sl_id, 'slip 004' || ':' || 'PGB' || :sl_id, NULL, now()) RETURNING id, kind, actor, memo, reverses_id, created_at \gset e_
-UPDATE ledger_accounts SET balance = ledger_accounts.balance + v.delta FROM (VALUES (CAST(:c_id AS bigint), -100), (CAST(:w_id AS bigint), 100)) AS v(id, delta) WHERE ledger_accounts.id = v.id;
-INSERT INTO postings (entry_id, account_id, currency, amount) VALUES (:e_id, :c_id, 'THB', -100), (:e_id, :w_id, 'THB', 100) RETURNING id;
+SELECT outcome, entry_id, source_id, source_balance, wallet_id, wallet_balance FROM pao_credit_wallet('bank_clearing', '', CAST(:s_member_id AS int) % 32, 'player_wallet', CAST(:s_member_id AS text), 0, 'THB', CAST(100 AS bigint), 'deposit', 'slip:' || :sl_id, 'slip 004' || ':' || 'PGB' || :sl_id, now()) \gset e_
 INSERT INTO status_changes (entity, entity_id, from_status, to_status, actor, reason, created_at) VALUES ('slips', :sl_id, 'PENDING', 'SUCCESS', 'slip:' || :sl_id, NULL, now()) RETURNING id;
-UPDATE slips SET status = 'SUCCESS', amount = 100, sender_bank = 'KBANK', sender_account = :s_bank_account_no, receiver_bank = 'SCB', receiver_account = '4441112223', transferred_at = now(), journal_entry_id = :e_id, settled_at = now(), bank_lookup = CAST('{"outcome": "FOUND", "reference": "PGB", "sendingBank": "004", "amount": 100, "currency": "THB", "senderBank": "KBANK", "receiverBank": "SCB", "receiverAccount": "4441112223"}' AS json) WHERE id = :sl_id;
+UPDATE slips SET status = 'SUCCESS', amount = 100, sender_bank = 'KBANK', sender_account = :s_bank_account_no, receiver_bank = 'SCB', receiver_account = '4441112223', transferred_at = now(), journal_entry_id = :e_entry_id, settled_at = now(), bank_lookup = CAST('{"outcome": "FOUND", "reference": "PGB", "sendingBank": "004", "amount": 100, "currency": "THB", "senderBank": "KBANK", "receiverBank": "SCB", "receiverAccount": "4441112223"}' AS json) WHERE id = :sl_id;
 INSERT INTO statements (member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at) VALUES (:s_member_id, 'deposit', 'SUCCESS', 'KBANK', 'WALLET', 100, 'THB', 'slip', CAST(:sl_id AS text), NULL, now()) RETURNING id, member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at;
 INSERT INTO promo_deposits (member_id, amount, currency, channel, reference, used_by_id, created_at) VALUES (:s_member_id, 100, 'THB', 'slip', '004' || ':' || 'PGB' || :sl_id, NULL, now()) RETURNING id, member_id, amount, currency, channel, reference, used_by_id, created_at;
 COMMIT;

@@ -15,7 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import make_url, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 import pao.models  # noqa: F401
 from pao.core.db import Base, UtcDateTime, create_engine
@@ -23,6 +23,23 @@ from pao.core.migrate import alembic_config, upgrade
 from pao.core.settings import Settings
 
 from ..conftest import DATABASES, PG_URL
+
+# The money recipes that are one PostgreSQL function (ADR 0018), by the revision that made each.
+MONEY_FUNCTIONS = {
+    "pao_request_withdrawal": "0018",
+    "pao_begin_transfer_in": "0019",
+    "pao_settle_transfer": "0019",
+    "pao_credit_wallet": "0020",
+}
+
+
+async def _functions(conn: AsyncConnection) -> set[str]:
+    """Which of the money functions the database has."""
+    rows = await conn.execute(
+        text("SELECT proname FROM pg_proc WHERE proname = ANY(:names)"),
+        {"names": list(MONEY_FUNCTIONS)},
+    )
+    return {row[0] for row in rows}
 
 
 @pytest.fixture(params=DATABASES)
@@ -68,13 +85,8 @@ async def test_migrations_match_the_models(empty_database: str, tmp_path: Path) 
                 "member_changes_append_only",
                 "audit_log_append_only",
             } <= triggers
-            # The withdrawal's money statements in one (ADR 0018), as the tests' schema has it.
-            assert (
-                await conn.scalar(
-                    text("SELECT count(*) FROM pg_proc WHERE proname = 'pao_request_withdrawal'")
-                )
-                == 1
-            )
+            # The money recipes in one statement each (ADR 0018), as the tests' schema has them.
+            assert await _functions(conn) == set(MONEY_FUNCTIONS)
         else:
             triggers = {
                 row[0]
@@ -340,28 +352,33 @@ async def test_operator_texts_become_per_language_and_back(
     await upgrade(settings)
 
 
-async def test_the_withdrawal_function_goes_down_and_up_again(
-    empty_database: str, tmp_path: Path
+@pytest.mark.parametrize(
+    ("revision", "before"),
+    [
+        ("0018", "0017"),  # the withdrawal
+        ("0019", "0018"),  # the wallet → game transfer's two transactions
+        ("0020", "0019"),  # the deposit credit
+    ],
+)
+async def test_a_money_function_goes_down_and_up_again(
+    empty_database: str, tmp_path: Path, revision: str, before: str
 ) -> None:
+    """Downgrading past the revision that made a function drops it (and those of the later
+    ones), and keeps the earlier ones; upgrading makes them again. SQLite has none."""
     settings = Settings(database_url=empty_database, data_dir=tmp_path)
     await upgrade(settings)
-    await _downgrade(settings, "0017")
+    await _downgrade(settings, before)
     engine = create_async_engine(empty_database)
+    postgres = make_url(empty_database).drivername.startswith("postgresql")
 
-    async def functions() -> int:
+    async def functions() -> set[str]:
+        if not postgres:
+            return set()
         async with engine.connect() as conn:
-            if conn.dialect.name != "postgresql":
-                return 0
-            return int(
-                await conn.scalar(
-                    text("SELECT count(*) FROM pg_proc WHERE proname = 'pao_request_withdrawal'")
-                )
-                or 0
-            )
+            return await _functions(conn)
 
-    assert await functions() == 0
+    left = {name for name, made_in in MONEY_FUNCTIONS.items() if made_in <= before}
+    assert await functions() == (left if postgres else set())
     await upgrade(settings)
-    assert await functions() == (
-        1 if make_url(empty_database).drivername.startswith("postgresql") else 0
-    )
+    assert await functions() == (set(MONEY_FUNCTIONS) if postgres else set())
     await engine.dispose()

@@ -219,7 +219,9 @@ def _wrap(adapter: Any, error: Exception, sql: str) -> exc.StatementError:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _is_postgres(session: AsyncSession) -> bool:
+def on_postgres(session: AsyncSession) -> bool:
+    """Whether ``session`` runs on PostgreSQL: the statements go on the driver here, and the
+    recipes that are one function there (ADR 0018) are called instead of their steps."""
     return session.get_bind().dialect.name == "postgresql"
 
 
@@ -253,7 +255,7 @@ async def fetch(
 ) -> list[tuple[Any, ...]]:
     """Run ``statement`` in ``session``'s transaction; its rows as tuples (column order)."""
     params = params or {}
-    if not _is_postgres(session):
+    if not on_postgres(session):
         return [tuple(row) for row in await (await _connection(session)).execute(statement, params)]
     compiled, params = _compile(statement, session.get_bind().dialect, params)
     adapter = await _driver(session)
@@ -293,7 +295,7 @@ async def execute_many(
     """Run a DML ``statement`` once per parameter set (one pipelined round trip on asyncpg)."""
     if not rows:
         return
-    if not _is_postgres(session):
+    if not on_postgres(session):
         await (await _connection(session)).execute(statement, list(rows))
         return
     compiled, _ = _compile(statement, session.get_bind().dialect, rows[0])
@@ -356,6 +358,13 @@ def persist(session: AsyncSession, obj: object, row: Sequence[Any]) -> None:
     state.session_id = sync.hash_key
     sync.identity_map._add_unpresent(state, identity)
     state._commit_all(state.dict, sync.identity_map)
+
+
+def persist_written(session: AsyncSession, obj: object) -> None:
+    """:func:`persist` for an object that a statement sent here has just written as it stands
+    (a server-side function's row, ADR 0018): its own values, every column set, are the row."""
+    state = inspect(obj)
+    persist(session, obj, [state.dict[prop.key] for prop in state.mapper.column_attrs])
 
 
 def attach(session: AsyncSession, model: type[T], row: Sequence[Any]) -> T:

@@ -48,6 +48,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.core import executor
 from pao.core.inserts import insert_now, update_now
+from pao.games import transfer_functions
 from pao.games.availability import ensure_available
 from pao.games.exceptions import NoGame, SameAccount, TransferFailed, TransferMinimum
 from pao.games.models import (
@@ -68,6 +69,7 @@ from pao.games.providers.base import (
     RemoteTransferState,
 )
 from pao.games.schemas import TransferOut, TransferResponse
+from pao.games.transfer_functions import HOLD_PURPOSE, MEMO_PREFIX, STATEMENT_REF, Settled
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import GameTransferSettled, publish
@@ -92,7 +94,6 @@ log = structlog.get_logger(__name__)
 WALLET = WALLET_LABEL
 # Spec §5 and §9: a transfer moves at least 1 baht.
 TRANSFER_MINIMUM = 1 * MINOR_PER_MAJOR
-STATEMENT_REF = "game_transfer"
 # session.info key: the game usernames the transaction has read ((member id, code) → username),
 # so that the provider call can be planned from transaction 1 without reading them again.
 _USERNAMES = "pao.games.usernames"
@@ -100,7 +101,7 @@ _USERNAMES = "pao.games.usernames"
 # that is still talking to the provider; then it retries with a growing back-off.
 RECONCILE_GRACE = timedelta(seconds=30)
 RECONCILE_BACKOFF_MAX = timedelta(minutes=10)
-ACTOR = "games"
+ACTOR = transfer_functions.SETTLE_ACTOR
 
 
 def _sessionmaker(app: Any) -> async_sessionmaker[AsyncSession]:
@@ -187,14 +188,33 @@ async def begin_in(
     from_label: str = WALLET,
 ) -> GameTransfer:
     """Transaction 1 of wallet → game: hold the money and record the intent (``from_label``:
-    what the member sees as its origin; leg two of game → game shows leg one's game)."""
+    what the member sees as its origin; leg two of game → game shows leg one's game). On
+    PostgreSQL one statement (pao.games.transfer_functions) once the member has transferred
+    before."""
+    if transfer_functions.on_postgres(session):
+        now = utcnow()
+        begun = await transfer_functions.begin_in(
+            session,
+            member_id=member_id,
+            currency=currency,
+            code=code,
+            amount=amount,
+            parent_id=parent_id,
+            from_label=from_label,
+            next_check_at=now + RECONCILE_GRACE,
+            now=now,
+        )
+        if begun is not None:
+            transfer, username = begun
+            session.info.setdefault(_USERNAMES, {})[(member_id, code)] = username
+            return transfer
     await _account(session, member_id=member_id, code=code)
     hold = await hold_from_wallet(
         session,
         member_id=member_id,
         currency=currency,
         amount=amount,
-        purpose="game",
+        purpose=HOLD_PURPOSE,
         actor=f"member:{member_id}",
         memo=f"transfer to {code}",
     )
@@ -277,7 +297,7 @@ async def _succeed(
         owner=transfer.game_code,
         member_id=transfer.member_id,
     )
-    memo = f"game transfer {transfer.transfer_id}"
+    memo = f"{MEMO_PREFIX}{transfer.transfer_id}"
     if transfer.direction == TransferDirection.IN:
         assert transfer.hold_id is not None
         await post_hold(
@@ -306,30 +326,38 @@ async def _succeed(
     await set_statement_status(
         session, ref_type=STATEMENT_REF, ref_id=transfer.id, status=StatementStatus.SUCCESS
     )
+    await _published(session, transfer)
+    return await _leg_two(session, transfer)
+
+
+async def _leg_two(session: AsyncSession, transfer: GameTransfer) -> int | None:
+    """Game → game: leg two starts in the same transaction that put the money in the wallet,
+    so the money is never between the legs without a record saying where next."""
+    if transfer.direction != TransferDirection.OUT or not transfer.then_to:
+        return None
+    leg_two = await begin_in(
+        session,
+        member_id=transfer.member_id,
+        currency=Currency(transfer.currency),
+        code=transfer.then_to,
+        amount=transfer.amount,
+        parent_id=transfer.id,
+        from_label=transfer.from_label,
+    )
+    return leg_two.id
+
+
+async def _published(session: AsyncSession, transfer: GameTransfer) -> None:
     await publish(
         session,
         GameTransferSettled(
             member_id=transfer.member_id,
             amount=transfer.amount,
-            currency=currency,
+            currency=Currency(transfer.currency),
             game_code=transfer.game_code,
             direction=str(transfer.direction),
         ),
     )
-    if transfer.direction == TransferDirection.OUT and transfer.then_to:
-        # Game → game: leg two starts in the same transaction that put the money in the
-        # wallet, so the money is never between the legs without a record saying where next.
-        leg_two = await begin_in(
-            session,
-            member_id=transfer.member_id,
-            currency=currency,
-            code=transfer.then_to,
-            amount=transfer.amount,
-            parent_id=transfer.id,
-            from_label=transfer.from_label,
-        )
-        return leg_two.id
-    return None
 
 
 async def _fail(session: AsyncSession, transfer: GameTransfer, reason: str) -> None:
@@ -378,10 +406,22 @@ async def _settle(
     session: AsyncSession, *, pk: int, outcome: Outcome
 ) -> tuple[int | None, GameTransfer]:
     """:func:`settle`, also giving the transfer as it now stands."""
-    transfer = await lock_transfer(session, pk)
+    remote = outcome.remote
+    confirmed = remote is not None and remote.state == RemoteTransferState.SUCCESS
+    if confirmed and transfer_functions.on_postgres(session):
+        # Settled in one statement, or it comes back locked for the steps below (a float
+        # shard or wallet to open first).
+        assert remote is not None
+        settled, transfer = await transfer_functions.settle_confirmed(
+            session, pk=pk, balance=remote.balance, now=utcnow()
+        )
+        if settled == Settled.OK:
+            await _published(session, transfer)
+            return await _leg_two(session, transfer), transfer
+    else:
+        transfer = await lock_transfer(session, pk)
     if transfer.status != GameTransferStatus.PENDING:
         return None, transfer
-    remote = outcome.remote
     if remote is not None and remote.state == RemoteTransferState.SUCCESS:
         return await _succeed(session, transfer, remote), transfer
     if remote is not None and remote.state == RemoteTransferState.FAILED:

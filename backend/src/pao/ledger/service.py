@@ -4,7 +4,8 @@
   locks taken in ascending account id (one statement), so two movements can never deadlock.
   It is the hottest code in Pao: prebuilt Core statements, no ORM unit of work.
 * :func:`credit_wallet` is a deposit's :func:`transfer` (operator account → a member's
-  wallet) with both accounts found by their lock: one statement instead of three.
+  wallet) with both accounts found by their lock: one statement instead of three; on
+  PostgreSQL the whole credit is one (``pao_credit_wallet``, ADR 0018).
 * :func:`place_hold` / :func:`post_hold` / :func:`void_hold` are the two-phase movement for
   money that leaves for an unreliable party; a hold resolves exactly once.
 * :func:`reverse_entry` is the only correction: entries are never updated or deleted.
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError, NoResultFound
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -37,6 +38,7 @@ from pao.core.inserts import insert_now
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.kit.states import check_transition, transition_now
+from pao.ledger import credit_function
 from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds, UnbalancedEntry
 from pao.ledger.models import (
     HOLD_TRANSITIONS,
@@ -240,6 +242,17 @@ async def _write_entry(
     return entry
 
 
+def show_new_balances(session: AsyncSession, balances: Sequence[tuple[int, int]]) -> None:
+    """Account objects this session already holds show the new balances (account id,
+    balance) that a statement sent outside them has written, as if reloaded, as
+    :func:`_write_entry` leaves them (an async session cannot reload implicitly)."""
+    mapper = inspect(LedgerAccount)
+    for account_id, balance in balances:
+        account = session.identity_map.get(mapper.identity_key_from_primary_key((account_id,)))
+        if account is not None:
+            set_committed_value(account, "balance", balance)
+
+
 async def transfer(
     session: AsyncSession,
     *,
@@ -330,10 +343,56 @@ async def credit_wallet(
 ) -> JournalEntry:
     """:func:`transfer` of ``amount`` (> 0) from an operator account (``source_kind``,
     ``source_owner``; the shard row of ``member_id``) into the member's wallet, both rows
-    found and locked by one statement. A first movement of either account opens it, as
-    :func:`get_or_open_account` does, and then takes the ordinary path."""
+    found and locked by one statement. On PostgreSQL the whole credit is one statement
+    (:mod:`pao.ledger.credit_function`, ADR 0018). A first movement of either account opens
+    it, as :func:`get_or_open_account` does, and then takes the ordinary path."""
     if amount <= 0:
         raise UnbalancedEntry("a transfer moves a positive amount")
+    if executor.on_postgres(session):
+        credited = await credit_function.credit(
+            session,
+            source_kind=source_kind,
+            source_owner=source_owner,
+            member_id=member_id,
+            currency=currency,
+            amount=amount,
+            kind=kind,
+            actor=actor,
+            memo=memo,
+            now=utcnow(),
+        )
+        if credited is not None:
+            entry, balances = credited
+            show_new_balances(session, balances)
+            return entry
+    # SQLite, or a first movement of either account (to open).
+    return await _credit_in_steps(
+        session,
+        source_kind=source_kind,
+        source_owner=source_owner,
+        member_id=member_id,
+        currency=currency,
+        amount=amount,
+        kind=kind,
+        actor=actor,
+        memo=memo,
+    )
+
+
+async def _credit_in_steps(
+    session: AsyncSession,
+    *,
+    source_kind: AccountKind,
+    source_owner: str,
+    member_id: int,
+    currency: Currency,
+    amount: int,
+    kind: str,
+    actor: str,
+    memo: str,
+) -> JournalEntry:
+    """:func:`credit_wallet` one statement at a time (what ``pao_credit_wallet`` does in one
+    on PostgreSQL): the lock, then the entry, the balances and the postings."""
     params = {
         "source_kind": source_kind,
         "source_owner": source_owner,

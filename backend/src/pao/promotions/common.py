@@ -24,7 +24,7 @@ from pao.core import executor
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount
-from pao.ledger.service import get_or_open_account, player_wallet, transfer
+from pao.ledger.service import credit_wallet, player_wallet
 from pao.promotions.models import MemberBonus, MemberBonusStatus
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.service import wallet_balance
@@ -97,14 +97,13 @@ async def pay_reward(
     """Move ``amount`` from the operator's bonus expense into the member's wallet, with a
     ``bonus`` statement line. The caller has locked the member and checked the state."""
     currency = Currency(member.currency)
-    expense = await get_or_open_account(
-        session, kind=AccountKind.BONUS_EXPENSE, currency=currency, member_id=member.id
-    )
-    wallet = await player_wallet(session, member_id=member.id, currency=currency)
-    entry = await transfer(
+    # The member's shard of the expense account and the wallet, found and locked together
+    # (on PostgreSQL the whole movement is one statement: ADR 0018).
+    entry = await credit_wallet(
         session,
-        source=expense,
-        destination=wallet,
+        source_kind=AccountKind.BONUS_EXPENSE,
+        member_id=member.id,
+        currency=currency,
         amount=amount,
         kind=kind,
         actor=f"member:{member.id}",

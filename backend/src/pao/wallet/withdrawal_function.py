@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, String, bindparam, inspect, text
+from sqlalchemy import BigInteger, String, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm.attributes import set_committed_value
 
 from pao.core import executor
 from pao.core.db import UtcDateTime
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.exceptions import InsufficientFunds
-from pao.ledger.models import AccountKind, HoldStatus, LedgerAccount
+from pao.ledger.models import AccountKind, HoldStatus
+from pao.ledger.service import show_new_balances
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
 
 # The ledger hold's purpose (its entry's kind is "hold:withdrawal"); the suspense account it
@@ -47,19 +47,9 @@ _CALL = (
 )
 
 
-def _show_new_balances(session: AsyncSession, *accounts_and_balances: int) -> None:
-    """Account objects this session already holds show their new balances, as if reloaded
-    (as the steps leave them: ``pao.ledger.service._write_entry``)."""
-    mapper = inspect(LedgerAccount)
-    pairs = zip(accounts_and_balances[::2], accounts_and_balances[1::2], strict=True)
-    for account_id, balance in pairs:
-        account = session.identity_map.get(mapper.identity_key_from_primary_key((account_id,)))
-        if account is not None:
-            set_committed_value(account, "balance", balance)
-
-
-def on_postgres(session: AsyncSession) -> bool:
-    return session.get_bind().dialect.name == "postgresql"
+# The seam a test patches to run the steps on PostgreSQL too (against which it holds the
+# function).
+on_postgres = executor.on_postgres
 
 
 async def place(
@@ -76,7 +66,7 @@ async def place(
 ) -> Withdrawal | None:
     """The withdrawal, written in one statement; ``None`` when its accounts are still to be
     opened. MONEY_NOT_ENOUGH when the wallet is short (nothing written)."""
-    outcome, withdrawal_id, hold_id, *balances = (
+    outcome, withdrawal_id, hold_id, wallet_id, wallet_balance, suspense_id, suspense_balance = (
         await executor.fetch(
             session,
             _CALL,
@@ -107,7 +97,7 @@ async def place(
         return None
     if outcome == "MONEY_NOT_ENOUGH":
         raise InsufficientFunds()
-    _show_new_balances(session, *balances)
+    show_new_balances(session, [(wallet_id, wallet_balance), (suspense_id, suspense_balance)])
     withdrawal = Withdrawal(
         id=withdrawal_id,
         member_id=member.id,
@@ -126,7 +116,5 @@ async def place(
         claimed_by=None,
         claim_expires_at=None,
     )
-    state = inspect(withdrawal)
-    row = [state.dict[prop.key] for prop in state.mapper.column_attrs]
-    executor.persist(session, withdrawal, row)
+    executor.persist_written(session, withdrawal)
     return withdrawal
