@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(pair.split("=", 1) for pair in args.before_env.split(",") if pair)
         with timed("before/after"):
             results["before_after"] = before_after.compare(
-                args.before, env, args.members
+                args.before, env, args.members, cursor
             )
             results["before_env"] = env
         checks.append(invariants.check("before/after"))

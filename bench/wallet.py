@@ -56,7 +56,7 @@ def warm_up(
             duration=seconds(3),
         )
     if "slip" in sections and cursor is not None:
-        _slip_wrk(server, members, cursor, seconds(3))
+        slip_wrk(server, members, cursor, seconds(3))
 
 
 def _scenarios(members: int) -> list[tuple[str, int, int]]:
@@ -112,7 +112,7 @@ def transfers(server: Server, members: int) -> list[Comparison]:
     ]
 
 
-def _slip_wrk(
+def slip_wrk(
     server: Server, members: int, cursor: slips.Cursor, duration: float
 ) -> Sample:
     """One wrk run of slip uploads, each with a slip never sent before."""
@@ -144,7 +144,7 @@ def slip_deposits(
         interleave(
             "slip deposit credited, many members",
             rounds(3),
-            lambda: _slip_wrk(server, members, cursor, duration),
+            lambda: slip_wrk(server, members, cursor, duration),
             lambda: pgbench(
                 "slip.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
             ),

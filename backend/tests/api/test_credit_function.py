@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import Table, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.db import Base
 from pao.core.executor import recorded
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
@@ -26,6 +25,7 @@ from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount, shard_of
 from pao.ledger.service import check_books, credit_wallet, get_or_open_account
 from tests.conftest import is_postgres
+from tests.written_rows import high_marks, rows_after
 
 # The rows one credit writes, by table.
 WRITTEN = ("journal_entries", "postings")
@@ -82,29 +82,6 @@ async def opened(session: AsyncSession, member_id: int, source: tuple[AccountKin
     await session.commit()
 
 
-async def high_marks(session: AsyncSession) -> dict[str, int]:
-    marks = {}
-    for name in WRITTEN:
-        table = Base.metadata.tables[name]
-        rows = await session.execute(select(table.c.id).order_by(table.c.id.desc()).limit(1))
-        marks[name] = rows.scalar() or 0
-    return marks
-
-
-async def rows_after(
-    session: AsyncSession, marks: dict[str, int]
-) -> dict[str, list[dict[str, Any]]]:
-    """Every row written since ``marks`` (table → highest id then), by table, in id order."""
-    written: dict[str, list[dict[str, Any]]] = {}
-    for name in WRITTEN:
-        table: Table = Base.metadata.tables[name]
-        result = await session.execute(
-            select(table).where(table.c.id > marks[name]).order_by(table.c.id)
-        )
-        written[name] = [dict(row._mapping) for row in result]
-    return written
-
-
 async def accounts(
     session: AsyncSession, member_id: int, source: tuple[AccountKind, str]
 ) -> dict[int, tuple[str, int]]:
@@ -151,7 +128,7 @@ def normalised(
 async def credit_and_read(
     app: FastAPI, session: AsyncSession, member_id: int, source: tuple[AccountKind, str]
 ) -> tuple[Any, ...]:
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     before = utcnow()
     with recorded(app.state.engine) as statements:
         entry = await credit(session, member_id, 250_00, source)
@@ -215,7 +192,7 @@ async def test_a_short_source_is_refused_with_nothing_written(
             .values(may_go_negative=False, balance=5_00)
         )
     await session.commit()
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     with pytest.raises(InsufficientFunds):
         await credit(session, MEMBERS[0], 5_01)
     assert all(rows == [] for rows in (await rows_after(session, marks)).values())
@@ -252,7 +229,7 @@ async def test_a_first_credit_takes_the_steps_and_opens_the_accounts(
 
 async def test_a_rollback_undoes_everything_the_function_wrote(session: AsyncSession) -> None:
     await opened(session, MEMBERS[0], SOURCES[0])
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     # The first statement of this transaction is the function's call, on the driver.
     await credit(session, MEMBERS[0], 500_00)
     await session.rollback()

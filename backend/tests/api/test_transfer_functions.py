@@ -14,10 +14,9 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Table, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.db import Base
 from pao.games import transfer_functions, transfers
 from pao.games.catalogue import seed_games
 from pao.games.exceptions import NoGame
@@ -37,6 +36,7 @@ from pao.ledger.models import AccountKind, LedgerAccount, shard_of
 from pao.ledger.service import check_books
 from tests.conftest import is_postgres
 from tests.withdrawal_helpers import member_with_funds
+from tests.written_rows import high_marks, rows_after
 
 GAME = "JOKER"
 OTHER_GAME = "PG"
@@ -98,29 +98,6 @@ async def member_past_first_transfer(session: AsyncSession, funds: int) -> Membe
     await transfers.settle(session, pk=first.id, outcome=confirmed())
     await session.commit()
     return member
-
-
-async def high_marks(session: AsyncSession) -> dict[str, int]:
-    marks = {}
-    for name in WRITTEN:
-        table = Base.metadata.tables[name]
-        rows = await session.execute(select(table.c.id).order_by(table.c.id.desc()).limit(1))
-        marks[name] = rows.scalar() or 0
-    return marks
-
-
-async def rows_after(
-    session: AsyncSession, marks: dict[str, int]
-) -> dict[str, list[dict[str, Any]]]:
-    """Every row written since ``marks`` (table → highest id then), by table, in id order."""
-    written: dict[str, list[dict[str, Any]]] = {}
-    for name in WRITTEN:
-        table: Table = Base.metadata.tables[name]
-        result = await session.execute(
-            select(table).where(table.c.id > marks[name]).order_by(table.c.id)
-        )
-        written[name] = [dict(row._mapping) for row in result]
-    return written
 
 
 async def account_names(session: AsyncSession, member: Member) -> dict[int, str]:
@@ -188,7 +165,7 @@ async def transfer_and_read(
 ) -> tuple[Any, ...]:
     """One transfer of 50.00 to the game or back, confirmed with a balance: the rows written,
     the balances after, the answers of both transactions and the game balance kept."""
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     if direction == TransferDirection.IN:
         begun = await begin(session, member, 50_00)
     else:
@@ -292,7 +269,7 @@ async def test_the_functions_are_what_runs(session: AsyncSession) -> None:
     assert row.status == GameTransferStatus.SUCCESS
     await session.commit()
     # Settled once: a second confirmation finds it settled and writes nothing.
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     again, row = await transfer_functions.settle_confirmed(
         session, pk=transfer.id, balance=None, now=utcnow()
     )
@@ -305,7 +282,7 @@ async def test_refusals_write_nothing_and_leave_the_transaction_usable(
     session: AsyncSession,
 ) -> None:
     member = await member_past_first_transfer(session, 300_00)  # 200.00 left
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     with pytest.raises(InsufficientFunds):
         await begin(session, member, 200_01)
     await session.execute(update(Game).where(Game.code == GAME).values(enabled=False))
@@ -340,7 +317,7 @@ async def test_a_first_transfer_takes_the_steps_and_opens_the_accounts(
 
 async def test_a_rollback_undoes_everything_the_functions_wrote(session: AsyncSession) -> None:
     member = await member_past_first_transfer(session, 1_000_00)
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     await begin(session, member, 500_00)
     await session.rollback()
     assert all(rows == [] for rows in (await rows_after(session, marks)).values())
@@ -348,7 +325,7 @@ async def test_a_rollback_undoes_everything_the_functions_wrote(session: AsyncSe
     transfer = await begin(session, member, 500_00)
     pk = transfer.id
     await session.commit()
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     await transfers._settle(session, pk=pk, outcome=confirmed())
     await session.rollback()
     assert all(rows == [] for rows in (await rows_after(session, marks)).values())

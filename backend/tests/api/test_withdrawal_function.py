@@ -11,10 +11,9 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from sqlalchemy import Table, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.db import Base
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.ledger.exceptions import InsufficientFunds
@@ -24,6 +23,7 @@ from pao.wallet import withdrawal_function
 from pao.wallet.withdrawals import request_withdrawal
 from tests.conftest import is_postgres
 from tests.withdrawal_helpers import member_with_funds
+from tests.written_rows import high_marks, rows_after
 
 # The rows one withdrawal writes, by table.
 WRITTEN = ("journal_entries", "postings", "ledger_holds", "withdrawals", "statements")
@@ -42,29 +42,6 @@ async def member_with(session: AsyncSession, funds: int) -> Member:
     await request_withdrawal(session, member=member, amount=100_00)
     await session.commit()
     return member
-
-
-async def rows_after(
-    session: AsyncSession, marks: dict[str, int]
-) -> dict[str, list[dict[str, Any]]]:
-    """Every row written since ``marks`` (table → highest id then), by table, in id order."""
-    written: dict[str, list[dict[str, Any]]] = {}
-    for name in WRITTEN:
-        table: Table = Base.metadata.tables[name]
-        result = await session.execute(
-            select(table).where(table.c.id > marks[name]).order_by(table.c.id)
-        )
-        written[name] = [dict(row._mapping) for row in result]
-    return written
-
-
-async def high_marks(session: AsyncSession) -> dict[str, int]:
-    marks = {}
-    for name in WRITTEN:
-        table = Base.metadata.tables[name]
-        rows = await session.execute(select(table.c.id).order_by(table.c.id.desc()).limit(1))
-        marks[name] = rows.scalar() or 0
-    return marks
 
 
 async def accounts(session: AsyncSession, member: Member) -> dict[int, str]:
@@ -116,7 +93,7 @@ def normalised(
 
 
 async def withdraw_and_read(session: AsyncSession, member: Member, amount: int) -> tuple[Any, ...]:
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     before = utcnow()
     withdrawal = await request_withdrawal(session, member=member, amount=amount)
     await session.commit()
@@ -172,7 +149,7 @@ async def test_the_function_writes_what_the_steps_write(
 
 async def test_a_short_wallet_is_refused_with_nothing_written(session: AsyncSession) -> None:
     member = await member_with(session, 300_00)  # 200.00 left after the first withdrawal
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     with pytest.raises(InsufficientFunds):
         await request_withdrawal(session, member=member, amount=200_01)
     # Refused as data: the transaction is still usable, and nothing was written in it.
@@ -198,7 +175,7 @@ async def test_a_first_withdrawal_takes_the_steps_and_opens_the_accounts(
 async def test_a_rollback_undoes_everything_the_function_wrote(session: AsyncSession) -> None:
     member = await member_with(session, 1_000_00)
     owner = str(member.id)  # the rollback expires the object
-    marks = await high_marks(session)
+    marks = await high_marks(session, WRITTEN)
     await request_withdrawal(session, member=member, amount=500_00)
     await session.rollback()
     assert all(rows == [] for rows in (await rows_after(session, marks)).values())

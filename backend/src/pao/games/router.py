@@ -1,8 +1,10 @@
 """HTTP routes of pao.games: game accounts, balances, transfers, launch settings, auto-login.
 
-The saga routes (activate, reset password, refresh, transfers) call providers, so they end
-the request's own transaction first (it only read the member) and open their own short
-transactions around the provider call (see :mod:`pao.games.transfers`).
+The saga routes (activate, reset password, refresh, transfers) call providers, so no
+transaction stays open across a provider call: they end the request's own transaction first
+(it only read the member) and open their own short transactions around the call, except that a
+transfer's first transaction continues the request's own and commits it before the call (see
+:mod:`pao.games.transfers`).
 """
 
 from __future__ import annotations
@@ -138,9 +140,9 @@ async def transfer(
     """Move ``amount`` from ``from`` to ``to`` (WALLET or a game code; game → game goes
     through the wallet). PENDING means the provider's answer is not known yet: the money is
     held safely and the transfer settles by itself."""
-    await _end_read(session)
     return await transfers.request_transfer(
         request.app,
+        session,
         member=member,
         source=body.from_,
         destination=body.to,

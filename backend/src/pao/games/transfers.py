@@ -654,7 +654,7 @@ async def _finish(app: Any, pks: list[int], plans: list[_Plan] | None) -> Transf
 
 
 async def _start(
-    app: Any,
+    session: AsyncSession,
     *,
     member: Member,
     key: str | None,
@@ -662,8 +662,9 @@ async def _start(
     payload: dict[str, Any],
     begin: Any,
 ) -> list[int]:
-    """Transaction 1 under the Idempotency-Key; returns the ids of the transfers it started
-    (on a replay: those the first request started)."""
+    """Transaction 1 under the Idempotency-Key, committed on ``session`` before any provider
+    call; returns the ids of the transfers it started (on a replay: those the first request
+    started)."""
 
     async def action() -> _Started:
         rows: list[GameTransfer] = await begin(session)
@@ -681,22 +682,34 @@ async def _start(
             ],
         )
 
-    async with _sessionmaker(app)() as session, session.begin():
-        answer = await run_idempotent(
-            session,
-            owner=f"member:{member.id}",
-            key=key,
-            operation=operation,
-            payload=payload,
-            action=action,
-        )
+    answer = await run_idempotent(
+        session,
+        owner=f"member:{member.id}",
+        key=key,
+        operation=operation,
+        payload=payload,
+        action=action,
+    )
+    await session.commit()
     return [int(t["transferId"]) for t in answer["transfers"]]
 
 
 async def request_transfer(
-    app: Any, *, member: Member, source: str, destination: str, amount: int, key: str | None
+    app: Any,
+    session: AsyncSession,
+    *,
+    member: Member,
+    source: str,
+    destination: str,
+    amount: int,
+    key: str | None,
 ) -> TransferResponse:
-    """``POST /api/wallet/transfer``: wallet → game, game → wallet, or game → game."""
+    """``POST /api/wallet/transfer``: wallet → game, game → wallet, or game → game.
+
+    Transaction 1 runs in ``session``, the request's own, which has only read the member: one
+    transaction less than a session of its own (its BEGIN, COMMIT and connection checkout),
+    committed before the provider is called (on SQLite every transaction holds the write
+    lock)."""
     source, destination = _validate(source, destination, amount)
     games = [label for label in (source, destination) if not _is_wallet(label)]
 
@@ -710,7 +723,7 @@ async def request_transfer(
 
     before = _Counter()
     pks = await _start(
-        app,
+        session,
         member=member,
         key=key,
         operation="games.transfer",
@@ -772,12 +785,13 @@ async def request_transfer_all(
         return rows
 
     counter = _Counter()
-    pks = await _start(
-        app,
-        member=member,
-        key=key,
-        operation="games.transferAll",
-        payload={"to": destination},
-        begin=_counting(begin, counter),
-    )
+    async with _sessionmaker(app)() as session:
+        pks = await _start(
+            session,
+            member=member,
+            key=key,
+            operation="games.transferAll",
+            payload={"to": destination},
+            begin=_counting(begin, counter),
+        )
     return await _finish(app, pks, counter.plans)
