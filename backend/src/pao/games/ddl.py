@@ -5,7 +5,8 @@ applied by migration 0019 (and the test and bench schemas).
 sends it statement by statement): the game enabled and the member's account on it (its
 username is what the provider call needs), the member's wallet and game-transfers suspense
 account locked together in ascending id order, the balance check, the journal entry, both
-balances, both postings, the hold, the transfer row and its statement line.
+balances, both postings, the hold (:mod:`pao.ledger.hold_sql`, shared with the withdrawal's
+function), the transfer row and its statement line.
 
 * ``OK``: written; ``transfer_pk``, ``hold_id`` the new rows, ``wallet_*`` and ``suspense_*``
   the accounts' ids and new balances.
@@ -39,6 +40,8 @@ holds them to the steps' rows.
 
 from __future__ import annotations
 
+from pao.ledger import hold_sql
+
 # Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 DROP_POSTGRES = [
     "DROP FUNCTION IF EXISTS pao_begin_transfer_in",
@@ -47,7 +50,8 @@ DROP_POSTGRES = [
 
 POSTGRES = [
     *DROP_POSTGRES,
-    """
+    hold_sql.with_hold(
+        """
     CREATE FUNCTION pao_begin_transfer_in(
       p_member_id bigint, p_currency text, p_code text, p_amount bigint,
       p_wallet_kind text, p_suspense_kind text,
@@ -61,10 +65,7 @@ POSTGRES = [
       OUT suspense_id bigint, OUT suspense_balance bigint
     ) LANGUAGE plpgsql AS $$
     DECLARE
-      v_account record;
-      v_wallet_short boolean;
-      v_suspense_short boolean;
-      v_entry bigint;
+      <hold declarations>
     BEGIN
       SELECT ga.username INTO username FROM games AS g
         JOIN game_accounts AS ga ON ga.game_code = g.code AND ga.member_id = p_member_id
@@ -73,44 +74,7 @@ POSTGRES = [
         outcome := 'NO_GAME';
         RETURN;
       END IF;
-      FOR v_account IN
-        SELECT a.id, a.kind, a.balance, a.may_go_negative FROM ledger_accounts AS a
-        WHERE (a.kind = p_wallet_kind OR a.kind = p_suspense_kind)
-          AND a.owner = CAST(p_member_id AS text) AND a.currency = p_currency
-        ORDER BY a.id FOR UPDATE
-      LOOP
-        IF v_account.kind = p_wallet_kind THEN
-          wallet_id := v_account.id;
-          wallet_balance := v_account.balance - p_amount;
-          v_wallet_short := NOT v_account.may_go_negative AND wallet_balance < 0;
-        ELSE
-          suspense_id := v_account.id;
-          suspense_balance := v_account.balance + p_amount;
-          v_suspense_short := NOT v_account.may_go_negative AND suspense_balance < 0;
-        END IF;
-      END LOOP;
-      IF wallet_id IS NULL OR suspense_id IS NULL THEN
-        outcome := 'ACCOUNTS_MISSING';
-        RETURN;
-      END IF;
-      IF v_wallet_short OR v_suspense_short THEN
-        outcome := 'MONEY_NOT_ENOUGH';
-        RETURN;
-      END IF;
-      INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at)
-        VALUES (p_entry_kind, p_actor, p_memo, NULL, p_now)
-        RETURNING id INTO v_entry;
-      UPDATE ledger_accounts AS a SET balance = a.balance + v.delta
-        FROM (VALUES (wallet_id, -p_amount), (suspense_id, p_amount)) AS v(id, delta)
-        WHERE a.id = v.id;
-      INSERT INTO postings (entry_id, account_id, currency, amount)
-        VALUES (v_entry, wallet_id, p_currency, -p_amount),
-               (v_entry, suspense_id, p_currency, p_amount);
-      INSERT INTO ledger_holds AS h (account_id, suspense_id, currency, amount, status, purpose,
-                                     hold_entry_id, resolve_entry_id, created_at, resolved_at)
-        VALUES (wallet_id, suspense_id, p_currency, p_amount, p_hold_status, p_purpose,
-                v_entry, NULL, p_now, NULL)
-        RETURNING h.id INTO hold_id;
+      <hold from wallet>
       INSERT INTO game_transfers AS t (transfer_id, member_id, game_code, direction, amount,
                                        currency, status, hold_id, then_to, parent_id,
                                        from_label, to_label, attempts, next_check_at, error,
@@ -125,7 +89,8 @@ POSTGRES = [
                 p_amount, p_currency, p_ref_type, CAST(transfer_pk AS text), NULL, p_now);
       outcome := 'OK';
     END $$
-    """,
+    """
+    ),
     """
     CREATE FUNCTION pao_settle_transfer(
       p_pk bigint, p_direction_in text, p_pending text, p_success text,

@@ -19,19 +19,23 @@ with an exception, so that the transaction stays usable and the caller decides:
 * ``ACCOUNTS_MISSING``: the member's first withdrawal, whose accounts are opened by the
   step-by-step path; nothing written (what exists stays locked, as the steps would lock it).
 
-The deferred ``postings_balanced`` trigger and the ``non_negative`` check guard it as they
-guard the steps. ``tests/api/test_withdrawal_function.py`` holds it to the same rows as the
+The hold itself is :mod:`pao.ledger.hold_sql`'s, shared with the transfer's function. The
+deferred ``postings_balanced`` trigger and the ``non_negative`` check guard it as they guard
+the steps. ``tests/api/test_withdrawal_function.py`` holds it to the same rows as the
 steps.
 """
 
 from __future__ import annotations
+
+from pao.ledger import hold_sql
 
 DROP_POSTGRES = ["DROP FUNCTION IF EXISTS pao_request_withdrawal"]
 
 # Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 POSTGRES = [
     *DROP_POSTGRES,
-    """
+    hold_sql.with_hold(
+        """
     CREATE FUNCTION pao_request_withdrawal(
       p_member_id bigint, p_currency text, p_amount bigint,
       p_wallet_kind text, p_suspense_kind text,
@@ -45,49 +49,9 @@ POSTGRES = [
       OUT suspense_id bigint, OUT suspense_balance bigint
     ) LANGUAGE plpgsql AS $$
     DECLARE
-      v_account record;
-      v_wallet_short boolean;
-      v_suspense_short boolean;
-      v_entry bigint;
+      <hold declarations>
     BEGIN
-      FOR v_account IN
-        SELECT a.id, a.kind, a.balance, a.may_go_negative FROM ledger_accounts AS a
-        WHERE (a.kind = p_wallet_kind OR a.kind = p_suspense_kind)
-          AND a.owner = CAST(p_member_id AS text) AND a.currency = p_currency
-        ORDER BY a.id FOR UPDATE
-      LOOP
-        IF v_account.kind = p_wallet_kind THEN
-          wallet_id := v_account.id;
-          wallet_balance := v_account.balance - p_amount;
-          v_wallet_short := NOT v_account.may_go_negative AND wallet_balance < 0;
-        ELSE
-          suspense_id := v_account.id;
-          suspense_balance := v_account.balance + p_amount;
-          v_suspense_short := NOT v_account.may_go_negative AND suspense_balance < 0;
-        END IF;
-      END LOOP;
-      IF wallet_id IS NULL OR suspense_id IS NULL THEN
-        outcome := 'ACCOUNTS_MISSING';
-        RETURN;
-      END IF;
-      IF v_wallet_short OR v_suspense_short THEN
-        outcome := 'MONEY_NOT_ENOUGH';
-        RETURN;
-      END IF;
-      INSERT INTO journal_entries (kind, actor, memo, reverses_id, created_at)
-        VALUES (p_entry_kind, p_actor, p_memo, NULL, p_now)
-        RETURNING id INTO v_entry;
-      UPDATE ledger_accounts AS a SET balance = a.balance + v.delta
-        FROM (VALUES (wallet_id, -p_amount), (suspense_id, p_amount)) AS v(id, delta)
-        WHERE a.id = v.id;
-      INSERT INTO postings (entry_id, account_id, currency, amount)
-        VALUES (v_entry, wallet_id, p_currency, -p_amount),
-               (v_entry, suspense_id, p_currency, p_amount);
-      INSERT INTO ledger_holds AS h (account_id, suspense_id, currency, amount, status, purpose,
-                                     hold_entry_id, resolve_entry_id, created_at, resolved_at)
-        VALUES (wallet_id, suspense_id, p_currency, p_amount, p_hold_status, p_purpose,
-                v_entry, NULL, p_now, NULL)
-        RETURNING h.id INTO hold_id;
+      <hold from wallet>
       INSERT INTO withdrawals AS w (member_id, amount, currency, status, hold_id, bank_code,
                                     bank_account_name, bank_account_no, created_at)
         VALUES (p_member_id, p_amount, p_currency, p_status, hold_id, p_bank_code,
@@ -99,7 +63,8 @@ POSTGRES = [
                 p_amount, p_currency, p_ref_type, CAST(withdrawal_id AS text), NULL, p_now);
       outcome := 'OK';
     END $$
-    """,
+    """
+    ),
 ]
 
 
