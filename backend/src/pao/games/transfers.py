@@ -69,7 +69,13 @@ from pao.games.providers.base import (
     RemoteTransferState,
 )
 from pao.games.schemas import TransferOut, TransferResponse
-from pao.games.transfer_functions import HOLD_PURPOSE, MEMO_PREFIX, STATEMENT_REF, Settled
+from pao.games.transfer_functions import (
+    HOLD_PURPOSE,
+    MEMO_PREFIX,
+    OUT_ENTRY_KIND,
+    STATEMENT_REF,
+    Settled,
+)
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import GameTransferSettled, publish
@@ -310,7 +316,7 @@ async def _succeed(
             source=float_account,
             destination=wallet,
             amount=transfer.amount,
-            kind="game_withdraw",
+            kind=OUT_ENTRY_KIND,
             actor=ACTOR,
             memo=memo,
         )
