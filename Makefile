@@ -1,8 +1,11 @@
 # Pao: one command surface for people and CI.
 #   make run    install what changed, build the app, migrate, load demo data, serve :8000
-#   make test   lint, types, contract check, backend tests (SQLite + PostgreSQL when
-#               PAO_TEST_DATABASE_URL is set), the API fuzz run (PostgreSQL only),
-#               frontend checks and browser tests
+#   make test   every stage below, timed, with a table of the stages' times at the end
+#               (scripts/stages.py): install, checks (lint, types, contract, deploy files),
+#               backend tests on PostgreSQL (PAO_TEST_DATABASE_URL) and on SQLite (what can
+#               differ there; everything when PostgreSQL is not configured: tests/databases.py),
+#               the API fuzz run and the smoke test (PostgreSQL only), frontend checks and
+#               browser tests
 #   make fuzz   schemathesis over the whole OpenAPI against the real app on a fresh
 #               PostgreSQL database (~3 min; skipped without PAO_TEST_DATABASE_URL)
 #   make smoke  the production topology of docs/deploy.md (nginx + TLS, two pao serve, PostgreSQL,
@@ -24,7 +27,7 @@ PAO := $(BIN)/pao
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/plugins frontend/index.html frontend/backoffice.html frontend/vite.config.ts -type f 2>/dev/null)
 HAS_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test check contract backend-test fuzz frontend-check frontend-e2e deploy-tools deploy-check smoke bench bench-tools clean
+.PHONY: help run test install check contract contract-check backend-test backend-postgres backend-sqlite fuzz frontend-check frontend-e2e deploy-tools deploy-check smoke bench bench-tools clean
 
 help:
 	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
@@ -61,15 +64,36 @@ run: $(VENV)/.installed $(SPA)
 
 # --- checks and tests --------------------------------------------------------------------
 check: $(VENV)/.installed
-	cd backend && ../$(BIN)/ruff check src tests migrations ../deploy && ../$(BIN)/ruff format --check src tests migrations ../deploy
-	cd backend && ../$(BIN)/mypy src tests ../deploy/smoke.py
+	cd backend && ../$(BIN)/ruff check src tests migrations ../deploy ../scripts && ../$(BIN)/ruff format --check src tests migrations ../deploy ../scripts
+	cd backend && ../$(BIN)/mypy src tests ../deploy/smoke.py ../scripts
 
 contract: $(VENV)/.installed
 	$(BIN)/python -m pao.contract
 
-backend-test: $(VENV)/.installed
+contract-check: $(VENV)/.installed
 	$(BIN)/python -m pao.contract --check
-	cd backend && ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
+
+# The backend suite: every test on PostgreSQL, then on SQLite only the tests marked `sqlite`
+# (tests/databases.py), and the check that SQLite still writes every kind of money movement
+# PostgreSQL does. Without PAO_TEST_DATABASE_URL, backend-sqlite runs the whole suite on SQLite.
+PYTEST := cd backend && ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
+ENTRY_KINDS := $(abspath var/test-entry-kinds)
+
+backend-test: contract-check backend-postgres backend-sqlite
+
+ifneq ($(PAO_TEST_DATABASE_URL),)
+backend-postgres: $(VENV)/.installed
+	rm -rf $(ENTRY_KINDS)
+	PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) $(PYTEST) --database=postgres
+backend-sqlite: $(VENV)/.installed
+	PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) $(PYTEST) --database=sqlite
+	cd backend && ../$(BIN)/python -m tests.databases $(ENTRY_KINDS)
+else
+backend-postgres:
+	@echo "backend on PostgreSQL: skipped (PAO_TEST_DATABASE_URL is not set)"
+backend-sqlite: $(VENV)/.installed
+	$(PYTEST)
+endif
 
 # Any 5xx or answer outside the declared responses fails it (backend/tests/fuzz/). The built
 # SPA is served too, as in production: its catch-all route decides some wrong-method answers.
@@ -105,11 +129,19 @@ frontend-check: frontend/node_modules/.installed frontend/dist/index.html
 frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
 	cd frontend && npm run e2e
 
+# Everything the stages need, installed first so that its time is a stage of its own.
+install: $(VENV)/.installed $(SPA) deploy-tools $(if $(HAS_FRONTEND),chromium)
+
+# `make test`'s stages, in order ("name: targets"); scripts/stages.py times each.
+STAGES := "install: install" "checks: check contract-check deploy-check" \
+  "backend on PostgreSQL: backend-postgres" "backend on SQLite: backend-sqlite" \
+  "fuzz: fuzz" "smoke: smoke"
 ifneq ($(HAS_FRONTEND),)
-test: check backend-test fuzz deploy-check smoke frontend-check frontend-e2e
-else
-test: check backend-test fuzz deploy-check smoke
+STAGES += "frontend checks: frontend-check" "browser: frontend-e2e"
 endif
+
+test:
+	@python3 scripts/stages.py $(STAGES)
 
 # --- benchmarks (not part of `make test`; see bench/README.md) ---------------------------
 # PAO_BENCH_PG_URL / PAO_BENCH_REDIS_URL choose the bench database (dropped and re-created by

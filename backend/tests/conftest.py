@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -42,6 +43,15 @@ from pao.ledger.ddl import statements_for
 from pao.main import create_app
 from pao.promotions.wiring import install as install_promotions
 from pao.wallet import ddl as wallet_ddl
+
+# Which database each test runs on (its hooks, re-exported for pytest to find).
+from .databases import (  # noqa: F401
+    POSTGRES,
+    SQLITE,
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    record_entry_kinds,
+)
 
 
 def _per_worker(url: str | None) -> str | None:
@@ -95,7 +105,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> str:
+def pg_url() -> Iterator[str]:
     assert PG_URL
     import asyncio
 
@@ -106,7 +116,15 @@ def pg_url() -> str:
         await engine.dispose()
 
     asyncio.run(make())
-    return PG_URL
+    yield PG_URL
+
+    async def last_kinds() -> None:
+        engine = create_async_engine(PG_URL)
+        async with engine.connect() as conn:
+            record_entry_kinds(POSTGRES, await conn.scalars(text(_ENTRY_KINDS_SQL)))
+        await engine.dispose()
+
+    asyncio.run(last_kinds())
 
 
 async def _create_database(url: str) -> None:
@@ -130,6 +148,9 @@ async def _create_database(url: str) -> None:
     finally:
         await admin.dispose()
 
+
+# The kinds of money movement a test wrote (tests/databases.py's check).
+_ENTRY_KINDS_SQL = "SELECT DISTINCT kind FROM journal_entries"
 
 # Every table, children first; and the script that empties them between tests.
 _EMPTY_TABLES_SQL = (
@@ -160,6 +181,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         db = tmp_path / "pao.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), db)
         yield f"sqlite+aiosqlite:///{db}"
+        with sqlite3.connect(db) as conn:
+            record_entry_kinds(SQLITE, (row[0] for row in conn.execute(_ENTRY_KINDS_SQL)))
         return
     url = request.getfixturevalue("pg_url")
     import asyncio
@@ -167,6 +190,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     async def empty() -> None:
         engine = create_async_engine(url)
         async with engine.begin() as conn:
+            # The last test's rows, before they go (the worker's last test: pg_url's teardown).
+            record_entry_kinds(POSTGRES, await conn.scalars(text(_ENTRY_KINDS_SQL)))
             await empty_postgres(conn)
         await engine.dispose()
 

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -21,6 +22,9 @@ from pao.wallet.models import ManualAdjustment, Statement
 from pao.wallet.service import credit_manually, wallet_balance
 from tests.helpers import member_id, register_and_login
 from tests.staff_helpers import add_staff, bearer, open_token
+
+# Also on SQLite (tests/databases.py): manual credits and debits: money steps, SQLite's write lock.
+pytestmark = pytest.mark.sqlite
 
 PREFIX = "/api/backoffice"
 LIMIT = 5_000.0  # the default manualAdjustmentApprovalAbove, in baht

@@ -7,6 +7,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -31,6 +32,9 @@ from tests.api.test_slips import (
 from tests.helpers import auth, register_and_login
 from tests.slip_images import slip_payload, slip_png
 from tests.staff_helpers import add_staff, bearer, open_token
+
+# Also on SQLite (tests/databases.py): deposit credits by hand: money steps.
+pytestmark = pytest.mark.sqlite
 
 BASE = "/api/backoffice/deposits"
 

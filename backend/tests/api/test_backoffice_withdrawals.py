@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -29,6 +30,9 @@ from tests.withdrawal_helpers import (
     pending_withdrawal,
     request_withdrawal,
 )
+
+# Also on SQLite (tests/databases.py): withdrawal decisions, payouts, concurrent cashiers.
+pytestmark = pytest.mark.sqlite
 
 
 async def cashier(app: FastAPI, role: Role = Role.CASHIER) -> dict[str, str]:

@@ -15,6 +15,9 @@ from pao.demo import seed_demo
 from tests.helpers import auth, login
 from tests.staff_helpers import StaffAccount, log_in
 
+# Also on SQLite (tests/databases.py): `make run`'s own flow (migrate, demo).
+pytestmark = pytest.mark.sqlite
+
 
 async def test_demo_member_logs_in_and_sees_the_demo_money(
     client: httpx.AsyncClient, session: AsyncSession

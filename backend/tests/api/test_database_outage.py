@@ -25,6 +25,9 @@ from tests.api.test_withdraw import balance, funded_member
 from tests.conftest import is_postgres
 from tests.helpers import DEFAULT_PASSWORD, auth
 
+# Also on SQLite (tests/databases.py): an unreachable database differs per driver.
+pytestmark = pytest.mark.sqlite
+
 UNAVAILABLE = {"message": "SERVICE_UNAVAILABLE"}
 
 

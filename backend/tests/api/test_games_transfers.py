@@ -25,6 +25,9 @@ from tests.games_support import (
 )
 from tests.helpers import auth
 
+# Also on SQLite (tests/databases.py): wallet ↔ game transfers, in steps there.
+pytestmark = pytest.mark.sqlite
+
 
 async def _transfer(
     client: httpx.AsyncClient,

@@ -9,6 +9,7 @@ their own tests.)
 from __future__ import annotations
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from pao.kit.clock import utcnow
@@ -24,6 +25,9 @@ from tests.promotions_helpers import (
     new_player,
     wallet_amount,
 )
+
+# Also on SQLite (tests/databases.py): idempotent retries of every money path, on the steps.
+pytestmark = pytest.mark.sqlite
 
 
 def keyed(player: Player, key: str) -> dict[str, str]:

@@ -27,6 +27,9 @@ from tests.promotions_helpers import (
     wallet_amount,
 )
 
+# Also on SQLite (tests/databases.py): bonus payouts: money steps.
+pytestmark = pytest.mark.sqlite
+
 
 async def statements(client: httpx.AsyncClient, player: Player) -> list[dict[str, object]]:
     response = await client.post(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -21,6 +22,9 @@ from tests.promotions_helpers import (
     new_player,
     wallet_amount,
 )
+
+# Also on SQLite (tests/databases.py): wheel, coupon, invite and refund payouts: money steps.
+pytestmark = pytest.mark.sqlite
 
 # ── invite ───────────────────────────────────────────────────────────────────────────────
 

@@ -27,6 +27,9 @@ from pao.payments.qr.promptpay import parse_laoqr, parse_promptpay
 from pao.wallet.models import Statement
 from tests.helpers import app_of, auth, member_id, register_and_login, set_site_setting
 
+# Also on SQLite (tests/databases.py): QR deposit credits: money steps.
+pytestmark = pytest.mark.sqlite
+
 KBANK_PROMPTPAY = "0812223333"
 
 

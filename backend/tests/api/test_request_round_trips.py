@@ -35,6 +35,9 @@ from tests.api.test_slips import member as slip_member
 from tests.games_support import activate, funded_member, seed, transfer_headers
 from tests.helpers import auth, register_and_login
 
+# Also on SQLite (tests/databases.py): each path's statements differ per database.
+pytestmark = pytest.mark.sqlite
+
 
 @contextmanager
 def listening(app: FastAPI, before: Any) -> Iterator[None]:

@@ -41,6 +41,9 @@ from tests.helpers import (
 )
 from tests.slip_images import blank_png, slip_payload, slip_png
 
+# Also on SQLite (tests/databases.py): slip deposit credits: money steps.
+pytestmark = pytest.mark.sqlite
+
 OPERATOR_BANK, OPERATOR_ACCOUNT = "SCB", "4441112223"
 
 

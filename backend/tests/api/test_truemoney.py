@@ -13,6 +13,9 @@ from pao.payments.accounts import seed_receiving_accounts
 from pao.payments.truemoney.models import RedemptionStatus, VoucherRedemption
 from tests.helpers import app_of, auth, register_and_login
 
+# Also on SQLite (tests/databases.py): TrueMoney credits: money steps.
+pytestmark = pytest.mark.sqlite
+
 
 async def seed(client: httpx.AsyncClient) -> None:
     async with app_of(client).state.sessionmaker() as session:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.wallet.service import credit_manually, find_member_by_phone
 from tests.helpers import auth, new_bank_account_no, register, register_and_login
+
+# Also on SQLite (tests/databases.py): the wallet's balances as the steps leave them.
+pytestmark = pytest.mark.sqlite
 
 
 async def test_wallet_needs_a_token(client: httpx.AsyncClient) -> None:

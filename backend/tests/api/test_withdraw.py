@@ -19,6 +19,9 @@ from pao.wallet.models import Statement, StatementStatus, Withdrawal, Withdrawal
 from pao.wallet.service import credit_manually, find_member_by_phone, wallet_balance
 from tests.helpers import auth, register_and_login, set_site_setting
 
+# Also on SQLite (tests/databases.py): withdrawal requests, in steps there.
+pytestmark = pytest.mark.sqlite
+
 WITHDRAW_PATHS = ["/api/wallet/withdraw", "/api/wallet/withdrawAll"]
 
 

@@ -28,6 +28,9 @@ from pao.ledger.service import Leg, check_books, credit_wallet, get_or_open_acco
 from pao.reports.models import LedgerDay
 from pao.site.models import SiteSetting
 
+# Also on SQLite (tests/databases.py): the executor's two paths.
+pytestmark = pytest.mark.sqlite
+
 
 async def _count(app: FastAPI, model: type[object]) -> int:
     async with app.state.sessionmaker() as session:

@@ -34,6 +34,9 @@ from tests.games_support import (
 )
 from tests.helpers import auth
 
+# Also on SQLite (tests/databases.py): transfer outcomes settled by the steps.
+pytestmark = pytest.mark.sqlite
+
 # The adapter gives up after this; faults answer (or not) after LATE. A "late" provider has
 # moved the money before it waits, and the adapter's time-out cancels the in-process sandbox
 # call (asyncio.timeout around the ASGI transport), so nothing is left to wait for after the

@@ -6,12 +6,16 @@ import re
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from pao.games.turnover import game_results
 from pao.kit.clock import utcnow
 from tests.games_support import activate, funded_member, seed
 from tests.helpers import auth
+
+# Also on SQLite (tests/databases.py): turnover counted as transfers settle.
+pytestmark = pytest.mark.sqlite
 
 
 async def _play(

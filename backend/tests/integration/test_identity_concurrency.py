@@ -7,6 +7,7 @@ import asyncio
 from collections import Counter
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import ColumnElement, func, select
 
@@ -19,6 +20,9 @@ from tests.helpers import (
     set_site_setting,
     sms_outbox,
 )
+
+# Also on SQLite (tests/databases.py): concurrent registrations under SQLite's write lock.
+pytestmark = pytest.mark.sqlite
 
 RACERS = 10
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -9,6 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.executor import recorded
 from pao.core.inserts import insert_now, update_now
 from pao.kit.idempotency import IdempotencyRecord
+
+# Also on SQLite (tests/databases.py): inserts and their ids differ per driver.
+pytestmark = pytest.mark.sqlite
 
 
 async def test_insert_now_writes_once_and_attaches(app: FastAPI, session: AsyncSession) -> None:

@@ -17,6 +17,9 @@ from pao.ledger import service as ledger
 from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds, UnbalancedEntry
 from pao.ledger.models import AccountKind, HoldStatus, LedgerAccount, Posting
 
+# Also on SQLite (tests/databases.py): the ledger's locking and steps.
+pytestmark = pytest.mark.sqlite
+
 THB = Currency.THB
 
 

@@ -29,6 +29,9 @@ from pao.ledger.models import AccountKind, LedgerAccount
 
 from ..conftest import DATABASES, empty_postgres
 
+# Also on SQLite (tests/databases.py): the ledger's invariants on the steps.
+pytestmark = pytest.mark.sqlite
+
 MEMBERS = st.integers(min_value=1, max_value=3)
 AMOUNTS = st.integers(min_value=1, max_value=5_000)
 REFUSALS = (InsufficientFunds, IllegalTransition, AlreadyReversed)

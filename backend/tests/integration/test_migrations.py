@@ -24,6 +24,9 @@ from pao.core.settings import Settings
 
 from ..conftest import DATABASES, PG_URL
 
+# Also on SQLite (tests/databases.py): migrations build both databases.
+pytestmark = pytest.mark.sqlite
+
 # The money recipes that are one PostgreSQL function (ADR 0018), by the revision that made each.
 MONEY_FUNCTIONS = {
     "pao_request_withdrawal": "0018",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -26,6 +27,9 @@ from tests.helpers import (
     register_and_login,
     set_site_setting,
 )
+
+# Also on SQLite (tests/databases.py): payout settlement: money steps.
+pytestmark = pytest.mark.sqlite
 
 FUNDS = 1_000_00
 

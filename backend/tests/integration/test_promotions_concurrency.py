@@ -11,6 +11,7 @@ import asyncio
 from collections import Counter
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -36,6 +37,9 @@ from tests.promotions_helpers import (
     new_player,
     wallet_amount,
 )
+
+# Also on SQLite (tests/databases.py): concurrent claims under SQLite's write lock.
+pytestmark = pytest.mark.sqlite
 
 RACERS = 8
 

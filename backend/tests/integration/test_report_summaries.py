@@ -32,6 +32,9 @@ from pao.reports.models import LedgerDay, MemberDay, MemberFirstDeposit, Waterma
 from pao.reports.refresh import refresh
 from pao.reports.sources import DEPOSIT_SOURCES
 
+# Also on SQLite (tests/databases.py): the summaries' SQL differs per database.
+pytestmark = pytest.mark.sqlite
+
 BANGKOK = ZoneInfo("Asia/Bangkok")
 THB = Currency.THB
 MEMBERS = (101, 102, 103, 104)

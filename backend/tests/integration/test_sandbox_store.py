@@ -6,11 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import event, inspect
 
 import pao.sandbox.router  # noqa: F401  (registers the sandbox's tables)
 from pao.core.settings import Settings
 from pao.sandbox.store import create_sandbox_engine, init_sandbox_store
+
+# Also on SQLite (tests/databases.py): the sandbox store under SQLite's write lock.
+pytestmark = pytest.mark.sqlite
 
 
 async def test_tables_are_created_under_the_write_lock(tmp_path: Path) -> None:

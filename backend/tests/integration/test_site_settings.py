@@ -19,6 +19,9 @@ from pao.site.models import SiteSetting
 from pao.site.service import reopen_site, set_setting, setting_keys, terminate_site
 from pao.site.settings import SiteSettings, load_site_settings, set_value
 
+# Also on SQLite (tests/databases.py): settings read under SQLite's write lock.
+pytestmark = pytest.mark.sqlite
+
 
 async def rows(session: AsyncSession) -> dict[str, tuple[Any, Any, str]]:
     result = await session.execute(select(SiteSetting))

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from fastapi import FastAPI
 
 from pao.promotions import wheel, wheel_editor
 from pao.promotions.models import PrizeType
 from pao.promotions.wheel_editor import SliceIn
 from tests.promotions_helpers import add_wheel
+
+# Also on SQLite (tests/databases.py): a wheel edit racing a spin under SQLite's write lock.
+pytestmark = pytest.mark.sqlite
 
 
 def _slice(weight: int, id: int | None = None) -> SliceIn:

@@ -27,6 +27,9 @@ from pao.wallet.withdrawals import (
 )
 from tests.withdrawal_helpers import member_with_funds
 
+# Also on SQLite (tests/databases.py): withdrawal decisions: money steps.
+pytestmark = pytest.mark.sqlite
+
 OPERATOR = "ops:alice"
 
 
