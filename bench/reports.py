@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 
 import pao.models  # noqa: F401  (registers every table)
 from pao.backoffice import ddl as backoffice_ddl
-from pao.backoffice import sessions
+from pao.backoffice.sessions import service as sessions
 from pao.backoffice.models import Staff
 from pao.core.db import Base, create_sessionmaker
 from pao.core.security import hash_password

@@ -9,7 +9,7 @@ Typical use::
         token = await log_in(client, owner)            # password + TOTP through the API
         token2 = await open_token(app, owner)          # a session made directly (no login)
 
-Staff are created through :func:`pao.backoffice.service.create_staff` (what ``pao ops staff
+Staff are created through :func:`pao.backoffice.staff.service.create_staff` (what ``pao ops staff
 add`` calls), each with its own TOTP secret. A code logs in once per 30-second step (replay
 protection): a test that logs the same staff member in twice moves the test clock on first
 (:func:`next_step`).
@@ -25,11 +25,12 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from pao.backoffice import sessions, totp
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Role
-from pao.backoffice.service import create_staff
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff import totp
+from pao.backoffice.staff.roles import Role
+from pao.backoffice.staff.service import create_staff
 from pao.kit.clock import clock, utcnow
 
 STAFF_PASSWORD = "staff-pass-123"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.core.settings import get_settings
 from pao.identity.models import Member
 from pao.kit.money import Currency
@@ -54,9 +54,9 @@ DEMO_STAFF_SECRETS = {role: f"PAODEMO{role.value.upper()}".ljust(32, "A") for ro
 
 async def seed_demo_staff(session: AsyncSession) -> list[str]:
     """One staff member per role (login = the role's name), in sandbox mode only."""
-    from pao.backoffice.audit import Actor
+    from pao.backoffice.audit.service import Actor
     from pao.backoffice.models import Staff
-    from pao.backoffice.service import create_staff
+    from pao.backoffice.staff.service import create_staff
 
     if not get_settings().sandbox:
         return ["demo staff: not added (PAO_SANDBOX is off)"]

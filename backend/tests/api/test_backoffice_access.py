@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 
 from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
-from pao.backoffice.roles import Role, may
+from pao.backoffice.staff.roles import Role, may
 from pao.games.catalogue import seed_games
 from pao.identity.models import Member
 from pao.support.models import ChatConversation

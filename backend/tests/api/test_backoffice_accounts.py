@@ -9,9 +9,9 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.ops import accounts as ops_accounts
 from pao.payments import accounts as domain
 from tests.staff_helpers import add_staff, bearer, open_token

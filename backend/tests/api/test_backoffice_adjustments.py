@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
 from pao.ledger.service import check_books

@@ -12,10 +12,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import AuditEntry, Staff, StaffSession
-from pao.backoffice.roles import Role, permissions_of
-from pao.backoffice.service import update_staff
+from pao.backoffice.staff.roles import Role, permissions_of
+from pao.backoffice.staff.service import update_staff
 from pao.core.security import token_digest
 from pao.kit.clock import clock
 from tests.helpers import register_and_login

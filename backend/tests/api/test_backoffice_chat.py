@@ -13,10 +13,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
-from pao.backoffice.service import update_staff
+from pao.backoffice.staff.roles import Role
+from pao.backoffice.staff.service import update_staff
 from pao.support.models import ChatConversation
 from tests.helpers import app_of, set_site_setting
 from tests.staff_helpers import StaffAccount, add_staff, bearer, open_token

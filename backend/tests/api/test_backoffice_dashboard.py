@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.identity.models import Member
 from pao.kit.clock import clock, utcnow
 from pao.payments.accounts import seed_receiving_accounts

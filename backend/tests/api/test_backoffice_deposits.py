@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry

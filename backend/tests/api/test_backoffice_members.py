@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.identity.models import MemberChange, MemberChangeKind, MemberStatus
 from pao.kit.clock import utcnow
 from pao.ops.members import logout_line, reset_password_line, status_line

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.core.params import MAX_DB_INT32
 from pao.kit.clock import utcnow
 from pao.promotions.models import Bonus

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.identity.models import Member
 from pao.reports import members as members_report
 from pao.wallet.withdrawals import approve_withdrawal, request_withdrawal

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.ops.site import set_setting_line
 from pao.site.models import SiteSetting, SiteSettingChange
 from tests.helpers import set_site_setting

@@ -13,12 +13,12 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, text
 
-from pao.backoffice.audit import Actor, record_sensitive_read
+from pao.backoffice.audit.service import Actor, record_sensitive_read
 from pao.backoffice.exceptions import StaffLastOwner
 from pao.backoffice.models import AuditEntry, Staff
-from pao.backoffice.roles import Role
-from pao.backoffice.service import update_staff
-from pao.backoffice.totp import code_at
+from pao.backoffice.staff.roles import Role
+from pao.backoffice.staff.service import update_staff
+from pao.backoffice.staff.totp import code_at
 from pao.kit.clock import clock, utcnow
 from tests.staff_helpers import (
     StaffAccount,

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.promotions.models import PrizeType, WheelSlice, WheelSpin
 from pao.site.settings import load_site_settings
 from tests.promotions_helpers import add_wheel, deposit, new_player

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.kit.clock import clock
 from pao.kit.states import StatusChange
 from pao.ledger.service import check_books

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.support.models import ChatConversation, ChatMessage
 from tests.chat_media import MP4, PNG
 from tests.helpers import auth, member_id, register_and_login, set_site_setting

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao import demo
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.core.settings import Settings
 from pao.demo import seed_demo
 from tests.helpers import auth, login

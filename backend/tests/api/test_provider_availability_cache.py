@@ -18,9 +18,9 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete
 
-from pao.backoffice import providers_service
-from pao.backoffice.audit import Actor
-from pao.backoffice.roles import Role
+from pao.backoffice.audit.service import Actor
+from pao.backoffice.providers import service as providers_service
+from pao.backoffice.staff.roles import Role
 from pao.core import executor
 from pao.games import availability
 from pao.games.availability import AvailabilityCache, ProviderState, ensure_available

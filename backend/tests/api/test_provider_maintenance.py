@@ -22,10 +22,10 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from pao.backoffice import providers_service
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import AuditEntry
-from pao.backoffice.roles import Role
+from pao.backoffice.providers import service as providers_service
+from pao.backoffice.staff.roles import Role
 from pao.games.models import GameTransfer, GameTransferStatus
 from pao.games.reconciler import reconcile_tick
 from pao.kit.clock import clock, utcnow

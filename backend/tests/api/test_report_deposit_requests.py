@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from tests.integration.test_chat_socket import PREFIX, Listener, listeners, live
 from tests.staff_helpers import add_staff, bearer, open_token
 

@@ -14,8 +14,8 @@ import pytest
 import socketio
 from fastapi import FastAPI
 
-from pao.backoffice import staff_rooms
-from pao.backoffice.roles import Role
+from pao.backoffice.staff import rooms as staff_rooms
+from pao.backoffice.staff.roles import Role
 from tests.integration.test_chat_socket import live  # noqa: F401  (the served app fixture)
 from tests.staff_helpers import add_staff, bearer, log_in
 from tests.withdrawal_helpers import PREFIX, funded_member, request_withdrawal

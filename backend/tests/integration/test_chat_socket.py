@@ -21,7 +21,7 @@ import uvicorn
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from pao.backoffice.roles import Role
+from pao.backoffice.staff.roles import Role
 from pao.core.db import create_sessionmaker
 from pao.site.settings import set_value
 from tests.conftest import REDIS_URL, build_schema

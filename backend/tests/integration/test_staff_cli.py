@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.backoffice.models import AuditEntry, Staff, StaffSession
-from pao.backoffice.sessions import open_session
+from pao.backoffice.sessions.service import open_session
 from pao.core.security import verify_password
 from pao.core.settings import Settings
 from pao.kit.clock import utcnow

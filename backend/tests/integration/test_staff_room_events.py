@@ -1,4 +1,4 @@
-"""pao.backoffice.staff_rooms.emit_after_commit with a real session and a fake hub: committed
+"""pao.backoffice.staff.rooms.emit_after_commit with a real session and a fake hub: committed
 items join one batch, rolled-back ones never leave, and the hub's closing sends what waits
 (the chat hub awaits its before-close callbacks)."""
 
@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pao.backoffice import staff_rooms
+from pao.backoffice.staff import rooms as staff_rooms
 from pao.core.db import create_engine, create_sessionmaker
 from pao.core.settings import Settings
 from pao.support.agents import AgentDirectory

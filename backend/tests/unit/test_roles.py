@@ -3,7 +3,15 @@ everything, and the README's role table is the map itself."""
 
 from __future__ import annotations
 
-from pao.backoffice.roles import GRANTS, MEANING, Permission, Role, may, permissions_of, role_table
+from pao.backoffice.staff.roles import (
+    GRANTS,
+    MEANING,
+    Permission,
+    Role,
+    may,
+    permissions_of,
+    role_table,
+)
 from pao.core.settings import REPO_ROOT
 
 

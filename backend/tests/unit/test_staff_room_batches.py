@@ -1,4 +1,4 @@
-"""The staff rooms' batches (pao.backoffice.staff_rooms.Batches) against a fake hub: the items
+"""The staff rooms' batches (pao.backoffice.staff.rooms.Batches) against a fake hub: the items
 of one window leave as one emit per room and event, a later item opens a new window, a failed
 emit is logged and lost, and closing sends what waits."""
 
@@ -10,8 +10,8 @@ from typing import Any, cast
 import pytest
 from structlog.testing import capture_logs
 
-from pao.backoffice import staff_rooms
-from pao.backoffice.staff_rooms import Batches
+from pao.backoffice.staff import rooms as staff_rooms
+from pao.backoffice.staff.rooms import Batches
 from pao.support.socket import ChatHub
 
 WINDOW = 0.05

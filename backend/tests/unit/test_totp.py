@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 
-from pao.backoffice import totp
+from pao.backoffice.staff import totp
 
 # RFC 6238 Appendix B: the SHA-1 seed is the ASCII string "12345678901234567890".
 RFC_SECRET = base64.b32encode(b"12345678901234567890").decode()

@@ -3460,7 +3460,7 @@ export interface components {
         /** BonusAdminOut */
         BonusAdminOut: {
             /** Banners */
-            banners: components["schemas"]["pao__backoffice__promotions_schemas__BannerOut"][];
+            banners: components["schemas"]["pao__backoffice__promotions__schemas__BannerOut"][];
             /**
              * Claimedcount
              * @description Promotion codes: grants counted against totalLimit.
@@ -6678,7 +6678,7 @@ export interface components {
          */
         WithdrawalStatus: "PENDING" | "APPROVED" | "PAID" | "REJECTED" | "FAILED";
         /** BannerOut */
-        pao__backoffice__promotions_schemas__BannerOut: {
+        pao__backoffice__promotions__schemas__BannerOut: {
             /** Html */
             html: {
                 [key: string]: string;

@@ -4,7 +4,8 @@
   ``invalid-token``. It looks only in ``staff_sessions``: a member's token is refused here (and
   :data:`pao.identity.deps.CurrentMember` never finds a staff token).
 * :func:`require` — the dependency a route declares its permission with: 401 as above, then
-  403 ``STAFF_FORBIDDEN`` unless the role holds the permission (:func:`pao.backoffice.roles.may`).
+  403 ``STAFF_FORBIDDEN`` unless the role holds the permission
+  (:func:`pao.backoffice.staff.roles.may`).
   :data:`PUBLIC` marks the two login steps. :class:`BackofficeRoute` refuses to build a route
   that declares neither or both, and publishes the permission as ``x-permission`` in the
   OpenAPI document; tests read it from ``route.access``.
@@ -20,11 +21,11 @@ from fastapi import Depends, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from pao.backoffice import sessions
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.exceptions import StaffForbidden
 from pao.backoffice.models import Staff, StaffSession
-from pao.backoffice.roles import Permission, may
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff.roles import Permission, may
 from pao.core.client import client_ip
 from pao.core.errors import Unauthorized
 from pao.core.settings import Settings

@@ -7,34 +7,34 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from pao.backoffice import (
-    accounts_routes,
-    adjustments_routes,
-    audit_routes,
-    auth_routes,
-    chat_routes,
-    content_routes,
-    deposits_routes,
-    promotions_routes,
-    providers_routes,
-    settings_routes,
-    staff_rooms,
-    staff_routes,
-    wheel_routes,
-)
-from pao.backoffice.chat_agents import StaffAgents
+from pao.backoffice.accounts import routes as accounts_routes
+from pao.backoffice.adjustments import routes as adjustments_routes
+from pao.backoffice.audit import routes as audit_routes
+from pao.backoffice.chat import routes as chat_routes
+from pao.backoffice.chat.agents import StaffAgents
+from pao.backoffice.content import routes as content_routes
 from pao.backoffice.dashboard import routes as dashboard_routes
+from pao.backoffice.deposits import routes as deposits_routes
+from pao.backoffice.login import routes as login_routes
 from pao.backoffice.members import actions as member_actions
 from pao.backoffice.members import routes as member_routes
 from pao.backoffice.members import sensitive as member_sensitive
+from pao.backoffice.promotions import routes as promotions_routes
+from pao.backoffice.providers import routes as providers_routes
 from pao.backoffice.reports import routes as report_routes
+from pao.backoffice.sessions import routes as sessions_routes
+from pao.backoffice.settings import routes as settings_routes
+from pao.backoffice.staff import rooms as staff_rooms
+from pao.backoffice.staff import routes as staff_routes
+from pao.backoffice.wheel import routes as wheel_routes
 from pao.backoffice.withdrawals import live as withdrawals_live
 from pao.backoffice.withdrawals import routes as withdrawals_routes
 from pao.core.settings import Settings
 from pao.support.socket import ChatHub
 
 ROUTERS = (
-    auth_routes.router,
+    login_routes.router,
+    sessions_routes.router,
     staff_routes.router,
     audit_routes.router,
     dashboard_routes.router,

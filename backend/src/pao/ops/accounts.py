@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
 from pao.kit.money import Currency
 from pao.ops.base import operator, run
 from pao.payments.accounts import (

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice.audit import Actor, record
+from pao.backoffice.audit.service import Actor, record
 from pao.kit.money import Currency
 from pao.ops.base import OpsError, fail, format_money, operator, parse_amount, run
 from pao.wallet.adjustments import snapshot

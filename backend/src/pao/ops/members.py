@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.members import service as member_actions
 from pao.identity.changes import recent_changes
 from pao.identity.models import MemberChange, MemberStatus

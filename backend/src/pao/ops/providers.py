@@ -1,7 +1,7 @@
 """``pao ops providers list|maintenance on|off``: game providers' state and maintenance.
 
 The same functions as the back office's ``/api/backoffice/providers``
-(:mod:`pao.backoffice.providers_service`), with the same audit rows, recorded as
+(:mod:`pao.backoffice.providers.service`), with the same audit rows, recorded as
 ``ops:<OS user>``. Running API processes see a change within a second
 (pao.games.availability). ``list`` shows the health tracker's window too when Redis is
 configured (without it each API process keeps its own, which this command cannot see)."""
@@ -14,8 +14,8 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import providers_service
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
+from pao.backoffice.providers import service as providers_service
 from pao.core.settings import get_settings
 from pao.games.admin import providers_overview
 from pao.games.availability import ProviderStatus

@@ -3,7 +3,7 @@ the shell (the first owner, scripts, recovery), and ``pao ops agent add`` (a sup
 member, for the chat inbox).
 
 Each command calls the same service function as the back-office route
-(:mod:`pao.backoffice.service`) and is audited as ``ops:<OS user>``.
+(:mod:`pao.backoffice.staff.service`) and is audited as ``ops:<OS user>``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Annotated
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import service
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Role
+from pao.backoffice.staff import service
+from pao.backoffice.staff.roles import Role
 from pao.ops.base import operator, run
 
 app = typer.Typer(help="Back-office staff (password + TOTP).", no_args_is_help=True)

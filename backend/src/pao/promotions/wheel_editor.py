@@ -190,7 +190,7 @@ async def load_editor(session: AsyncSession) -> WheelView:
 
 def snapshot(view: WheelView) -> dict[str, Any]:
     """The wheel for the audit log: one key per slice (``slice:<code>``) so that
-    :func:`pao.backoffice.audit.changed` keeps just the slices that changed."""
+    :func:`pao.backoffice.audit.service.changed` keeps just the slices that changed."""
     out: dict[str, Any] = {"name": view.wheel.name if view.wheel is not None else None}
     for s in view.slices:
         out[f"slice:{s.code}"] = {

@@ -142,7 +142,7 @@ class ChatHub:
 
     def before_close(self, callback: Callable[[], Awaitable[None]]) -> None:
         """Await ``callback`` when the hub closes, while its sockets are still connected (the
-        back office sends the live events it holds back, pao.backoffice.staff_rooms)."""
+        back office sends the live events it holds back, pao.backoffice.staff.rooms)."""
         self._before_close.append(callback)
 
     async def close(self) -> None:

@@ -18,8 +18,8 @@ from pao.backoffice.dashboard.schemas import (
 )
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.errors import BadRequest
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep

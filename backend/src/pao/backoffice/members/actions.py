@@ -20,8 +20,8 @@ from pao.backoffice.members.schemas import (
     MemberStatusOut,
 )
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.settings import Settings

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Query, Request, status
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.members import detail
 from pao.backoffice.members.schemas import (
@@ -31,8 +31,8 @@ from pao.backoffice.members.schemas import (
     MemberWithdrawalPageOut,
 )
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

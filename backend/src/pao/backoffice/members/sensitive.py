@@ -1,6 +1,6 @@
 """A member's sensitive data (``members.sensitive.read``): the full bank account number, and the
 game accounts with their credentials and live balances. Each read is audited before the
-answer leaves (:func:`pao.backoffice.audit.record_sensitive_read`)."""
+answer leaves (:func:`pao.backoffice.audit.service.record_sensitive_read`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.members.schemas import MemberBankAccountOut, MemberGameAccountOut
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
 from pao.identity import admin, changes
 from pao.identity.models import Member, MemberChange, MemberStatus
 

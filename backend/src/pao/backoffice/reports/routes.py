@@ -19,8 +19,8 @@ from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
 from pao.backoffice.reports import staff as staff_report
 from pao.backoffice.reports.schemas import ReportOut, ReportQuery, TableOut
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.errors import NotFound
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep

@@ -1,6 +1,6 @@
 """The withdrawal queue's live events for the cashiers' room (``backoffice:withdrawals``).
 
-One event, ``withdrawals:changed``, batched (pao.backoffice.staff_rooms: every change
+One event, ``withdrawals:changed``, batched (pao.backoffice.staff.rooms: every change
 committed within a quarter second goes out as one emit), with the data
 ``{"new": [...], "updated": [...]}``; a kind with nothing in the batch is left out:
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice.staff_rooms import WITHDRAWALS_ROOM, emit_after_commit
+from pao.backoffice.staff.rooms import WITHDRAWALS_ROOM, emit_after_commit
 from pao.kit.events import WithdrawalChanged, WithdrawalRequested, subscribe
 from pao.kit.money import to_major
 

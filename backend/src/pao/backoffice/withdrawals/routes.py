@@ -16,11 +16,11 @@ from typing import Annotated, Any
 from fastapi import BackgroundTasks, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission, may
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission, may
 from pao.backoffice.withdrawals.cashier import list_queue, withdrawal_context
 from pao.backoffice.withdrawals.schemas import (
     ApproveIn,

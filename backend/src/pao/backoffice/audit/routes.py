@@ -6,12 +6,12 @@ from typing import Annotated
 
 from fastapi import Depends, Query
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.schemas import AuditEntryOut, AuditPageOut, AuditQuery
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
-from pao.backoffice.schemas import AuditEntryOut, AuditPageOut, AuditQuery
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION
 from pao.core.uow import SessionDep
 

@@ -3,7 +3,7 @@ read (contact text, conditions, agreements, notice, how-to videos, invite and re
 and of the refund and invite rules, for managers and owners; and ``POST /content/preview``,
 which answers HTML as players will get it (the same sanitiser, :mod:`pao.site.sanitize`).
 
-The group routes are those of every settings editor (:mod:`pao.backoffice.settings_routes`).
+The group routes are those of every settings editor (:mod:`pao.backoffice.settings.routes`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pydantic import Field, StringConstraints
 
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.backoffice.settings_routes import add_group_routes
+from pao.backoffice.settings.routes import add_group_routes
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION
 from pao.site.editor import Group
 from pao.site.sanitize import sanitize_html

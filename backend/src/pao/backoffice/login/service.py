@@ -22,8 +22,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit, sessions, totp
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.exceptions import (
     StaffCodeInvalid,
     StaffCodeUsed,
@@ -32,6 +32,8 @@ from pao.backoffice.exceptions import (
     StaffWrongCredential,
 )
 from pao.backoffice.models import Staff, StaffLoginChallenge, StaffSession
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff import totp
 from pao.core.login_throttle import LoginLimits, LoginThrottle
 from pao.core.ratelimit import RateLimiter
 from pao.core.security import hash_password, needs_rehash, new_token, token_digest, verify_password

@@ -1,5 +1,5 @@
 """``/api/backoffice/staff``: the owner manages staff (``staff.manage``). Each route calls the
-service function ``pao ops staff`` calls too (:mod:`pao.backoffice.service`)."""
+service function ``pao ops staff`` calls too (:mod:`pao.backoffice.staff.service`)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response, status
 
-from pao.backoffice import service
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
-from pao.backoffice.schemas import (
+from pao.backoffice.staff import service
+from pao.backoffice.staff.roles import Permission
+from pao.backoffice.staff.schemas import (
     EnrolmentOut,
     PasswordResetIn,
     StaffCreatedOut,

@@ -12,19 +12,19 @@ from typing import Annotated
 
 from fastapi import Depends, File, Request, UploadFile, status
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.promotions_schemas import (
+from pao.backoffice.promotions.schemas import (
     BonusAdminOut,
     BonusCreateIn,
     BonusListOut,
     BonusUpdateIn,
     ImageOut,
 )
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _WireIn
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -11,12 +11,12 @@ from typing import Annotated
 from fastapi import Depends, Request
 from pydantic import Field, StringConstraints
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import MAX_BODY_ID, MAX_DB_INT32
 from pao.core.uow import SessionDep

@@ -8,17 +8,17 @@ from typing import Annotated
 
 from fastapi import Depends, Request, status
 
-from pao.backoffice import audit
-from pao.backoffice.deposits_schemas import (
+from pao.backoffice.accounts.schemas import (
     AccountCreateIn,
     AccountListOut,
     AccountOut,
     AccountUpdateIn,
 )
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -14,9 +14,9 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import sessions
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import GRANTS, Permission, may
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff.roles import GRANTS, Permission, may
 from pao.support.agents import Agent
 
 

@@ -12,9 +12,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
-from pao.backoffice.audit import Actor
-from pao.backoffice.deposits_schemas import (
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
+from pao.backoffice.deposits.schemas import (
     MatchIn,
     SlipApproveIn,
     SlipRejectIn,
@@ -27,8 +27,8 @@ from pao.backoffice.deposits_schemas import (
 )
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -1,5 +1,5 @@
-"""``/api/backoffice/auth/*``, ``/me`` and ``/sessions``: logging in (password, then TOTP),
-out, and a staff member's own account and sessions."""
+"""``/api/backoffice/auth/*`` and ``/me``: logging in (password, then TOTP), out, and the staff
+member behind the token. Their own sessions are :mod:`pao.backoffice.sessions.routes`."""
 
 from __future__ import annotations
 
@@ -7,30 +7,21 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response, status
 
-from pao.backoffice import audit, auth, sessions
 from pao.backoffice.deps import (
     PUBLIC,
     CurrentStaffSession,
     actor_of,
-    idle_timeout,
     require,
 )
+from pao.backoffice.login import service as auth
+from pao.backoffice.login.schemas import LoginIn, LoginStepOut, MeOut, SessionStartedOut, TotpIn
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
-from pao.backoffice.schemas import (
-    EnrolmentOut,
-    LoginIn,
-    LoginStepOut,
-    MeOut,
-    SessionOut,
-    SessionStartedOut,
-    TotpIn,
-)
+from pao.backoffice.staff.roles import Permission
+from pao.backoffice.staff.schemas import EnrolmentOut
 from pao.core.client import client_ip
 from pao.core.login_throttle import LoginThrottle
 from pao.core.openapi import VALIDATION, errors
-from pao.core.params import DbId
 from pao.core.uow import SessionDep
 
 router = backoffice_router()
@@ -121,41 +112,3 @@ async def logout(
 )
 async def me(staff: OwnAccount) -> MeOut:
     return MeOut.of_me(staff)
-
-
-@router.get(
-    "/sessions",
-    operation_id="backofficeSessions",
-    response_model=list[SessionOut],
-    responses=AUTHENTICATED,
-    summary="The staff member's own live sessions, newest first",
-)
-async def own_sessions(
-    request: Request, session: SessionDep, staff: OwnAccount, row: CurrentStaffSession
-) -> list[SessionOut]:
-    rows = await sessions.own_sessions(session, staff=staff, idle=idle_timeout(request))
-    return [SessionOut.of(r, current_id=row.id) for r in rows]
-
-
-@router.delete(
-    "/sessions/{session_id}",
-    operation_id="backofficeEndSession",
-    status_code=status.HTTP_204_NO_CONTENT,
-    response_class=Response,
-    responses={**AUTHENTICATED, **errors(_404="STAFF_SESSION_NOT_FOUND"), **VALIDATION},
-    summary="End one of the staff member's own sessions (this one too, if named)",
-)
-async def end_session(
-    session_id: DbId, request: Request, session: SessionDep, staff: OwnAccount
-) -> Response:
-    ended = await sessions.end_own_session(
-        session, staff=staff, session_id=session_id, idle=idle_timeout(request)
-    )
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="session.end",
-        object_type="staff_session",
-        object_id=ended.id,
-    )
-    return Response(status_code=status.HTTP_204_NO_CONTENT)

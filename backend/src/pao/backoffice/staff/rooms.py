@@ -36,8 +36,8 @@ from sqlalchemy import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.pool import Pool
 
-from pao.backoffice import sessions
-from pao.backoffice.roles import Permission, may
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff.roles import Permission, may
 from pao.kit.after_commit import after_commit
 from pao.support.socket import ChatHub
 

@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import Depends, Query, Request, status
 from fastapi.responses import JSONResponse
 
-from pao.backoffice.adjustments_schemas import (
+from pao.backoffice.adjustments.schemas import (
     AdjustmentIn,
     AdjustmentOut,
     AdjustmentPageOut,
@@ -21,11 +21,11 @@ from pao.backoffice.adjustments_schemas import (
     AdjustmentQuery,
     RejectIn,
 )
-from pao.backoffice.audit import record
+from pao.backoffice.audit.service import record
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -13,8 +13,8 @@ from typing import Annotated
 
 from fastapi import BackgroundTasks, Depends, Query, Request
 
-from pao.backoffice import audit
-from pao.backoffice.chat_schemas import (
+from pao.backoffice.audit import service as audit
+from pao.backoffice.chat.schemas import (
     AssignIn,
     ChatAgentOut,
     InboxConversationOut,
@@ -23,8 +23,8 @@ from pao.backoffice.chat_schemas import (
 )
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep

@@ -1,6 +1,6 @@
 """``/api/backoffice/settings``: the site settings editor (limits, throttles, flags, closing the
 site), owner only; and the four routes every settings editor has, which the content screen
-(:mod:`pao.backoffice.content_routes`) reuses for its groups.
+(:mod:`pao.backoffice.content.routes`) reuses for its groups.
 
 Each group answers its settings in force with how to edit each one, saves some or all of them
 together (all or nothing, :func:`pao.site.editor.save_group`), lists its versions and reverts
@@ -17,12 +17,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import Field, StringConstraints
 
-from pao.backoffice import audit
+from pao.backoffice.audit import service as audit
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep
 from pao.site import editor

@@ -1,6 +1,6 @@
 """``/api/backoffice/providers``: each game provider's health (the circuit breaker's window:
 calls, failures, time-outs, last success) and maintenance, which a manager sets with a reason
-and an optional planned end, or ends. The routes call :mod:`pao.backoffice.providers_service`
+and an optional planned end, or ends. The routes call :mod:`pao.backoffice.providers.service`
 (audited :mod:`pao.games.maintenance`), as ``pao ops providers maintenance on|off`` does,
 and drop this process's cached provider states so players see it at once (other processes
 within a second).
@@ -14,12 +14,12 @@ from typing import Annotated, Literal
 from fastapi import Depends, Request
 from pydantic import Field, StringConstraints
 
-from pao.backoffice import providers_service
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Permission
+from pao.backoffice.providers import service as providers_service
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep
 from pao.games import availability, maintenance

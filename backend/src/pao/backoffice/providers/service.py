@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
 from pao.games import maintenance
 
 OBJECT = "provider"

@@ -1,5 +1,5 @@
 """Staff management: the one implementation behind both the owner's routes and ``pao ops
-staff``. Each function takes the acting :class:`~pao.backoffice.audit.Actor`, applies the
+staff``. Each function takes the acting :class:`~pao.backoffice.audit.service.Actor`, applies the
 rules, ends sessions where the change calls for it, and writes the audit row; none commits.
 
 Rules: logins are unique; nobody changes their own role, disables or re-enables themselves or
@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.backoffice import audit, sessions, totp
-from pao.backoffice.audit import Actor
+from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.service import Actor
 from pao.backoffice.exceptions import (
     StaffLastOwner,
     StaffLoginTaken,
@@ -27,7 +27,9 @@ from pao.backoffice.exceptions import (
     StaffSelfChange,
 )
 from pao.backoffice.models import Staff
-from pao.backoffice.roles import Role
+from pao.backoffice.sessions import service as sessions
+from pao.backoffice.staff import totp
+from pao.backoffice.staff.roles import Role
 from pao.core.errors import BadRequest
 from pao.core.security import hash_password
 from pao.kit.clock import utcnow

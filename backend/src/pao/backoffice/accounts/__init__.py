@@ -1,0 +1,1 @@
+"""The receiving accounts of the deposit lookup (bank, gateway, TrueMoney)."""

@@ -1,0 +1,1 @@
+"""Manual adjustments of a member's wallet (maker-checker)."""

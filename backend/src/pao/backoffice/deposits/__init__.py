@@ -1,0 +1,1 @@
+"""The deposit review: failed slips and the payments that matched no member."""

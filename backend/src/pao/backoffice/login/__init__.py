@@ -1,0 +1,1 @@
+"""Logging in (password, then TOTP), out, and ``/me``."""

@@ -1,0 +1,1 @@
+"""Game providers: their health and the operator's maintenance switch."""

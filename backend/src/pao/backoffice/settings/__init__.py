@@ -1,0 +1,1 @@
+"""The site settings editor, and the group routes every settings editor shares."""

@@ -1,0 +1,1 @@
+"""The prize wheel editor."""
