@@ -29,7 +29,7 @@ from pao.ledger.service import get_or_open_account
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.site.settings import set_value
 from pao.wallet import ddl as wallet_ddl
-from pao.wallet.service import credit_manually
+from pao.wallet.adjustments import credit_manually
 from redis.asyncio import Redis
 from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine

@@ -14,7 +14,7 @@ from pao.games.models import GameAccount
 from pao.identity.models import Member
 from pao.ledger.models import AccountKind, LedgerAccount
 from pao.ledger.service import check_books
-from pao.wallet.service import credit_manually
+from pao.wallet.adjustments import credit_manually
 from tests.helpers import app_of, auth, member_id, register_and_login
 
 

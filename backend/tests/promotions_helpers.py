@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.identity.models import Member
 from pao.ledger.service import check_books
 from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
-from pao.wallet.service import credit_manually
+from pao.wallet.adjustments import credit_manually
 from tests.helpers import auth, member_id, register_and_login
 
 

@@ -9,7 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
 from pao.identity.service import create_member
-from pao.wallet.service import credit_manually, find_member_by_phone
+from pao.wallet.adjustments import credit_manually
+from pao.wallet.service import find_member_by_phone
 from tests.helpers import app_of, auth, new_bank_account_no, new_phone, register_and_login
 
 FUNDS = 1_000_00

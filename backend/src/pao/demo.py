@@ -23,7 +23,7 @@ from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ops.base import format_money
 from pao.payments.accounts import seed_receiving_accounts
-from pao.wallet.service import credit_manually
+from pao.wallet.adjustments import credit_manually
 
 ACTOR = "demo"
 

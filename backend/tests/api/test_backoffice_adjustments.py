@@ -18,8 +18,9 @@ from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
 from pao.ledger.service import check_books
 from pao.promotions.models import PromoDeposit
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import ManualAdjustment, Statement
-from pao.wallet.service import credit_manually, wallet_balance
+from pao.wallet.service import wallet_balance
 from tests.helpers import member_id, register_and_login
 from tests.staff_helpers import add_staff, bearer, open_token
 

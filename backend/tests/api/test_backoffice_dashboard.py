@@ -19,7 +19,7 @@ from pao.identity.models import Member
 from pao.kit.clock import clock, utcnow
 from pao.payments.accounts import seed_receiving_accounts
 from pao.payments.qr.models import BankNotification, PaymentOutcome
-from pao.wallet.service import credit_manually
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.withdrawals import approve_withdrawal, request_withdrawal
 from tests.api.test_qr_deposits import create, notify
 from tests.api.test_slips import bank_transfer, open_slips, slip_of, upload

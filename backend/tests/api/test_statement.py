@@ -10,8 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.kit.clock import clock
 from pao.kit.money import Currency
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import StatementStatus, StatementType
-from pao.wallet.service import credit_manually, find_member_by_phone
+from pao.wallet.service import find_member_by_phone
 from pao.wallet.statements import record_statement
 from tests.helpers import auth, register_and_login
 

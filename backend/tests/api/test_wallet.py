@@ -6,7 +6,8 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.wallet.service import credit_manually, find_member_by_phone
+from pao.wallet.adjustments import credit_manually
+from pao.wallet.service import find_member_by_phone
 from tests.helpers import auth, new_bank_account_no, register, register_and_login
 
 # Also on SQLite (tests/databases.py): the wallet's balances as the steps leave them.

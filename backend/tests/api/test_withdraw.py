@@ -15,8 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, Hold, HoldStatus, LedgerAccount
 from pao.ledger.service import check_books
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import Statement, StatementStatus, Withdrawal, WithdrawalStatus
-from pao.wallet.service import credit_manually, find_member_by_phone, wallet_balance
+from pao.wallet.service import find_member_by_phone, wallet_balance
 from tests.helpers import auth, register_and_login, set_site_setting
 
 # Also on SQLite (tests/databases.py): withdrawal requests, in steps there.

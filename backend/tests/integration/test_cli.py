@@ -28,8 +28,9 @@ from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
 from pao.ledger.service import check_books
 from pao.site.models import SiteSetting
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import ManualAdjustment, Statement, Withdrawal
-from pao.wallet.service import credit_manually, wallet_balance
+from pao.wallet.service import wallet_balance
 from pao.wallet.withdrawals import request_withdrawal
 
 from ..conftest import build_schema

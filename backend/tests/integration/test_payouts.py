@@ -17,8 +17,9 @@ from pao.ops.withdrawals import BANK_CHANGED, approve_for_payout, list_lines
 from pao.payments.payouts.jobs import auto_approve_tick, payout_context, reconcile_tick
 from pao.payments.payouts.models import Payout, PayoutStatus
 from pao.payments.payouts.service import process_payout
+from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import Statement, StatementStatus, Withdrawal, WithdrawalStatus
-from pao.wallet.service import credit_manually, find_member_by_phone
+from pao.wallet.service import find_member_by_phone
 from tests.helpers import (
     DEFAULT_PASSWORD,
     app_of,

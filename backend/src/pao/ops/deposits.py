@@ -16,9 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.backoffice.audit.service import Actor, record
 from pao.kit.money import Currency
 from pao.ops.base import OpsError, fail, format_money, operator, parse_amount, run
-from pao.wallet.adjustments import snapshot
+from pao.wallet.adjustments import credit_manually, snapshot
 from pao.wallet.exceptions import MemberNotFound
-from pao.wallet.service import credit_manually, find_member_by_phone, wallet_balance
+from pao.wallet.service import find_member_by_phone, wallet_balance
 
 # The audit action of a requested (here: at once posted) adjustment, as in the back office.
 AUDIT_ACTION = "adjustment.request"

@@ -37,6 +37,7 @@ from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
 from pao.kit.money import Currency
 from pao.kit.states import IllegalTransition, transition
+from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, JournalEntry
 from pao.ledger.service import get_or_open_account, player_wallet, transfer
 from pao.site.settings import load_site_settings
@@ -55,6 +56,7 @@ from pao.wallet.models import (
     StatementStatus,
     StatementType,
 )
+from pao.wallet.service import wallet_balance
 from pao.wallet.statements import WALLET_LABEL, record_statement
 
 ADJUSTMENT_TRANSITIONS: dict[AdjustmentStatus, frozenset[AdjustmentStatus]] = {
@@ -174,10 +176,6 @@ async def _request(
 async def _check_covered(
     session: AsyncSession, *, member_id: int, currency: Currency, amount: int
 ) -> None:
-    # Imported here: pao.wallet.service re-exports this module's credit helper.
-    from pao.ledger.exceptions import InsufficientFunds
-    from pao.wallet.service import wallet_balance
-
     if await wallet_balance(session, member_id=member_id, currency=currency) < amount:
         raise InsufficientFunds()
 

@@ -2,7 +2,7 @@
 
 Withdrawals live in :mod:`pao.wallet.withdrawals`, statement lines in
 :mod:`pao.wallet.statements`, manual credits and debits in :mod:`pao.wallet.adjustments`
-(``credit_manually`` is re-exported here, where its callers have always found it).
+(which reads the balance from here; this module imports nothing of it).
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind, LedgerAccount
-from pao.wallet.adjustments import ManualCredit as ManualCredit
-from pao.wallet.adjustments import credit_manually as credit_manually
 from pao.wallet.exceptions import MemberNotFound
 
 
