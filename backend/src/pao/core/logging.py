@@ -136,6 +136,9 @@ def configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=max(level, logging.INFO), stream=sys.stderr, format="%(message)s")
     # httpx narrates every adapter request at INFO; adapters log what matters themselves.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # Alembic narrates every plugin it sets up at INFO, on import (`pao migrate`, and the
+    # readiness probe's revision check): the commands report the outcome themselves.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     # On the logger, not a handler: uvicorn (`pao serve`) configures the access log's handlers
     # before it builds the app, and its records pass the logger's filters whatever handler
     # writes them. Adding the same filter twice is a no-op.

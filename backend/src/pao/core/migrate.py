@@ -22,7 +22,8 @@ def alembic_config() -> Config:
 
 
 async def upgrade(settings: Settings, revision: str = "head") -> None:
-    # Alembic narrates every plugin it loads at INFO; the CLI reports the outcome itself.
+    # Alembic narrates each step at INFO; the callers report the outcome themselves (the CLI's
+    # logging set-up quiets it already, before alembic's import narrates its plugins).
     logging.getLogger("alembic").setLevel(logging.WARNING)
     engine = create_engine(settings)
 
