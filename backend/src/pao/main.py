@@ -49,7 +49,11 @@ from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
 from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
 from pao.payments.wiring import install_qr_payments
-from pao.promotions.router import router as promotions_router
+from pao.promotions.routes import bonuses as bonus_routes
+from pao.promotions.routes import codes as promotion_code_routes
+from pao.promotions.routes import invite as invite_routes
+from pao.promotions.routes import refund as refund_routes
+from pao.promotions.routes import wheel as wheel_routes
 from pao.promotions.wiring import install as install_promotions
 from pao.reports.jobs import register as reports_register
 from pao.site.images import MAX_BYTES as IMAGE_MAX_BYTES
@@ -165,7 +169,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The wallet's routes first: routes are matched in order, one by one, and GET /api/wallet
     # is what every page load asks for (matching it behind the others' thirty-odd routes was a
     # tenth of its CPU: docs/benchmarks.md). No two routers share a path, so order is free.
-    for router in (wallet_router, identity_router, site_router, promotions_router):
+    promotions = (bonus_routes, promotion_code_routes, invite_routes, refund_routes, wheel_routes)
+    for router in (wallet_router, identity_router, site_router, *(m.router for m in promotions)):
         app.include_router(router)
     # The contact page's LINE QR image (before the SPA's catch-all, which would answer it).
     app.include_router(line_qr_router)
