@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 
 from pao.backoffice.deps import BackofficeRoute, Public, Require
 from pao.backoffice.models import AuditEntry, StaffSession
-from pao.backoffice.staff.roles import Role, may
+from pao.backoffice.staff.roles import Permission, Role, may
 from pao.games.catalogue import seed_games
 from pao.identity.models import Member
 from pao.support.models import ChatConversation
@@ -64,6 +64,19 @@ def test_the_contract_shows_each_permission(app: FastAPI) -> None:
         permission = route.access.permission
         shown = paths[path][method.lower()]["x-permission"]
         assert shown == (permission.value if permission is not None else "public"), path
+
+
+# The expectation the permission map must meet, written independently of it: the matrix test
+# below checks the app against the map, so a wrong grant in the map (the viewer writing member
+# notes) passed it. The viewer reads; the only writing it may do is to its own account.
+VIEWER_MAY_WRITE = {Permission.OWN_ACCOUNT}
+
+
+def test_the_viewer_changes_nothing(app: FastAPI) -> None:
+    for method, path, route in backoffice_routes(app):
+        permission = route.access.permission
+        if method in MUTATING and permission is not None and permission not in VIEWER_MAY_WRITE:
+            assert not may(Role.VIEWER, permission), f"the viewer may {method} {path}"
 
 
 @dataclass(frozen=True)

@@ -1188,7 +1188,7 @@ export interface paths {
         /** Staff notes on the member, newest first, one page */
         get: operations["backofficeMemberNotes"];
         put?: never;
-        /** Add a note on the member (members.read: support staff, who talk to members, write most notes; a note changes nothing of the account, and it is audited) */
+        /** Add a note on the member (members.note: every role but the read-only viewer; a note changes nothing of the account, and it is audited) */
         post: operations["backofficeMemberNoteAdd"];
         delete?: never;
         options?: never;
@@ -5133,7 +5133,7 @@ export interface components {
          * Permission
          * @enum {string}
          */
-        Permission: "own.account" | "staff.manage" | "audit.read" | "dashboard.read" | "reports.read" | "members.read" | "members.sensitive.read" | "members.manage" | "members.credit" | "members.credit.approve" | "withdrawals.read" | "withdrawals.decide" | "deposits.read" | "deposits.decide" | "accounts.read" | "accounts.manage" | "chat.use" | "promotions.manage" | "providers.read" | "providers.manage" | "settings.manage";
+        Permission: "own.account" | "staff.manage" | "audit.read" | "dashboard.read" | "reports.read" | "members.read" | "members.sensitive.read" | "members.manage" | "members.note" | "members.credit" | "members.credit.approve" | "withdrawals.read" | "withdrawals.decide" | "deposits.read" | "deposits.decide" | "accounts.read" | "accounts.manage" | "chat.use" | "promotions.manage" | "providers.read" | "providers.manage" | "settings.manage";
         /**
          * PostbackButton
          * @description Sends a postback message ``{title, payload}``.

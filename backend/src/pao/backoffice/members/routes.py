@@ -50,6 +50,7 @@ from pao.wallet.withdrawals import member_withdrawal_page
 router = backoffice_router()
 
 Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
+NoteWriter = Annotated[Staff, Depends(require(Permission.MEMBERS_NOTE))]
 NOT_FOUND = errors(_404="NO_USER")
 READ = {**AUTHENTICATED, **NOT_FOUND, **VALIDATION}
 Page = Annotated[MemberPageQuery, Query()]
@@ -265,11 +266,11 @@ async def list_notes(
     status_code=status.HTTP_201_CREATED,
     response_model=MemberNoteOut,
     responses={**READ, **errors(_422="KEY_MISSING")},
-    summary="Add a note on the member (members.read: support staff, who talk to members, "
-    "write most notes; a note changes nothing of the account, and it is audited)",
+    summary="Add a note on the member (members.note: every role but the read-only viewer; "
+    "a note changes nothing of the account, and it is audited)",
 )
 async def add_note(
-    member_id: DbId, body: MemberNoteIn, request: Request, session: SessionDep, staff: Reader
+    member_id: DbId, body: MemberNoteIn, request: Request, session: SessionDep, staff: NoteWriter
 ) -> MemberNoteOut:
     await get_member(session, member_id)
     note = await notes.add_note(

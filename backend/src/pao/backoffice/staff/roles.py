@@ -30,6 +30,8 @@ class Permission(StrEnum):
     # A member's full bank account number, game credentials, slip images (each read audited).
     MEMBERS_SENSITIVE_READ = "members.sensitive.read"
     MEMBERS_MANAGE = "members.manage"
+    # Notes change nothing of the account, yet they are writing: the read-only viewer lacks it.
+    MEMBERS_NOTE = "members.note"
     MEMBERS_CREDIT = "members.credit"
     MEMBERS_CREDIT_APPROVE = "members.credit.approve"
     WITHDRAWALS_READ = "withdrawals.read"
@@ -65,6 +67,7 @@ GRANTS: dict[Permission, frozenset[Role]] = {
     Permission.MEMBERS_READ: EVERYONE,
     Permission.MEMBERS_SENSITIVE_READ: frozenset({OWNER, MANAGER, CASHIER}),
     Permission.MEMBERS_MANAGE: frozenset({OWNER, MANAGER}),
+    Permission.MEMBERS_NOTE: frozenset({OWNER, MANAGER, CASHIER, SUPPORT}),
     Permission.MEMBERS_CREDIT: frozenset({OWNER, MANAGER, CASHIER}),
     Permission.MEMBERS_CREDIT_APPROVE: frozenset({OWNER, MANAGER}),
     Permission.WITHDRAWALS_READ: STAFF_WHO_READ_MONEY,
@@ -90,6 +93,7 @@ MEANING: dict[Permission, str] = {
     Permission.MEMBERS_READ: "search members and open their pages",
     Permission.MEMBERS_SENSITIVE_READ: "see full bank account numbers, game credentials, slips",
     Permission.MEMBERS_MANAGE: "suspend, reactivate, log out, reset passwords, fix bank details",
+    Permission.MEMBERS_NOTE: "write notes on a member",
     Permission.MEMBERS_CREDIT: "request a manual credit or debit",
     Permission.MEMBERS_CREDIT_APPROVE: "approve another's manual credit above the limit",
     Permission.WITHDRAWALS_READ: "see the withdrawal queue",

@@ -131,7 +131,7 @@ export function MemberTabs({ member, me }: { member: MemberDetail; me: Me | unde
         ))}
       </div>
       <div id="bo-member-tabpanel" role="tabpanel" aria-labelledby={`bo-member-tab-${tab}`} className="bo-tabpanel">
-        {tab === 'games' ? <GameAccounts member={member} /> : tab === 'notes' ? <Notes memberId={member.id} /> : <History key={tab} member={member} tab={tab} />}
+        {tab === 'games' ? <GameAccounts member={member} /> : tab === 'notes' ? <Notes memberId={member.id} me={me} /> : <History key={tab} member={member} tab={tab} />}
       </div>
     </section>
   );

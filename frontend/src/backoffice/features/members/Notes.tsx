@@ -1,4 +1,7 @@
-/** Staff notes on the member: the list (newest first) and a form to add one (audited). */
+/**
+ * Staff notes on the member: the list (newest first) and, for staff who may write them
+ * (members.note: not the read-only viewer), a form to add one (audited).
+ */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState, type FormEvent } from 'react';
@@ -7,12 +10,13 @@ import type { components } from '@/api/schema.gen';
 import { formatDateTime } from '@/lib/dates';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
+import { may, type Me } from '../../lib/permissions';
 import { memberKey } from './members-api';
 import { PagedTable } from './PagedTable';
 
 type Note = components['schemas']['MemberNoteOut'];
 
-export function Notes({ memberId }: { memberId: number }) {
+export function Notes({ memberId, me }: { memberId: number; me: Me | undefined }) {
   const { t } = useTranslation();
   const errorText = useBoErrorText();
   const queryClient = useQueryClient();
@@ -39,20 +43,22 @@ export function Notes({ memberId }: { memberId: number }) {
   );
   return (
     <>
-      <form className="bo-member-note-form" onSubmit={submit}>
-        <label className="bo-filter">
-          <span>{t('bo.members.noteLabel')}</span>
-          <textarea className="bo-input" rows={2} maxLength={2000} value={body} onChange={(event) => setBody(event.target.value)} />
-        </label>
-        <button type="submit" className="bo-btn bo-btn-primary" disabled={add.isPending}>
-          {t('bo.members.addNote')}
-        </button>
-        {add.isError && (
-          <p className="bo-error" role="alert">
-            {errorText(add.error)}
-          </p>
-        )}
-      </form>
+      {may(me, 'members.note') && (
+        <form className="bo-member-note-form" onSubmit={submit}>
+          <label className="bo-filter">
+            <span>{t('bo.members.noteLabel')}</span>
+            <textarea className="bo-input" rows={2} maxLength={2000} value={body} onChange={(event) => setBody(event.target.value)} />
+          </label>
+          <button type="submit" className="bo-btn bo-btn-primary" disabled={add.isPending}>
+            {t('bo.members.addNote')}
+          </button>
+          {add.isError && (
+            <p className="bo-error" role="alert">
+              {errorText(add.error)}
+            </p>
+          )}
+        </form>
+      )}
       <PagedTable queryKey={key} caption={t('bo.members.tab.notes')} columns={columns} rowId={(row) => String(row.id)} fetch={(page, limit, signal) => boApi.get('/api/backoffice/members/{member_id}/notes', { params: { member_id: memberId }, query: { page, limit }, signal })} />
     </>
   );
