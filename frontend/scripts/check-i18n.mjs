@@ -83,6 +83,24 @@ for (const name of names) {
   }
 }
 
+// English counts agree with their number ("1 withdrawals" was shown): a string that counts
+// ({{count}}) is a plural pair, key_one and key_other, unless its words do not change with the
+// number (listed here, with the reason).
+const COUNT_NEUTRAL = new Set([
+  'bo.adjustments.total', // "Total: {{count}}"
+  'bo.chat.unread', // "{{count}} unread"
+  'agent.unread', // "{{count}} unread"
+]);
+for (const name of names) {
+  for (const [key, text] of bundles.en[name]) {
+    if (!text.includes('{{count}}') || COUNT_NEUTRAL.has(key)) continue;
+    const base = key.replace(/_(one|other)$/, '');
+    if (base === key || !bundles.en[name].has(`${base}_one`) || !bundles.en[name].has(`${base}_other`)) {
+      problems.push(`en/${name}.json: ${key} counts but is not a plural pair (${base}_one, ${base}_other)`);
+    }
+  }
+}
+
 // lib/error-codes.json: { errorMsg: {spec: [...], added: {CODE: description}, client: {...}},
 // slipReason: {spec, added}, httpLayer: {...} }. A code Pao added beyond the spec must say what
 // answers it; a code is listed once.

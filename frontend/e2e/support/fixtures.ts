@@ -29,6 +29,19 @@ function lookup(locale: Locale, key: string): string {
   return node;
 }
 
+/** The key i18next reads for a count, as the app resolves it: key_one, key_other… (by the
+ * language's plural rules) where the strings have them, else the key itself. */
+function plural(locale: Locale, key: string, count: string | number | undefined): string {
+  if (count === undefined) return key;
+  const form = `${key}_${new Intl.PluralRules(locale).select(Number(count))}`;
+  try {
+    lookup(locale, form);
+    return form;
+  } catch {
+    return key;
+  }
+}
+
 /** The text the app shows for a key in a language, with {{placeholders}} filled. {{unit}}, the
  * name of the amounts' currency (src/lib/currency-unit.ts), is that of `currency` unless given:
  * baht, what the Thai operator's members hold and its staff count in. */
@@ -39,7 +52,7 @@ export function tr(
   currency: 'THB' | 'LAK' = 'THB',
 ): string {
   const values: Record<string, string | number> = { unit: lookup(locale, `common.currency.${currency}`), ...vars };
-  return lookup(locale, key).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
+  return lookup(locale, plural(locale, key, vars.count)).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
 }
 
 /** Fails on serious or critical axe-core violations of the current page. */
