@@ -3209,8 +3209,8 @@ export interface components {
             requestedByStaffId: number | null;
             status: components["schemas"]["AdjustmentStatus"];
         };
-        /** AdjustmentPageOut */
-        AdjustmentPageOut: {
+        /** AdjustmentPage */
+        AdjustmentPage: {
             /** Items */
             items: components["schemas"]["AdjustmentOut"][];
             /** Limit */
@@ -3317,8 +3317,8 @@ export interface components {
             /** Staffrole */
             staffRole: string | null;
         };
-        /** AuditPageOut */
-        AuditPageOut: {
+        /** AuditEntryPage */
+        AuditEntryPage: {
             /** Items */
             items: components["schemas"]["AuditEntryOut"][];
             /** Limit */
@@ -3387,6 +3387,19 @@ export interface components {
             /** Nameth */
             nameTH: string;
         };
+        /** BannerAdminOut */
+        BannerAdminOut: {
+            /** Html */
+            html: {
+                [key: string]: string;
+            };
+            /** Image */
+            image: string;
+            /** Title */
+            title: {
+                [key: string]: string;
+            };
+        };
         /** BannerIn */
         BannerIn: {
             /**
@@ -3408,6 +3421,22 @@ export interface components {
             title?: {
                 [key: string]: string;
             };
+        };
+        /** BannerOut */
+        BannerOut: {
+            /**
+             * Html
+             * @description Sanitised HTML, in the requested locale.
+             */
+            html: string;
+            /** Image */
+            image: string;
+            /**
+             * Title
+             * @description Short text of the banner (the image's alternative text), in the requested locale; empty when the operator wrote none.
+             * @default
+             */
+            title: string;
         };
         /** Body_agentUploadImage */
         Body_agentUploadImage: {
@@ -3460,7 +3489,7 @@ export interface components {
         /** BonusAdminOut */
         BonusAdminOut: {
             /** Banners */
-            banners: components["schemas"]["pao__backoffice__promotions__schemas__BannerOut"][];
+            banners: components["schemas"]["BannerAdminOut"][];
             /**
              * Claimedcount
              * @description Promotion codes: grants counted against totalLimit.
@@ -3620,7 +3649,7 @@ export interface components {
         /** BonusItem */
         BonusItem: {
             /** Banners */
-            banners: components["schemas"]["pao__promotions__schemas__BannerOut"][];
+            banners: components["schemas"]["BannerOut"][];
             /** Code */
             code: string;
             /** Description */
@@ -4363,8 +4392,8 @@ export interface components {
              */
             wantsAgent: boolean;
         };
-        /** InboxPageOut */
-        InboxPageOut: {
+        /** InboxConversationPage */
+        InboxConversationPage: {
             /** Items */
             items: components["schemas"]["InboxConversationOut"][];
             /** Limit */
@@ -4661,8 +4690,8 @@ export interface components {
             /** Useragent */
             userAgent: string | null;
         };
-        /** MemberChangePageOut */
-        MemberChangePageOut: {
+        /** MemberChangeRows */
+        MemberChangeRows: {
             /** Items */
             items: components["schemas"]["MemberChangeOut"][];
             /** Total */
@@ -4746,8 +4775,8 @@ export interface components {
             /** Useragent */
             userAgent: string | null;
         };
-        /** MemberLoginPageOut */
-        MemberLoginPageOut: {
+        /** MemberLoginRows */
+        MemberLoginRows: {
             /** Items */
             items: components["schemas"]["MemberLoginOut"][];
             /** Total */
@@ -4779,21 +4808,10 @@ export interface components {
             /** Id */
             id: number;
         };
-        /** MemberNotePageOut */
-        MemberNotePageOut: {
+        /** MemberNoteRows */
+        MemberNoteRows: {
             /** Items */
             items: components["schemas"]["MemberNoteOut"][];
-            /** Total */
-            total: number;
-        };
-        /** MemberPageOut */
-        MemberPageOut: {
-            /** Items */
-            items: components["schemas"]["MemberRowOut"][];
-            /** Limit */
-            limit: number;
-            /** Page */
-            page: number;
             /** Total */
             total: number;
         };
@@ -4843,6 +4861,17 @@ export interface components {
             phone: string;
             status: components["schemas"]["MemberStatus"];
         };
+        /** MemberRowPage */
+        MemberRowPage: {
+            /** Items */
+            items: components["schemas"]["MemberRowOut"][];
+            /** Limit */
+            limit: number;
+            /** Page */
+            page: number;
+            /** Total */
+            total: number;
+        };
         /** MemberSlipOut */
         MemberSlipOut: {
             /**
@@ -4869,8 +4898,8 @@ export interface components {
             /** Status */
             status: string;
         };
-        /** MemberSlipPageOut */
-        MemberSlipPageOut: {
+        /** MemberSlipRows */
+        MemberSlipRows: {
             /** Items */
             items: components["schemas"]["MemberSlipOut"][];
             /** Total */
@@ -4900,8 +4929,8 @@ export interface components {
             /** Type */
             type: string;
         };
-        /** MemberStatementPageOut */
-        MemberStatementPageOut: {
+        /** MemberStatementRows */
+        MemberStatementRows: {
             /** Items */
             items: components["schemas"]["MemberStatementOut"][];
             /** Total */
@@ -4951,8 +4980,8 @@ export interface components {
             /** Status */
             status: string;
         };
-        /** MemberWithdrawalPageOut */
-        MemberWithdrawalPageOut: {
+        /** MemberWithdrawalRows */
+        MemberWithdrawalRows: {
             /** Items */
             items: components["schemas"]["MemberWithdrawalOut"][];
             /** Total */
@@ -5859,8 +5888,8 @@ export interface components {
             /** Transferredat */
             transferredAt: string | null;
         };
-        /** SlipReviewPageOut */
-        SlipReviewPageOut: {
+        /** SlipReviewPage */
+        SlipReviewPage: {
             /** Items */
             items: components["schemas"]["SlipReviewOut"][];
             /** Limit */
@@ -6262,8 +6291,8 @@ export interface components {
              */
             reference: string;
         };
-        /** UnmatchedPageOut */
-        UnmatchedPageOut: {
+        /** UnmatchedPage */
+        UnmatchedPage: {
             /** Items */
             items: components["schemas"]["UnmatchedOut"][];
             /** Limit */
@@ -6610,17 +6639,6 @@ export interface components {
             /** Status */
             status: string;
         };
-        /** WithdrawalPageOut */
-        WithdrawalPageOut: {
-            /** Items */
-            items: components["schemas"]["WithdrawalRowOut"][];
-            /** Limit */
-            limit: number;
-            /** Page */
-            page: number;
-            /** Total */
-            total: number;
-        };
         /** WithdrawalRowOut */
         WithdrawalRowOut: {
             /** Accountnomasked */
@@ -6671,25 +6689,23 @@ export interface components {
             reason: string | null;
             status: components["schemas"]["WithdrawalStatus"];
         };
+        /** WithdrawalRowPage */
+        WithdrawalRowPage: {
+            /** Items */
+            items: components["schemas"]["WithdrawalRowOut"][];
+            /** Limit */
+            limit: number;
+            /** Page */
+            page: number;
+            /** Total */
+            total: number;
+        };
         /**
          * WithdrawalStatus
          * @description PENDING → APPROVED → PAID | FAILED, or PENDING → REJECTED (table in withdrawals.py).
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "APPROVED" | "PAID" | "REJECTED" | "FAILED";
-        /** BannerOut */
-        pao__backoffice__promotions__schemas__BannerOut: {
-            /** Html */
-            html: {
-                [key: string]: string;
-            };
-            /** Image */
-            image: string;
-            /** Title */
-            title: {
-                [key: string]: string;
-            };
-        };
         /** BankOut */
         pao__identity__schemas__BankOut: {
             /** Nameen */
@@ -6733,22 +6749,6 @@ export interface components {
         pao__promotions__schemas__ActiveOut: {
             /** Isactive */
             isActive: boolean;
-        };
-        /** BannerOut */
-        pao__promotions__schemas__BannerOut: {
-            /**
-             * Html
-             * @description Sanitised HTML, in the requested locale.
-             */
-            html: string;
-            /** Image */
-            image: string;
-            /**
-             * Title
-             * @description Short text of the banner (the image's alternative text), in the requested locale; empty when the operator wrote none.
-             * @default
-             */
-            title: string;
         };
         /**
          * Kind
@@ -9254,7 +9254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdjustmentPageOut"];
+                    "application/json": components["schemas"]["AdjustmentPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -9700,7 +9700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditPageOut"];
+                    "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -10118,7 +10118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InboxPageOut"];
+                    "application/json": components["schemas"]["InboxConversationPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -11348,7 +11348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SlipReviewPageOut"];
+                    "application/json": components["schemas"]["SlipReviewPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -11832,7 +11832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UnmatchedPageOut"];
+                    "application/json": components["schemas"]["UnmatchedPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -12194,7 +12194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberPageOut"];
+                    "application/json": components["schemas"]["MemberRowPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -12678,7 +12678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberChangePageOut"];
+                    "application/json": components["schemas"]["MemberChangeRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -12851,7 +12851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberLoginPageOut"];
+                    "application/json": components["schemas"]["MemberLoginRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -13046,7 +13046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberNotePageOut"];
+                    "application/json": components["schemas"]["MemberNoteRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -13464,7 +13464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberSlipPageOut"];
+                    "application/json": components["schemas"]["MemberSlipRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -13552,7 +13552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberStatementPageOut"];
+                    "application/json": components["schemas"]["MemberStatementRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -13756,7 +13756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberWithdrawalPageOut"];
+                    "application/json": components["schemas"]["MemberWithdrawalRows"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -15833,7 +15833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WithdrawalPageOut"];
+                    "application/json": components["schemas"]["WithdrawalRowPage"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -17675,7 +17675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["pao__promotions__schemas__BannerOut"][];
+                    "application/json": components["schemas"]["BannerOut"][];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */
@@ -19757,7 +19757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["pao__promotions__schemas__BannerOut"][];
+                    "application/json": components["schemas"]["BannerOut"][];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */

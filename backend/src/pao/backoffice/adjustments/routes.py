@@ -16,7 +16,6 @@ from fastapi.responses import JSONResponse
 from pao.backoffice.adjustments.schemas import (
     AdjustmentIn,
     AdjustmentOut,
-    AdjustmentPageOut,
     AdjustmentPolicyOut,
     AdjustmentQuery,
     RejectIn,
@@ -30,6 +29,7 @@ from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.pagination import Page
 from pao.wallet import adjustments
 from pao.wallet.adjustments import AdjustmentActor, snapshot
 
@@ -114,13 +114,13 @@ async def create_adjustment(
 @router.get(
     "/adjustments",
     operation_id="backofficeAdjustmentList",
-    response_model=AdjustmentPageOut,
+    response_model=Page[AdjustmentOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="Manual adjustments, filtered by status or member, sorted and paged",
 )
 async def list_adjustments(
     query: Annotated[AdjustmentQuery, Query()], session: SessionDep, staff: Requester
-) -> AdjustmentPageOut:
+) -> Page[AdjustmentOut]:
     rows, total = await adjustments.search_adjustments(
         session,
         status=query.status,
@@ -129,12 +129,7 @@ async def list_adjustments(
         limit=query.limit,
         sort=query.sort,
     )
-    return AdjustmentPageOut(
-        items=[AdjustmentOut.of(row) for row in rows],
-        total=total,
-        page=query.page,
-        limit=query.limit,
-    )
+    return Page[AdjustmentOut].of(rows, AdjustmentOut.of, total=total, request=query)
 
 
 @router.get(

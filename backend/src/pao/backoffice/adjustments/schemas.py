@@ -83,13 +83,6 @@ class AdjustmentOut(_Wire):
         )
 
 
-class AdjustmentPageOut(_Wire):
-    items: list[AdjustmentOut]
-    total: int
-    page: int
-    limit: int
-
-
 class AdjustmentPolicyOut(_Wire):
     approval_above: MajorAmount = Field(
         description="Adjustments above this amount wait for a second staff member's approval "

@@ -7,13 +7,14 @@ from typing import Annotated
 from fastapi import Depends, Query
 
 from pao.backoffice.audit import service as audit
-from pao.backoffice.audit.schemas import AuditEntryOut, AuditPageOut, AuditQuery
+from pao.backoffice.audit.schemas import AuditEntryOut, AuditQuery
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION
 from pao.core.uow import SessionDep
+from pao.kit.pagination import Page
 
 router = backoffice_router()
 
@@ -21,7 +22,7 @@ router = backoffice_router()
 @router.get(
     "/audit",
     operation_id="backofficeAudit",
-    response_model=AuditPageOut,
+    response_model=Page[AuditEntryOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="Audit entries matching the filters (staff, action, object, [from, to)), one page",
 )
@@ -29,7 +30,7 @@ async def audit_log(
     query: Annotated[AuditQuery, Query()],
     session: SessionDep,
     staff: Annotated[Staff, Depends(require(Permission.AUDIT_READ))],
-) -> AuditPageOut:
+) -> Page[AuditEntryOut]:
     entries, total = await audit.search(
         session,
         where=audit.AuditFilter(
@@ -44,9 +45,4 @@ async def audit_log(
         limit=query.limit,
         sort=query.sort,
     )
-    return AuditPageOut(
-        items=[AuditEntryOut.of(e) for e in entries],
-        total=total,
-        page=query.page,
-        limit=query.limit,
-    )
+    return Page[AuditEntryOut].of(entries, AuditEntryOut.of, total=total, request=query)

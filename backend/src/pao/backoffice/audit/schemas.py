@@ -46,10 +46,3 @@ class AuditEntryOut(_Wire):
     @classmethod
     def of(cls, entry: AuditEntry) -> AuditEntryOut:
         return cls.model_validate(entry, from_attributes=True)
-
-
-class AuditPageOut(_Wire):
-    items: list[AuditEntryOut]
-    total: int
-    page: int
-    limit: int

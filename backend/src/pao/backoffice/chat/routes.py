@@ -18,7 +18,6 @@ from pao.backoffice.chat.schemas import (
     AssignIn,
     ChatAgentOut,
     InboxConversationOut,
-    InboxPageOut,
     InboxQuery,
 )
 from pao.backoffice.deps import actor_of, require
@@ -28,6 +27,7 @@ from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
+from pao.kit.pagination import Page
 from pao.support import assignment, service
 from pao.support.agents import AgentDirectory, directory
 from pao.support.socket import ChatHub
@@ -63,7 +63,7 @@ def _announce(request: Request, background: BackgroundTasks, out: InboxConversat
 @router.get(
     "/chat/conversations",
     operation_id="backofficeChatInbox",
-    response_model=InboxPageOut,
+    response_model=Page[InboxConversationOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="The support inbox: conversations of a view (mine, unassigned, all), one page, "
     "with unread counts and assignees",
@@ -73,7 +73,7 @@ async def inbox(
     request: Request,
     session: SessionDep,
     staff: ChatAgent,
-) -> InboxPageOut:
+) -> Page[InboxConversationOut]:
     found, total = await assignment.inbox(
         session,
         agents=directory(request),
@@ -83,12 +83,7 @@ async def inbox(
         limit=query.limit,
         sort=query.sort,
     )
-    return InboxPageOut(
-        items=[InboxConversationOut.of(e) for e in found],
-        total=total,
-        page=query.page,
-        limit=query.limit,
-    )
+    return Page[InboxConversationOut].of(found, InboxConversationOut.of, total=total, request=query)
 
 
 @router.get(

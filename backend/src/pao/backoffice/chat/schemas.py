@@ -62,13 +62,6 @@ class InboxConversationOut(_Wire):
         )
 
 
-class InboxPageOut(_Wire):
-    items: list[InboxConversationOut]
-    total: int
-    page: int
-    limit: int
-
-
 class AssignIn(_WireIn):
     staff_id: int = Field(ge=1, le=MAX_BODY_ID, description="An active staff member with chat.use.")
     replace: bool = Field(

@@ -19,10 +19,8 @@ from pao.backoffice.deposits.schemas import (
     SlipApproveIn,
     SlipRejectIn,
     SlipReviewOut,
-    SlipReviewPageOut,
     SlipReviewQuery,
     UnmatchedOut,
-    UnmatchedPageOut,
     UnmatchedQuery,
 )
 from pao.backoffice.deps import actor_of, require
@@ -34,6 +32,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.pagination import Page
 from pao.payments.exceptions import DepositNotFound
 from pao.payments.qr import matching
 from pao.payments.qr.models import PaymentOutcome
@@ -68,13 +67,13 @@ async def _slip_out(session: AsyncSession, slip: Slip) -> SlipReviewOut:
 @router.get(
     "/deposits/slips",
     operation_id="backofficeDepositSlips",
-    response_model=SlipReviewPageOut,
+    response_model=Page[SlipReviewOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="Slips that failed in a way that needs a look (review status OPEN by default)",
 )
 async def list_slips(
     query: Annotated[SlipReviewQuery, Query()], session: SessionDep, staff: Reader
-) -> SlipReviewPageOut:
+) -> Page[SlipReviewOut]:
     status = None if query.status == "ALL" else SlipReview(query.status)
     page = await review.review_queue(
         session,
@@ -84,11 +83,11 @@ async def list_slips(
         sort=query.sort,
     )
     members = await _members(session, {s.member_id for s in page.slips})
-    return SlipReviewPageOut(
-        items=[SlipReviewOut.of(s, members.get(s.member_id)) for s in page.slips],
+    return Page[SlipReviewOut].of(
+        page.slips,
+        lambda s: SlipReviewOut.of(s, members.get(s.member_id)),
         total=page.total,
-        page=query.page,
-        limit=query.limit,
+        request=query,
     )
 
 
@@ -225,22 +224,20 @@ async def reject_slip(
 @router.get(
     "/deposits/unmatched",
     operation_id="backofficeDepositUnmatched",
-    response_model=UnmatchedPageOut,
+    response_model=Page[UnmatchedOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="Bank transfers and gateway payments that matched no member, newest first",
 )
 async def list_unmatched(
     query: Annotated[UnmatchedQuery, Query()], session: SessionDep, staff: Reader
-) -> UnmatchedPageOut:
+) -> Page[UnmatchedOut]:
     items, total = await matching.list_payments(
         session,
         outcome=PaymentOutcome(query.status),
         offset=(query.page - 1) * query.limit,
         limit=query.limit,
     )
-    return UnmatchedPageOut(
-        items=[UnmatchedOut.of(i) for i in items], total=total, page=query.page, limit=query.limit
-    )
+    return Page[UnmatchedOut].of(items, UnmatchedOut.of, total=total, request=query)
 
 
 @router.post(

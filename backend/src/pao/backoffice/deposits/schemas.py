@@ -115,13 +115,6 @@ class SlipReviewOut(_Wire):
         )
 
 
-class SlipReviewPageOut(_Wire):
-    items: list[SlipReviewOut]
-    total: int
-    page: int
-    limit: int
-
-
 class SlipApproveIn(_WireIn):
     amount: WireAmount = Field(description="The amount read on the slip (major units, > 0).")
     note: Note | None = None
@@ -170,13 +163,6 @@ class UnmatchedOut(_Wire):
             matched_at=row.matched_at,
             entry_id=row.entry_id,
         )
-
-
-class UnmatchedPageOut(_Wire):
-    items: list[UnmatchedOut]
-    total: int
-    page: int
-    limit: int
 
 
 class MatchIn(_WireIn):

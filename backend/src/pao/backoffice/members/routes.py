@@ -12,23 +12,16 @@ from pao.backoffice.deps import actor_of, require
 from pao.backoffice.members import detail
 from pao.backoffice.members.schemas import (
     MemberChangeOut,
-    MemberChangePageOut,
     MemberDetail,
     MemberLoginOut,
-    MemberLoginPageOut,
     MemberNoteIn,
     MemberNoteOut,
-    MemberNotePageOut,
-    MemberPageOut,
     MemberPageQuery,
     MemberQuery,
     MemberRowOut,
     MemberSlipOut,
-    MemberSlipPageOut,
     MemberStatementOut,
-    MemberStatementPageOut,
     MemberWithdrawalOut,
-    MemberWithdrawalPageOut,
 )
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
@@ -39,9 +32,8 @@ from pao.core.uow import SessionDep
 from pao.identity import logins as login_history
 from pao.identity import notes
 from pao.identity.admin import get_member
-from pao.identity.changes import mask_account_no
 from pao.kit.clock import utcnow
-from pao.kit.pagination import PageRequest
+from pao.kit.pagination import Page, PageRequest, Rows
 from pao.payments.slips.service import list_slips
 from pao.wallet.member_search import search_members
 from pao.wallet.statements import list_statements
@@ -53,19 +45,19 @@ Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
 NoteWriter = Annotated[Staff, Depends(require(Permission.MEMBERS_NOTE))]
 NOT_FOUND = errors(_404="NO_USER")
 READ = {**AUTHENTICATED, **NOT_FOUND, **VALIDATION}
-Page = Annotated[MemberPageQuery, Query()]
+Tab = Annotated[MemberPageQuery, Query()]
 
 
 @router.get(
     "/members",
     operation_id="backofficeMembers",
-    response_model=MemberPageOut,
+    response_model=Page[MemberRowOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="Members matching q (id, phone, name or bank account number) and status, one page",
 )
 async def search(
     query: Annotated[MemberQuery, Query()], session: SessionDep, staff: Reader
-) -> MemberPageOut:
+) -> Page[MemberRowOut]:
     rows, total = await search_members(
         session,
         q=query.q,
@@ -74,25 +66,7 @@ async def search(
         limit=query.limit,
         sort=query.sort,
     )
-    return MemberPageOut(
-        items=[
-            MemberRowOut(
-                id=row.member.id,
-                phone=row.member.phone,
-                name=row.member.name,
-                status=row.member.status,
-                currency=row.member.currency,
-                bank_code=row.member.bank_code,
-                account_no_masked=mask_account_no(row.member.bank_account_no),
-                balance=row.balance,
-                created_at=row.member.created_at,
-            )
-            for row in rows
-        ],
-        total=total,
-        page=query.page,
-        limit=query.limit,
-    )
+    return Page[MemberRowOut].of(rows, MemberRowOut.of, total=total, request=query)
 
 
 @router.get(
@@ -112,152 +86,104 @@ async def member(
 @router.get(
     "/members/{member_id}/statement",
     operation_id="backofficeMemberStatement",
-    response_model=MemberStatementPageOut,
+    response_model=Rows[MemberStatementOut],
     responses=READ,
     summary="The member's statement lines, newest first, one page",
 )
 async def statement(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberStatementPageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberStatementOut]:
     await get_member(session, member_id)
     total, rows = await list_statements(
         session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
     )
-    return MemberStatementPageOut(
-        items=[
-            MemberStatementOut(
-                id=s.id,
-                type=s.statement_type,
-                status=s.status,
-                from_label=s.from_label,
-                to_label=s.to_label,
-                amount=s.amount,
-                currency=s.currency,
-                created_at=s.created_at,
-            )
-            for s in rows
-        ],
-        total=total,
-    )
+    return Rows[MemberStatementOut].of(rows, MemberStatementOut.of, total=total)
 
 
 @router.get(
     "/members/{member_id}/slips",
     operation_id="backofficeMemberSlips",
-    response_model=MemberSlipPageOut,
+    response_model=Rows[MemberSlipOut],
     responses=READ,
     summary="The member's deposit slips (without the image), newest first, one page",
 )
 async def slips(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberSlipPageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberSlipOut]:
     await get_member(session, member_id)
     total, rows = await list_slips(
         session, member_id=member_id, page=PageRequest(page=page.page, limit=page.limit)
     )
-    return MemberSlipPageOut(
-        items=[
-            MemberSlipOut(
-                id=s.id,
-                status=s.status,
-                reason=s.reason,
-                amount=s.amount,
-                currency=s.currency,
-                reference=s.reference,
-                sender_bank=s.sender_bank,
-                created_at=s.created_at,
-                settled_at=s.settled_at,
-            )
-            for s in rows
-        ],
-        total=total,
-    )
+    return Rows[MemberSlipOut].of(rows, MemberSlipOut.of, total=total)
 
 
 @router.get(
     "/members/{member_id}/withdrawals",
     operation_id="backofficeMemberWithdrawals",
-    response_model=MemberWithdrawalPageOut,
+    response_model=Rows[MemberWithdrawalOut],
     responses=READ,
     summary="The member's withdrawals, newest first, one page",
 )
 async def withdrawals(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberWithdrawalPageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberWithdrawalOut]:
     await get_member(session, member_id)
     total, rows = await member_withdrawal_page(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return MemberWithdrawalPageOut(
-        items=[
-            MemberWithdrawalOut(
-                id=w.id,
-                amount=w.amount,
-                currency=w.currency,
-                status=w.status,
-                bank_code=w.bank_code,
-                account_no_masked=mask_account_no(w.bank_account_no),
-                reason=w.reason,
-                created_at=w.created_at,
-                decided_at=w.decided_at,
-                decided_by=w.decided_by,
-            )
-            for w in rows
-        ],
-        total=total,
-    )
+    return Rows[MemberWithdrawalOut].of(rows, MemberWithdrawalOut.of, total=total)
 
 
 @router.get(
     "/members/{member_id}/logins",
     operation_id="backofficeMemberLogins",
-    response_model=MemberLoginPageOut,
+    response_model=Rows[MemberLoginOut],
     responses=READ,
     summary="The member's logins (when, IP, user agent, ended or not), newest first, one page",
 )
 async def logins(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberLoginPageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberLoginOut]:
     await get_member(session, member_id)
     total, rows = await login_history.list_logins(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
     now = utcnow()
-    return MemberLoginPageOut(items=[MemberLoginOut.of(r, now=now) for r in rows], total=total)
+    return Rows[MemberLoginOut].of(rows, lambda r: MemberLoginOut.of(r, now=now), total=total)
 
 
 @router.get(
     "/members/{member_id}/changes",
     operation_id="backofficeMemberChanges",
-    response_model=MemberChangePageOut,
+    response_model=Rows[MemberChangeOut],
     responses=READ,
     summary="The member's changes of name, bank account and password, newest first, one page",
 )
 async def changes(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberChangePageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberChangeOut]:
     await get_member(session, member_id)
     total, rows = await login_history.list_changes(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return MemberChangePageOut(items=[MemberChangeOut.of(c) for c in rows], total=total)
+    return Rows[MemberChangeOut].of(rows, MemberChangeOut.of, total=total)
 
 
 @router.get(
     "/members/{member_id}/notes",
     operation_id="backofficeMemberNotes",
-    response_model=MemberNotePageOut,
+    response_model=Rows[MemberNoteOut],
     responses=READ,
     summary="Staff notes on the member, newest first, one page",
 )
 async def list_notes(
-    member_id: DbId, page: Page, session: SessionDep, staff: Reader
-) -> MemberNotePageOut:
+    member_id: DbId, page: Tab, session: SessionDep, staff: Reader
+) -> Rows[MemberNoteOut]:
     await get_member(session, member_id)
     total, rows = await notes.list_notes(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return MemberNotePageOut(items=[MemberNoteOut.of(n) for n in rows], total=total)
+    return Rows[MemberNoteOut].of(rows, MemberNoteOut.of, total=total)
 
 
 @router.post(

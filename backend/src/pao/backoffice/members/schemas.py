@@ -11,7 +11,9 @@ from pao.backoffice.schemas import _Wire, _WireIn
 from pao.identity.changes import mask_account_no
 from pao.identity.models import LoginSession, Member, MemberChange, MemberNote, MemberStatus
 from pao.kit.money import Currency, MajorAmount
-from pao.wallet.member_search import MemberSort
+from pao.payments.slips.models import Slip
+from pao.wallet.member_search import MemberRow, MemberSort
+from pao.wallet.models import Statement, Withdrawal
 
 Reason = Annotated[str, StringConstraints(max_length=500)]
 SearchText = Annotated[str, StringConstraints(max_length=100)]
@@ -49,12 +51,19 @@ class MemberRowOut(_Wire):
     balance: MajorAmount
     created_at: datetime
 
-
-class MemberPageOut(_Wire):
-    items: list[MemberRowOut]
-    total: int
-    page: int
-    limit: int
+    @classmethod
+    def of(cls, row: MemberRow) -> MemberRowOut:
+        return cls(
+            id=row.member.id,
+            phone=row.member.phone,
+            name=row.member.name,
+            status=row.member.status,
+            currency=row.member.currency,
+            bank_code=row.member.bank_code,
+            account_no_masked=mask_account_no(row.member.bank_account_no),
+            balance=row.balance,
+            created_at=row.member.created_at,
+        )
 
 
 class MemberBankOut(_Wire):
@@ -180,11 +189,6 @@ class MemberNoteOut(_Wire):
         )
 
 
-class MemberNotePageOut(_Wire):
-    items: list[MemberNoteOut]
-    total: int
-
-
 class MemberChangeOut(_Wire):
     id: int
     kind: str
@@ -199,16 +203,6 @@ class MemberChangeOut(_Wire):
         return cls.model_validate(change, from_attributes=True)
 
 
-class MemberChangePageOut(_Wire):
-    items: list[MemberChangeOut]
-    total: int
-
-
-class MemberLoginPageOut(_Wire):
-    items: list[MemberLoginOut]
-    total: int
-
-
 class MemberStatementOut(_Wire):
     id: int
     type: str
@@ -219,10 +213,18 @@ class MemberStatementOut(_Wire):
     currency: Currency
     created_at: datetime
 
-
-class MemberStatementPageOut(_Wire):
-    items: list[MemberStatementOut]
-    total: int
+    @classmethod
+    def of(cls, s: Statement) -> MemberStatementOut:
+        return cls(
+            id=s.id,
+            type=s.statement_type,
+            status=s.status,
+            from_label=s.from_label,
+            to_label=s.to_label,
+            amount=s.amount,
+            currency=s.currency,
+            created_at=s.created_at,
+        )
 
 
 class MemberSlipOut(_Wire):
@@ -236,10 +238,19 @@ class MemberSlipOut(_Wire):
     created_at: datetime
     settled_at: datetime | None
 
-
-class MemberSlipPageOut(_Wire):
-    items: list[MemberSlipOut]
-    total: int
+    @classmethod
+    def of(cls, s: Slip) -> MemberSlipOut:
+        return cls(
+            id=s.id,
+            status=s.status,
+            reason=s.reason,
+            amount=s.amount,
+            currency=s.currency,
+            reference=s.reference,
+            sender_bank=s.sender_bank,
+            created_at=s.created_at,
+            settled_at=s.settled_at,
+        )
 
 
 class MemberWithdrawalOut(_Wire):
@@ -254,7 +265,17 @@ class MemberWithdrawalOut(_Wire):
     decided_at: datetime | None
     decided_by: str | None
 
-
-class MemberWithdrawalPageOut(_Wire):
-    items: list[MemberWithdrawalOut]
-    total: int
+    @classmethod
+    def of(cls, w: Withdrawal) -> MemberWithdrawalOut:
+        return cls(
+            id=w.id,
+            amount=w.amount,
+            currency=w.currency,
+            status=w.status,
+            bank_code=w.bank_code,
+            account_no_masked=mask_account_no(w.bank_account_no),
+            reason=w.reason,
+            created_at=w.created_at,
+            decided_at=w.decided_at,
+            decided_by=w.decided_by,
+        )

@@ -107,16 +107,20 @@ class UsageOut(_Wire):
     cost: list[CostOut] = Field(description="The bonus amounts paid, per currency.")
 
 
-class BannerOut(_Wire):
+class BannerAdminOut(_Wire):
+    # Not BannerOut: the player API has one (pao.promotions.schemas), and two classes of one
+    # name get OpenAPI names made of their module paths.
     image: str
     html: dict[str, str]
     title: dict[str, str]
 
 
-def _banner(stored: Any) -> BannerOut:
+def _banner(stored: Any) -> BannerAdminOut:
     # Through the model: banners stored before texts were per locale hold one HTML string.
     banner = Banner.model_validate(stored)
-    return BannerOut(image=banner.image, html=banner.html.as_dict(), title=banner.title.as_dict())
+    return BannerAdminOut(
+        image=banner.image, html=banner.html.as_dict(), title=banner.title.as_dict()
+    )
 
 
 class BonusAdminOut(_Wire):
@@ -136,7 +140,7 @@ class BonusAdminOut(_Wire):
     total_limit: int | None
     claimed_count: int = Field(description="Promotion codes: grants counted against totalLimit.")
     once_per_member: bool = Field(description="Promotion codes: a member redeems one once.")
-    banners: list[BannerOut]
+    banners: list[BannerAdminOut]
     valid_from: datetime | None
     valid_until: datetime | None
     sort_order: int

@@ -26,7 +26,6 @@ from pao.backoffice.withdrawals.schemas import (
     ApproveIn,
     RejectIn,
     WithdrawalDetailOut,
-    WithdrawalPageOut,
     WithdrawalQuery,
     WithdrawalRowOut,
 )
@@ -35,6 +34,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.pagination import Page
 from pao.payments.payouts.jobs import payout_context
 from pao.payments.payouts.service import (
     is_held_for_bank_change,
@@ -93,13 +93,13 @@ async def _row(session: AsyncSession, w: Withdrawal) -> WithdrawalRowOut:
 @router.get(
     "/withdrawals",
     operation_id="backofficeWithdrawals",
-    response_model=WithdrawalPageOut,
+    response_model=Page[WithdrawalRowOut],
     responses={**AUTHENTICATED, **VALIDATION},
     summary="The withdrawal queue (a status, oldest first by default), one page",
 )
 async def list_withdrawals(
     query: Annotated[WithdrawalQuery, Query()], session: SessionDep, staff: Reader
-) -> WithdrawalPageOut:
+) -> Page[WithdrawalRowOut]:
     rows, total = await list_queue(
         session,
         status=query.status,
@@ -107,12 +107,7 @@ async def list_withdrawals(
         limit=query.limit,
         sort=query.sort,
     )
-    return WithdrawalPageOut(
-        items=[WithdrawalRowOut.of_row(r) for r in rows],
-        total=total,
-        page=query.page,
-        limit=query.limit,
-    )
+    return Page[WithdrawalRowOut].of(rows, WithdrawalRowOut.of_row, total=total, request=query)
 
 
 @router.get(

@@ -82,13 +82,6 @@ class WithdrawalRowOut(_Wire):
         )
 
 
-class WithdrawalPageOut(_Wire):
-    items: list[WithdrawalRowOut]
-    total: int
-    page: int
-    limit: int
-
-
 class MemberBriefOut(_Wire):
     id: int
     phone: str
