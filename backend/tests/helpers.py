@@ -25,7 +25,7 @@ from typing import Any, cast
 import httpx
 from fastapi import FastAPI
 
-from pao.site.settings import set_value
+from pao.site.settings import load_site_settings, set_value
 
 DEFAULT_PASSWORD = "secret123"
 DEFAULT_NAME = "Test Member"
@@ -64,6 +64,18 @@ async def set_site_setting(
     app = app_of(app_or_client) if isinstance(app_or_client, httpx.AsyncClient) else app_or_client
     async with app.state.sessionmaker() as session:
         await set_value(session, key, value, actor="test")
+        await session.commit()
+
+
+async def set_money_setting(
+    app_or_client: FastAPI | httpx.AsyncClient, key: str, **amounts: int | None
+) -> None:
+    """Write a money setting's amounts (minor units) for the currencies named, e.g.
+    ``set_money_setting(client, "withdrawMax", THB=500_00)``; the others keep theirs."""
+    app = app_or_client if isinstance(app_or_client, FastAPI) else app_of(app_or_client)
+    async with app.state.sessionmaker() as session:
+        stored = (await load_site_settings(session)).model_dump(mode="json", by_alias=True)
+        await set_value(session, key, {**stored[key], **amounts}, actor="test")
         await session.commit()
 
 

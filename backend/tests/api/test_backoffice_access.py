@@ -580,11 +580,11 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         "settings.revert",
     ),
     ("PUT", f"{PREFIX}/settings"): (
-        _settings_save("/settings", {"withdrawMin": 50}),
+        _settings_save("/settings", {"withdrawMin": {"THB": 50}}),
         "settings.save",
     ),
     ("POST", f"{PREFIX}/settings/history/{{change_set}}/revert"): (
-        _settings_revert("/settings", {"withdrawMin": 50}),
+        _settings_revert("/settings", {"withdrawMin": {"THB": 50}}),
         "settings.revert",
     ),
 }

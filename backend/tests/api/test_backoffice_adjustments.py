@@ -21,7 +21,7 @@ from pao.promotions.models import PromoDeposit
 from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import ManualAdjustment, Statement
 from pao.wallet.service import wallet_balance
-from tests.helpers import member_id, register_and_login
+from tests.helpers import member_id, register_and_login, set_money_setting
 from tests.staff_helpers import add_staff, bearer, open_token
 
 # Also on SQLite (tests/databases.py): manual credits and debits: money steps, SQLite's write lock.
@@ -317,14 +317,13 @@ async def test_concurrent_debits_never_overdraw(client: httpx.AsyncClient, app: 
 
 
 async def test_the_limit_is_a_site_setting(client: httpx.AsyncClient, app: FastAPI) -> None:
-    from tests.helpers import set_site_setting
 
     _, a = await staff_token(app, Role.CASHIER)
-    await set_site_setting(app, "manualAdjustmentApprovalAbove", 100_00)
+    await set_money_setting(app, "manualAdjustmentApprovalAbove", THB=100_00)
     mid = await new_member(client, app)
 
     policy = await client.get(f"{PREFIX}/adjustments/policy", headers=a)
     waits = await create(client, a, mid, 100.01)
 
-    assert policy.json() == {"approvalAbove": 100.0}
+    assert policy.json() == {"approvalAbove": {"THB": 100.0, "LAK": 3_000_000.0}}
     assert waits.json()["status"] == "AWAITING_APPROVAL"

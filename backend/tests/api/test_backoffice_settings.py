@@ -89,21 +89,37 @@ async def test_preview_is_the_players_sanitiser(client: httpx.AsyncClient, app: 
 @pytest.mark.parametrize(
     ("url", "values", "code", "field"),
     [
-        (RULES, {"refundMinimum": -5}, "KEY_INVALID", "refundMinimum"),
+        (RULES, {"refundMinimum": {"THB": -5}}, "KEY_INVALID", "refundMinimum.THB"),
         (
             RULES,
-            {"refundMinimum": 6000, "refundMaxPerPeriod": 5000},
+            {"refundMinimum": {"THB": 6000}, "refundMaxPerPeriod": {"THB": 5000}},
             "SETTING_RANGE",
-            "refundMinimum",
+            "refundMinimum.THB",
         ),
         (RULES, {"inviteRateBp": 10_001}, "KEY_INVALID", "inviteRateBp"),
-        (RULES, {"refundMinimum": 1.001}, "KEY_INVALID", "refundMinimum"),
-        (SETTINGS, {"withdrawMin": 900, "withdrawMax": 800}, "SETTING_RANGE", "withdrawMin"),
-        (SETTINGS, {"withdrawMin": 50, "otpPrefixDigits": 1}, "KEY_INVALID", "otpPrefixDigits"),
+        (RULES, {"refundMinimum": {"LAK": 1.001}}, "KEY_INVALID", "refundMinimum.LAK"),
+        # Money is per currency: a bare amount names no currency; an unknown one is refused.
+        (RULES, {"refundMinimum": 20}, "KEY_INVALID", "refundMinimum"),
+        (SETTINGS, {"withdrawMin": {"USD": 20}}, "KEY_INVALID", "withdrawMin.USD"),
+        (
+            SETTINGS,
+            {"withdrawMin": {"THB": 900}, "withdrawMax": {"THB": 800}},
+            "SETTING_RANGE",
+            "withdrawMin.THB",
+        ),
+        # Each currency's minimum against its own maximum: 60,000 kip is under 20,000,000 kip
+        # although above the baht maximum; 30,000,000 kip is not.
+        (SETTINGS, {"withdrawMin": {"LAK": 30_000_000}}, "SETTING_RANGE", "withdrawMin.LAK"),
+        (
+            SETTINGS,
+            {"withdrawMin": {"THB": 50}, "otpPrefixDigits": 1},
+            "KEY_INVALID",
+            "otpPrefixDigits",
+        ),
         (SETTINGS, {"timezone": "Mars/Olympus"}, "KEY_INVALID", "timezone"),
         (CONTENT, {"lineLink": "javascript:alert(1)"}, "KEY_INVALID", "lineLink"),
         (CONTENT, {"siteName": "Ok", "howtoWallet": "ftp://x"}, "KEY_INVALID", "howtoWallet"),
-        (CONTENT, {"withdrawMin": 1}, "KEY_INVALID", "withdrawMin"),
+        (CONTENT, {"withdrawMin": {"THB": 1}}, "KEY_INVALID", "withdrawMin"),
     ],
 )
 async def test_a_refused_save_changes_nothing(
@@ -132,17 +148,33 @@ async def test_rules_in_major_units_history_and_revert(
     first = await client.put(
         RULES,
         headers=bearer(token),
-        json={"values": {"refundMinimum": 20.5, "refundRateBp": 750, "refundPeriod": "day"}},
+        json={
+            "values": {
+                "refundMinimum": {"THB": 20.5},
+                "refundRateBp": 750,
+                "refundPeriod": "day",
+            }
+        },
     )
     assert first.status_code == 200, first.text
-    assert first.json()["values"]["refundMinimum"] == 20.5
-    assert (await stored(app))["refundMinimum"] == 2050  # minor units inside
-    second = await client.put(RULES, headers=bearer(token), json={"values": {"refundMinimum": 30}})
+    # Major units per currency on the wire; kip keeps its own value.
+    assert first.json()["values"]["refundMinimum"] == {"THB": 20.5, "LAK": 1000.0}
+    # Minor units inside.
+    assert (await stored(app))["refundMinimum"] == {"THB": 2050, "LAK": 1_000_00}
+    second = await client.put(
+        RULES, headers=bearer(token), json={"values": {"refundMinimum": {"THB": 30}}}
+    )
     assert second.status_code == 200
 
     history = (await client.get(f"{RULES}/history", headers=bearer(token))).json()["items"]
     assert [len(v["changes"]) for v in history] == [1, 3]  # one version per save, newest first
-    assert history[0]["changes"] == [{"key": "refundMinimum", "before": 20.5, "after": 30.0}]
+    assert history[0]["changes"] == [
+        {
+            "key": "refundMinimum",
+            "before": {"THB": 20.5, "LAK": 1000.0},
+            "after": {"THB": 30.0, "LAK": 1000.0},
+        }
+    ]
     assert history[1]["actor"] == history[0]["actor"]
     assert {c["key"]: c["before"] for c in history[1]["changes"]}["refundPeriod"] == "week"
 
@@ -153,7 +185,7 @@ async def test_rules_in_major_units_history_and_revert(
     assert undo.status_code == 200, undo.text
     values = undo.json()["values"]
     assert (values["refundMinimum"], values["refundRateBp"], values["refundPeriod"]) == (
-        1.0,
+        {"THB": 1.0, "LAK": 1000.0},
         500,
         "week",
     )
@@ -168,7 +200,11 @@ async def test_rules_in_major_units_history_and_revert(
     reverts = await audit_rows(app, "settings.revert")
     assert len(reverts) == 1
     assert reverts[0].object_id == "rules"
-    assert reverts[0].after == {"refundMinimum": 100, "refundRateBp": 500, "refundPeriod": "week"}
+    assert reverts[0].after == {
+        "refundMinimum": {"THB": 100, "LAK": 1_000_00},
+        "refundRateBp": 500,
+        "refundPeriod": "week",
+    }
 
 
 async def test_revert_is_revalidated_under_todays_rules(
@@ -177,17 +213,21 @@ async def test_revert_is_revalidated_under_todays_rules(
     token = await token_of(app, Role.OWNER)
     # withdrawMax 100 → 300 baht, then the minimum raised to 200: reverting the first save
     # would put the maximum under the minimum.
-    await client.put(SETTINGS, headers=bearer(token), json={"values": {"withdrawMax": 100}})
-    raised = await client.put(
-        SETTINGS, headers=bearer(token), json={"values": {"withdrawMax": 300}}
+    await client.put(
+        SETTINGS, headers=bearer(token), json={"values": {"withdrawMax": {"THB": 100}}}
     )
-    await client.put(SETTINGS, headers=bearer(token), json={"values": {"withdrawMin": 200}})
+    raised = await client.put(
+        SETTINGS, headers=bearer(token), json={"values": {"withdrawMax": {"THB": 300}}}
+    )
+    await client.put(
+        SETTINGS, headers=bearer(token), json={"values": {"withdrawMin": {"THB": 200}}}
+    )
     r = await client.post(
         f"{SETTINGS}/history/{raised.json()['changeSet']}/revert", headers=bearer(token)
     )
     assert r.status_code == 422
     assert r.json()["message"] == "SETTING_RANGE"
-    assert (await stored(app))["withdrawMax"] == 300_00
+    assert (await stored(app))["withdrawMax"] == {"THB": 300_00, "LAK": 20_000_000_00}
     missing = await client.post(f"{SETTINGS}/history/nosuchversion/revert", headers=bearer(token))
     assert (missing.status_code, missing.json()["message"]) == (404, "SETTING_CHANGE_NOT_FOUND")
     # A version of another group is not this group's to revert.
@@ -200,7 +240,7 @@ async def test_revert_is_revalidated_under_todays_rules(
 async def test_every_path_writes_history(client: httpx.AsyncClient, app: FastAPI) -> None:
     async with app.state.sessionmaker() as session:
         line = await set_setting_line(
-            session, key="withdrawAutoApproveMax", raw_value="250", actor="ops:alice"
+            session, key="withdrawAutoApproveMax", raw_value="THB=250", actor="ops:alice"
         )
         await session.commit()
     assert "250" in line
@@ -208,7 +248,7 @@ async def test_every_path_writes_history(client: httpx.AsyncClient, app: FastAPI
     await set_site_setting(app, "registerOTP", False)  # the same value again: no new version
     rows = await changes(app)
     assert [(r.key, r.before, r.after, r.actor) for r in rows] == [
-        ("withdrawAutoApproveMax", None, 250_00, "ops:alice"),
+        ("withdrawAutoApproveMax", None, {"THB": 250_00, "LAK": 0}, "ops:alice"),
         ("registerOTP", None, False, "test"),
     ]
     token = await token_of(app, Role.OWNER)
@@ -216,19 +256,23 @@ async def test_every_path_writes_history(client: httpx.AsyncClient, app: FastAPI
     assert [v["actor"] for v in history] == ["test", "ops:alice"]
     # Before the first change the default applied: the history shows it.
     assert history[1]["changes"] == [
-        {"key": "withdrawAutoApproveMax", "before": 0.0, "after": 250.0}
+        {
+            "key": "withdrawAutoApproveMax",
+            "before": {"THB": 0.0, "LAK": 0.0},
+            "after": {"THB": 250.0, "LAK": 0.0},
+        }
     ]
     # Reverting the ops change puts the default back.
     r = await client.post(
         f"{SETTINGS}/history/{history[1]['changeSet']}/revert", headers=bearer(token)
     )
-    assert r.json()["values"]["withdrawAutoApproveMax"] == 0.0
+    assert r.json()["values"]["withdrawAutoApproveMax"] == {"THB": 0.0, "LAK": 0.0}
 
 
 async def test_permissions(client: httpx.AsyncClient, app: FastAPI) -> None:
     manager = await token_of(app, Role.MANAGER)
     cashier = await token_of(app, Role.CASHIER)
-    body = {"values": {"withdrawMin": 50}}
+    body = {"values": {"withdrawMin": {"THB": 50}}}
     assert (await client.put(SETTINGS, headers=bearer(manager), json=body)).status_code == 403
     assert (await client.get(SETTINGS, headers=bearer(manager))).status_code == 403
     for url in (CONTENT, RULES, SETTINGS):
@@ -248,17 +292,28 @@ async def test_save_is_audited_with_before_and_after(
     r = await client.put(
         SETTINGS,
         headers=bearer(token),
-        json={"values": {"withdrawMin": 150, "withdrawMax": 50000, "gameLaunchIframe": True}},
+        json={
+            "values": {
+                "withdrawMin": {"THB": 150},
+                "withdrawMax": {"THB": 50000},
+                "gameLaunchIframe": True,
+            }
+        },
     )
     assert r.status_code == 200, r.text
     (row,) = await audit_rows(app, "settings.save")
     assert (row.actor, row.object_type, row.object_id) == (owner.login, "settings", "site")
     # Only what changed: withdrawMax kept its default.
-    assert row.before == {"withdrawMin": 100_00, "gameLaunchIframe": False}
-    assert row.after == {"withdrawMin": 150_00, "gameLaunchIframe": True}
+    assert row.before == {
+        "withdrawMin": {"THB": 100_00, "LAK": 50_000_00},
+        "gameLaunchIframe": False,
+    }
+    assert row.after == {"withdrawMin": {"THB": 150_00, "LAK": 50_000_00}, "gameLaunchIframe": True}
     assert [c.actor for c in await changes(app)] == [owner.login, owner.login]
     # Saving the same values again changes nothing and writes nothing.
-    again = await client.put(SETTINGS, headers=bearer(token), json={"values": {"withdrawMin": 150}})
+    again = await client.put(
+        SETTINGS, headers=bearer(token), json={"values": {"withdrawMin": {"THB": 150}}}
+    )
     assert again.json()["changeSet"] is None
     assert len(await audit_rows(app, "settings.save")) == 1
 
@@ -278,3 +333,25 @@ async def test_closing_the_site_from_the_back_office_and_reopening(
     )
     assert reopened.status_code == 200, reopened.text
     assert (await client.get("/api/lookup/contact")).status_code == 200
+
+
+async def test_each_currencys_value_is_edited_on_its_own(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """The editor shows and takes every currency's amount; a save naming kip only keeps baht's,
+    and null unsets a currency (withdrawals then not offered in it)."""
+    token = await token_of(app, Role.OWNER)
+    shown = (await client.get(SETTINGS, headers=bearer(token))).json()["values"]
+    assert shown["withdrawMax"] == {"THB": 50000.0, "LAK": 20000000.0}
+    saved = await client.put(
+        SETTINGS,
+        headers=bearer(token),
+        json={
+            "values": {"withdrawMax": {"LAK": 25_000_000}, "withdrawAutoApproveMax": {"LAK": None}}
+        },
+    )
+    assert saved.status_code == 200, saved.text
+    values = saved.json()["values"]
+    assert values["withdrawMax"] == {"THB": 50000.0, "LAK": 25000000.0}
+    assert values["withdrawAutoApproveMax"] == {"THB": 0.0, "LAK": None}
+    assert (await stored(app))["withdrawMax"] == {"THB": 50_000_00, "LAK": 25_000_000_00}

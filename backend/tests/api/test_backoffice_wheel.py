@@ -78,7 +78,7 @@ async def test_save_computes_odds_and_expected_payout_and_players_follow(
             slice_(1, prize_type="credit", amount=50, text="Fifty", bg="#0A0"),
             slice_(4, prize_type="item", amount=0, text="Bag"),
         ],
-        "coinRules": {"spinEnabled": True, "spinDepositPerCoin": 50, "couponValidDays": 3},
+        "coinRules": {"spinEnabled": True, "spinDepositPerCoin": {"THB": 50}, "couponValidDays": 3},
     }
     saved = await client.put(URL, headers=bearer(token), json=body)
     assert saved.status_code == 200, saved.text
@@ -92,7 +92,8 @@ async def test_save_computes_odds_and_expected_payout_and_players_follow(
     assert out["slices"][0]["htmlDescription"] == {"en": "<p>ok</p>"}
     assert out["coinRules"] == {
         "spinEnabled": True,
-        "spinDepositPerCoin": 50.0,
+        # Per currency: the save named baht only, kip keeps its own.
+        "spinDepositPerCoin": {"THB": 50.0, "LAK": 50000.0},
         "couponValidDays": 3,
     }
 
@@ -121,8 +122,8 @@ async def test_save_computes_odds_and_expected_payout_and_players_follow(
     assert entry.after["slice:C10"]["label"] == label("Ten")
     assert (entry.before["slice:NONE"]["weight"], entry.after["slice:NONE"]["weight"]) == (0, 2)
     assert (entry.before["spinDepositPerCoin"], entry.after["spinDepositPerCoin"]) == (
-        100_00,
-        50_00,
+        {"THB": 100_00, "LAK": 50_000_00},
+        {"THB": 50_00, "LAK": 50_000_00},
     )
     assert "couponValidDays" in entry.after
     assert "spinEnabled" not in entry.after  # unchanged: not in the row
@@ -170,7 +171,11 @@ async def test_bad_input_is_refused_and_changes_nothing(
             slice_(5, id=none["id"]),
             slice_(5),
         ],
-        "coinRules": {"spinEnabled": False, "spinDepositPerCoin": 10, "couponValidDays": 2},
+        "coinRules": {
+            "spinEnabled": False,
+            "spinDepositPerCoin": {"THB": 10},
+            "couponValidDays": 2,
+        },
     }
     before = await slices_in_db(app)
     change(body)

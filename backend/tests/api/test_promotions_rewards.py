@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from pao.kit.clock import clock, utcnow
 from pao.promotions.models import PrizeType, WheelCoupon
-from tests.helpers import set_site_setting
+from tests.helpers import set_money_setting, set_site_setting
 from tests.promotions_helpers import (
     add_bonus,
     add_wheel,
@@ -65,7 +65,7 @@ async def test_invite_income_accrues_and_is_collected_once(
 async def test_invite_cap_per_invitee_and_disabled(client: httpx.AsyncClient, app: FastAPI) -> None:
     inviter = await new_player(client)
     invitee = await new_player(client, invite_code=f"PR{inviter.id}")
-    await set_site_setting(app, "inviteMaxPerInvitee", 60_00)
+    await set_money_setting(app, "inviteMaxPerInvitee", THB=60_00)
     await deposit(app, invitee.id, 1_000_00)
     await deposit(app, invitee.id, 1_000_00)
     summary = (await client.get("/api/wallet", headers=inviter.headers)).json()["invite"]
@@ -145,7 +145,7 @@ async def test_refund_blocked_by_bonus_minimum_and_switch(
     games = fake_game_results(app)
     player = await new_player(client)
     games.bet(player.id, at=utcnow(), stake=10_00, payout=0)  # refund 0.50
-    await set_site_setting(app, "refundMinimum", 1_00)
+    await set_money_setting(app, "refundMinimum", THB=1_00)
     assert (await client.get("/api/refund/receive", headers=player.headers)).json() == {
         "message": "REFUND_MINIMUM"
     }

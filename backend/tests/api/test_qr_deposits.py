@@ -25,7 +25,14 @@ from pao.payments.qr import jobs
 from pao.payments.qr.models import GatewayPayment, QrDeposit, QrStatus
 from pao.payments.qr.promptpay import parse_laoqr, parse_promptpay
 from pao.wallet.models import Statement
-from tests.helpers import app_of, auth, member_id, register_and_login, set_site_setting
+from tests.helpers import (
+    app_of,
+    auth,
+    member_id,
+    register_and_login,
+    set_money_setting,
+    set_site_setting,
+)
 
 # Also on SQLite (tests/databases.py): QR deposit credits: money steps.
 pytestmark = pytest.mark.sqlite
@@ -215,7 +222,7 @@ async def test_create_needs_login(client: httpx.AsyncClient) -> None:
 
 async def test_paytimz_minimum_setting(client: httpx.AsyncClient) -> None:
     await seed(client)
-    await set_site_setting(client, "paytimzMinimum", 50_00)
+    await set_money_setting(client, "paytimzMinimum", THB=50_00)
     token = await member(client)
     refused = await create(client, token, "PAYTIMZ", 20)
     assert refused.json() == {"message": "TRANSFER_MINIMUM", "minimum": 50}

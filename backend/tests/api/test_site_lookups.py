@@ -192,7 +192,7 @@ async def test_defaults_without_any_setting(client: httpx.AsyncClient) -> None:
 async def test_operator_changes_show_at_once(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
-    await set_setting(session, key="withdrawMin", raw_value="250.50", actor="ops")
+    await set_setting(session, key="withdrawMin", raw_value="THB=250.50", actor="ops")
     await set_setting(session, key="enableChatWidget", raw_value="on", actor="ops")
     await set_setting(session, key="registerOTP", raw_value="false", actor="ops")
     await session.commit()
@@ -236,7 +236,7 @@ async def test_a_broken_row_falls_back_to_the_default(
     await set_value(session, "withdrawMax", "lots", actor="sql")
     await set_value(session, "lineQR", "javascript:alert(1)", actor="sql")
     await set_value(session, "lineLink", "/\\evil.example", actor="sql")
-    await set_value(session, "withdrawMin", 500_00, actor="sql")
+    await set_value(session, "withdrawMin", {"THB": 500_00, "LAK": 50_000_00}, actor="sql")
     await session.commit()
     assert await get(client, "withdraw") == {"withdrawMin": 500, "withdrawMax": 50000}
     contact = await get(client, "contact")

@@ -37,6 +37,7 @@ from tests.helpers import (
     member_id,
     new_bank_account_no,
     register_and_login,
+    set_money_setting,
     set_site_setting,
 )
 from tests.slip_images import blank_png, slip_payload, slip_png
@@ -306,7 +307,7 @@ async def test_slip_within_the_hour_is_accepted(client: httpx.AsyncClient) -> No
 
 async def test_below_minimum_deposit(client: httpx.AsyncClient) -> None:
     await open_slips(client)
-    await set_site_setting(client, "slipMinimumDeposit", 100_00)
+    await set_money_setting(client, "slipMinimumDeposit", THB=100_00)
     token, account = await member(client)
     image = await slip_of(client, await bank_transfer(client, from_account=account, amount=99.99))
     await _rejected(client, token, image, "BELOW_MINIMUM_DEPOSIT")

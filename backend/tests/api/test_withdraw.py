@@ -18,7 +18,7 @@ from pao.ledger.service import check_books
 from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import Statement, StatementStatus, Withdrawal, WithdrawalStatus
 from pao.wallet.service import find_member_by_phone, wallet_balance
-from tests.helpers import auth, register_and_login, set_site_setting
+from tests.helpers import auth, register_and_login, set_money_setting
 
 # Also on SQLite (tests/databases.py): withdrawal requests, in steps there.
 pytestmark = pytest.mark.sqlite
@@ -133,8 +133,8 @@ async def test_refused_withdrawals_change_nothing(
     code: str,
 ) -> None:
     member_id, token = await funded_member(client, session, 700_00)
-    await set_site_setting(client, "withdrawMin", minimum)
-    await set_site_setting(client, "withdrawMax", maximum)
+    await set_money_setting(client, "withdrawMin", THB=minimum)
+    await set_money_setting(client, "withdrawMax", THB=maximum)
 
     response = await client.post(
         "/api/wallet/withdrawAll", json={"amount": amount}, headers=auth(token)
@@ -147,8 +147,8 @@ async def test_refused_withdrawals_change_nothing(
 
 async def test_limits_are_inclusive(client: httpx.AsyncClient, session: AsyncSession) -> None:
     member_id, token = await funded_member(client, session, 1_000_00)
-    await set_site_setting(client, "withdrawMin", 100_00)
-    await set_site_setting(client, "withdrawMax", 200_00)
+    await set_money_setting(client, "withdrawMin", THB=100_00)
+    await set_money_setting(client, "withdrawMax", THB=200_00)
     for amount in (100, 200):
         response = await client.post(
             "/api/wallet/withdraw", json={"amount": amount}, headers=auth(token)
@@ -249,7 +249,7 @@ async def test_concurrent_withdrawals_cannot_overdraw(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
     member_id, token = await funded_member(client, session, 10_00)
-    await set_site_setting(client, "withdrawMin", 1_00)
+    await set_money_setting(client, "withdrawMin", THB=1_00)
 
     responses = await asyncio.gather(
         *(
@@ -276,7 +276,7 @@ async def test_concurrent_retries_of_one_intent_hold_once(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
     member_id, token = await funded_member(client, session, 10_00)
-    await set_site_setting(client, "withdrawMin", 1_00)
+    await set_money_setting(client, "withdrawMin", THB=1_00)
     headers = {**auth(token), "Idempotency-Key": "one-intent"}
 
     responses = await asyncio.gather(

@@ -379,18 +379,25 @@ def test_site_terminate_and_reopen(cli_db: Settings) -> None:
 
 
 def test_settings_set_and_get(cli_db: Settings) -> None:
-    result = cli("ops", "settings", "set", "withdrawMin", "50.25")
+    result = cli("ops", "settings", "set", "withdrawMin", "50.25", "--currency", "THB")
     assert result.exit_code == 0, result.output
-    assert result.stdout.strip() == "withdrawMin = 50.25 (set by ops:alice)"
-    assert db(lambda s: s.get(SiteSetting, "withdrawMin")).value == 50_25  # type: ignore[union-attr]
-    assert cli("ops", "settings", "get", "withdrawMin").stdout.strip() == "withdrawMin = 50.25"
+    shown = "withdrawMin = THB=50.25 LAK=50000.00"
+    assert result.stdout.strip() == f"{shown} (set by ops:alice)"
+    stored = db(lambda s: s.get(SiteSetting, "withdrawMin")).value  # type: ignore[union-attr]
+    assert stored == {"THB": 50_25, "LAK": 50_000_00}
+    assert cli("ops", "settings", "get", "withdrawMin").stdout.strip() == shown
+    # Both at once, as `get` shows them; a currency's value unset with none.
+    result = cli("ops", "settings", "set", "withdrawAutoApproveMax", "THB=500 LAK=none")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("withdrawAutoApproveMax = THB=500.00 LAK=none ")
 
     everything = cli("ops", "settings", "get").stdout.splitlines()
-    assert "withdrawMin = 50.25" in everything
-    assert "withdrawMax = 50,000.00  (default)" in everything
+    assert shown in everything
+    assert "withdrawMax = THB=50000.00 LAK=20000000.00  (default)" in everything
 
     before = db(snapshot)
     assert cli("ops", "settings", "set", "withdrawMin", "lots").exit_code == 1
+    assert cli("ops", "settings", "set", "withdrawMin", "100").exit_code == 1  # which currency?
     assert cli("ops", "settings", "set", "noSuchSetting", "1").exit_code == 1
     failed(cli("ops", "settings", "get", "noSuchSetting"), "no setting 'noSuchSetting'")
     assert db(snapshot) == before

@@ -15,12 +15,13 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import make_url, text
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, create_async_engine
 
 import pao.models  # noqa: F401
 from pao.core.db import Base, UtcDateTime, create_engine
 from pao.core.migrate import alembic_config, upgrade
 from pao.core.settings import Settings
+from pao.site.settings import load_site_settings
 
 from ..conftest import DATABASES, PG_URL
 
@@ -385,3 +386,98 @@ async def test_a_money_function_goes_down_and_up_again(
     await upgrade(settings)
     assert await functions() == (set(MONEY_FUNCTIONS) if postgres else set())
     await engine.dispose()
+
+
+async def test_money_settings_become_per_currency_and_back(
+    empty_database: str, tmp_path: Path
+) -> None:
+    """0021 keeps each money setting's amount as its baht value and gives kip a default of its
+    own (never the baht number); the history's amounts name baht; existing bonuses and wheels
+    are baht ones. The downgrade gives the baht amounts back."""
+    settings = Settings(database_url=empty_database, data_dir=tmp_path)
+    await upgrade(settings, "0020")
+    engine = create_async_engine(empty_database)
+    at = sa.bindparam("at", T0, type_=UtcDateTime())
+    site = sa.table(
+        "site_settings", sa.column("key"), sa.column("value", sa.JSON()),
+        sa.column("updated_at", UtcDateTime()), sa.column("updated_by"),
+    )  # fmt: skip
+    history = sa.table(
+        "site_setting_changes", sa.column("change_set"), sa.column("key"),
+        sa.column("before", sa.JSON()), sa.column("after", sa.JSON()), sa.column("actor"),
+        sa.column("at", UtcDateTime()),
+    )  # fmt: skip
+    stored = {"withdrawMin": 200_00, "withdrawMax": 80_000_00, "paytimzMinimum": 20_00,
+              "spinDepositPerCoin": 100_00, "siteName": "Pao"}  # fmt: skip
+    async with engine.begin() as conn:
+        await conn.execute(
+            sa.insert(site),
+            [
+                {"key": k, "value": v, "updated_at": T0, "updated_by": "t"}
+                for k, v in stored.items()
+            ],
+        )
+        await conn.execute(
+            sa.insert(history),
+            [
+                {"change_set": "a", "key": "withdrawMin", "before": None, "after": 200_00,
+                 "actor": "t", "at": T0},
+                {"change_set": "a", "key": "siteName", "before": None, "after": "Pao",
+                 "actor": "t", "at": T0},
+            ],
+        )  # fmt: skip
+        await conn.execute(
+            text(
+                "INSERT INTO promo_bonuses (id, code, kind, type, name, description, "
+                "max_received, percent, fixed_amount, max_amount, min_deposit, "
+                "turnover_multiplier, percent_fail, claimed_count, banners, is_active, "
+                "sort_order, created_at) VALUES (1, 'B1', 'bonus', 'limit', '{}', '{}', 1, 0, "
+                "5000, 5000, 0, 1, 10, 0, '[]', true, 0, :at)"
+            ).bindparams(at)
+        )
+        await conn.execute(
+            text("INSERT INTO promo_wheels (id, name, is_active, created_at) "
+                 "VALUES (1, '{}', true, :at)").bindparams(at)
+        )  # fmt: skip
+
+    await upgrade(settings)
+    async with engine.connect() as conn:
+        values = dict((await conn.execute(sa.select(site.c.key, site.c.value))).all())
+        assert values == {
+            "withdrawMin": {"THB": 200_00, "LAK": 50_000_00},
+            "withdrawMax": {"THB": 80_000_00, "LAK": 20_000_000_00},
+            "paytimzMinimum": {"THB": 20_00, "LAK": None},
+            "spinDepositPerCoin": {"THB": 100_00, "LAK": 50_000_00},
+            "siteName": "Pao",
+        }
+        changes = (
+            await conn.execute(sa.select(history.c.key, history.c.before, history.c.after))
+        ).all()
+        assert sorted(tuple(row) for row in changes) == [
+            ("siteName", None, "Pao"),
+            ("withdrawMin", None, {"THB": 200_00}),
+        ]
+        for table in ("promo_bonuses", "promo_wheels"):
+            currency = await conn.execute(text(f"SELECT currency FROM {table}"))
+            assert currency.scalar_one() == "THB"
+    # What the app reads: today's amounts for baht, kip's own defaults.
+    async with AsyncSession(engine) as session:
+        loaded = await load_site_settings(session)
+        assert loaded.withdraw_max.for_currency("THB") == 80_000_00
+        assert loaded.withdraw_max.for_currency("LAK") == 20_000_000_00
+
+    await _downgrade(settings, "0020")
+    async with engine.connect() as conn:
+        values = dict((await conn.execute(sa.select(site.c.key, site.c.value))).all())
+        assert values == stored
+        down = (await conn.execute(sa.select(history.c.key, history.c.after))).all()
+        assert sorted(tuple(row) for row in down) == [
+            ("siteName", "Pao"),
+            ("withdrawMin", 200_00),
+        ]
+        columns = await conn.run_sync(
+            lambda c: {col["name"] for col in sa.inspect(c).get_columns("promo_bonuses")}
+        )
+        assert "currency" not in columns
+    await engine.dispose()
+    await upgrade(settings)  # and up again

@@ -26,6 +26,7 @@ from tests.helpers import (
     auth,
     new_bank_account_no,
     register_and_login,
+    set_money_setting,
     set_site_setting,
 )
 
@@ -106,7 +107,7 @@ async def payout_id_of(app: FastAPI, withdrawal_id: int) -> int:
 
 async def test_auto_approve_pays_small_withdrawals(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     small = await withdraw(client, token, 300)
     large = await withdraw(client, token, 600.5)  # above the limit: waits for an operator
@@ -159,7 +160,7 @@ async def test_operator_approval_pays_through_the_bank(client: httpx.AsyncClient
 
 async def test_payout_failure_returns_the_money(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     await queue_modes(client, "fail")
     withdrawal = await withdraw(client, token, 400)
@@ -177,7 +178,7 @@ async def test_timeout_stays_pending_until_the_reconciler_settles_it_once(
     client: httpx.AsyncClient,
 ) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     await queue_modes(client, "timeout")  # the bank pays, but its answer is lost
     withdrawal = await withdraw(client, token, 200)
@@ -212,7 +213,7 @@ async def test_timeout_stays_pending_until_the_reconciler_settles_it_once(
 
 async def test_lost_request_is_sent_again_with_the_same_id(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     await queue_modes(client, "error")  # a 500: the bank did nothing
     withdrawal = await withdraw(client, token, 100)
@@ -232,7 +233,7 @@ async def test_lost_request_is_sent_again_with_the_same_id(client: httpx.AsyncCl
 
 async def test_late_payout_settles_when_the_bank_confirms(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     await queue_modes(client, "late")
     withdrawal = await withdraw(client, token, 100)
@@ -289,7 +290,7 @@ async def test_a_withdrawal_after_a_bank_change_is_not_auto_approved(
     client: httpx.AsyncClient,
 ) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     changed, _ = await funded_member(client)
     await change_bank(client, changed)
     held = await withdraw(client, changed, 300)
@@ -316,7 +317,7 @@ async def test_a_withdrawal_after_a_bank_change_is_not_auto_approved(
 
 async def test_a_bank_change_after_the_request_holds_it_too(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     token, _ = await funded_member(client)
     withdrawal = await withdraw(client, token, 200)
     clock.advance(timedelta(hours=30))
@@ -328,7 +329,7 @@ async def test_a_bank_change_after_the_request_holds_it_too(client: httpx.AsyncC
 
 async def test_the_hold_follows_the_setting(client: httpx.AsyncClient) -> None:
     app = app_of(client)
-    await set_site_setting(client, "withdrawAutoApproveMax", 500_00)
+    await set_money_setting(client, "withdrawAutoApproveMax", THB=500_00)
     await set_site_setting(client, "bankChangeHoldHours", 2)
     token, _ = await funded_member(client)
     await change_bank(client, token)

@@ -12,6 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 from pao.kit.clock import clock
+from pao.kit.money import Currency, PerCurrency
 from pao.site import settings as site_settings
 from pao.site.demo_content import DEMO_SETTINGS, seed_site_content
 from pao.site.exceptions import InvalidSettingValue, UnknownSetting
@@ -31,8 +32,12 @@ async def rows(session: AsyncSession) -> dict[str, tuple[Any, Any, str]]:
 @pytest.mark.parametrize(
     ("key", "raw", "stored", "attribute", "loaded"),
     [
-        ("withdrawMin", "150", 150_00, "withdraw_min", 150_00),
-        ("withdraw_max", "75000.25", 75_000_25, "withdraw_max", 75_000_25),
+        ("withdrawMin", "THB=150", {"THB": 150_00, "LAK": 50_000_00}, "withdraw_min",
+         PerCurrency(THB=150_00, LAK=50_000_00)),
+        ("withdraw_max", "LAK=7500000.25 THB=75000", {"THB": 75_000_00, "LAK": 7_500_000_25},
+         "withdraw_max", PerCurrency(THB=75_000_00, LAK=7_500_000_25)),
+        ("paytimzMinimum", "THB=20, LAK=none", {"THB": 20_00, "LAK": None}, "paytimz_minimum",
+         PerCurrency(THB=20_00)),
         ("registerOTP", "no", False, "register_otp", False),
         ("enableChatWidget", "TRUE", True, "enable_chat_widget", True),
         ("slipClosedFrom", "22:30", "22:30", "slip_closed_from", "22:30"),
@@ -78,12 +83,12 @@ async def test_field_name_replaces_a_stray_row_under_the_field_name(
     session: AsyncSession,
 ) -> None:
     await set_value(session, "withdraw_min", 1, actor="sql")
-    await set_setting(session, key="withdraw_min", raw_value="200", actor="ops")
+    await set_setting(session, key="withdraw_min", raw_value="THB=200", actor="ops")
     await session.commit()
     stored = await rows(session)
     assert "withdraw_min" not in stored
-    assert stored["withdrawMin"][0] == 200_00
-    assert (await load_site_settings(session)).withdraw_min == 200_00
+    assert stored["withdrawMin"][0] == {"THB": 200_00, "LAK": 50_000_00}
+    assert (await load_site_settings(session)).withdraw_min.for_currency("THB") == 200_00
 
 
 async def test_unknown_key_is_refused_clearly(session: AsyncSession) -> None:
@@ -100,10 +105,14 @@ async def test_unknown_key_is_refused_clearly(session: AsyncSession) -> None:
     ("key", "raw", "fragment"),
     [
         ("terminated", "perhaps", "expected true or false"),
-        ("withdrawMin", "10.555", "major units"),
-        ("withdrawMin", "-1", "major units"),
-        ("withdrawMin", "60000", "must not exceed withdrawMax"),
-        ("withdrawMax", "50", "must not exceed withdrawMax"),
+        ("withdrawMin", "THB=10.555", "major units"),
+        ("withdrawMin", "THB=-1", "major units"),
+        ("withdrawMin", "THB=60000", "must not exceed withdrawMax in THB"),
+        ("withdrawMax", "THB=50", "must not exceed withdrawMax in THB"),
+        ("withdrawMin", "LAK=30000000", "must not exceed withdrawMax in LAK"),
+        # Money is per currency: a bare amount names none.
+        ("withdrawMin", "100", "per currency"),
+        ("withdrawMin", "EUR=100", "per currency"),
         ("slipUploadWithinMinutes", "0", "greater than or equal to 1"),
         ("slipClosedTo", "25:00", "HH:MM"),
         ("lineQR", "javascript:alert(1)", "http(s) URL"),
@@ -127,6 +136,40 @@ async def test_invalid_values_are_refused_and_nothing_is_stored(
     assert fragment in str(caught.value)
     assert str(caught.value).startswith("invalid value for ")
     assert await rows(session) == {}
+
+
+async def test_one_currency_is_set_alone(session: AsyncSession) -> None:
+    """``pao ops settings set withdrawMax 25000000 --currency LAK``: kip's value changes, the
+    baht one stays; ``none`` unsets a currency's value."""
+    stored = await set_setting(
+        session, key="withdrawMax", raw_value="25000000", actor="ops", currency=Currency.LAK
+    )
+    assert stored == {"THB": 50_000_00, "LAK": 25_000_000_00}
+    stored = await set_setting(
+        session, key="withdrawAutoApproveMax", raw_value="none", actor="ops", currency=Currency.LAK
+    )
+    assert stored == {"THB": 0, "LAK": None}
+    await session.commit()
+    settings = await load_site_settings(session)
+    assert settings.withdraw_max == PerCurrency(THB=50_000_00, LAK=25_000_000_00)
+    assert settings.withdraw_auto_approve_max.for_currency(Currency.LAK) is None
+    with pytest.raises(InvalidSettingValue, match="only a money setting"):
+        await set_setting(
+            session, key="siteName", raw_value="x", actor="ops", currency=Currency.LAK
+        )
+
+
+def test_every_money_setting_has_its_own_kip_default() -> None:
+    """ADR 0020: each money setting's kip default is a kip amount of its own, never the baht
+    number read as kip (only "nothing" — 0 or unset — may be the same)."""
+    defaults = SiteSettings()
+    money = [name for name, field in SiteSettings.model_fields.items()
+             if isinstance(getattr(defaults, name), PerCurrency)]  # fmt: skip
+    assert len(money) == 11
+    for name in money:
+        value = getattr(defaults, name)
+        baht, kip = value.for_currency("THB"), value.for_currency("LAK")
+        assert kip != baht or not baht, name
 
 
 def test_setting_keys_are_the_stored_spellings() -> None:
@@ -169,11 +212,11 @@ async def test_seed_fills_every_setting_once(session: AsyncSession) -> None:
 
 
 async def test_seed_keeps_operator_changes(session: AsyncSession) -> None:
-    await set_setting(session, key="withdrawMin", raw_value="300", actor="ops")
+    await set_setting(session, key="withdrawMin", raw_value="THB=300", actor="ops")
     await session.commit()
     await seed_site_content(session)
     await session.commit()
-    assert (await load_site_settings(session)).withdraw_min == 300_00
+    assert (await load_site_settings(session)).withdraw_min.for_currency("THB") == 300_00
     stored = await rows(session)
     assert stored["withdrawMin"][2] == "ops"
     assert set(stored) == set(DEMO_SETTINGS)
@@ -184,29 +227,31 @@ async def test_loaded_settings_follow_every_change_and_are_not_shared(
 ) -> None:
     # Parsed settings are reused while the stored values are the same (pao.site.settings):
     # a change must still show at once, and no caller may see another's modifications.
-    await set_value(session, "withdrawMin", 300_00, actor="test")
+    await set_value(session, "loginWindowSeconds", 300_00, actor="test")
     first = await load_site_settings(session)
-    assert first.withdraw_min == 300_00
-    first.withdraw_min = 1
+    assert first.login_window_seconds == 300_00
+    first.login_window_seconds = 1
     again = await load_site_settings(session)
-    assert again.withdraw_min == 300_00
+    assert again.login_window_seconds == 300_00
     assert again is not first
-    await set_value(session, "withdrawMin", 400_00, actor="test")
-    assert (await load_site_settings(session)).withdraw_min == 400_00
+    await set_value(session, "loginWindowSeconds", 400_00, actor="test")
+    assert (await load_site_settings(session)).login_window_seconds == 400_00
 
 
 async def test_a_change_by_another_process_shows_within_the_cache_time(
     session: AsyncSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(site_settings, "CACHE_SECONDS", 0.05)
-    await set_value(session, "withdrawMax", 900_00, actor="test")
-    assert (await load_site_settings(session)).withdraw_max == 900_00
+    await set_value(session, "loginAccountWindowSeconds", 900_00, actor="test")
+    assert (await load_site_settings(session)).login_account_window_seconds == 900_00
     # Written as `pao ops` in another process would: no set_value here to drop the cache.
     await session.execute(
-        update(SiteSetting).where(SiteSetting.key == "withdrawMax").values(value=800_00)
+        update(SiteSetting)
+        .where(SiteSetting.key == "loginAccountWindowSeconds")
+        .values(value=800_00)
     )
     await asyncio.sleep(0.06)
-    assert (await load_site_settings(session)).withdraw_max == 800_00
+    assert (await load_site_settings(session)).login_account_window_seconds == 800_00
 
 
 class OtherPool:
@@ -218,16 +263,18 @@ class OtherPool:
     def __init__(self, url: str) -> None:
         self.engine = create_async_engine(url)
 
-    async def withdraw_min(self) -> int:
-        """withdrawMin as loaded here: cached by this pool, refreshed only once dropped."""
+    async def login_window(self) -> int:
+        """loginWindowSeconds as loaded here: cached by this pool, refreshed only once dropped."""
         async with AsyncSession(self.engine) as reader:
-            return (await load_site_settings(reader)).withdraw_min
+            return (await load_site_settings(reader)).login_window_seconds
 
-    async def store_withdraw_min(self, value: int) -> None:
-        """Store withdrawMin as another process would: no cache of this one is dropped."""
+    async def store_login_window(self, value: int) -> None:
+        """Store loginWindowSeconds as another process would: no cache of this one is dropped."""
         async with self.engine.begin() as connection:
             await connection.execute(
-                update(SiteSetting).where(SiteSetting.key == "withdrawMin").values(value=value)
+                update(SiteSetting)
+                .where(SiteSetting.key == "loginWindowSeconds")
+                .values(value=value)
             )
 
 
@@ -247,38 +294,38 @@ async def test_each_committed_change_shows_to_the_other_pools_at_once(
 ) -> None:
     # The session's first transaction and its later ones, each changing two settings.
     for amount in (300_00, 400_00, 500_00):
-        await set_value(session, "withdrawMin", amount, actor="test")
-        await set_value(session, "withdrawMax", amount * 10, actor="test")
+        await set_value(session, "loginWindowSeconds", amount, actor="test")
+        await set_value(session, "loginAccountWindowSeconds", amount * 10, actor="test")
         # Read, and cached, before the commit: the old value.
-        assert await other_pool.withdraw_min() != amount
+        assert await other_pool.login_window() != amount
         await session.commit()
-        assert await other_pool.withdraw_min() == amount, amount
+        assert await other_pool.login_window() == amount, amount
 
 
 async def test_a_savepoints_release_is_not_the_commit(
     session: AsyncSession, other_pool: OtherPool
 ) -> None:
-    await set_value(session, "withdrawMin", 300_00, actor="test")
+    await set_value(session, "loginWindowSeconds", 300_00, actor="test")
     async with session.begin_nested():
-        await set_value(session, "withdrawMax", 3_000_00, actor="test")
+        await set_value(session, "loginAccountWindowSeconds", 3_000_00, actor="test")
     # Released, not committed: still the old value, and cached again.
-    assert await other_pool.withdraw_min() != 300_00
+    assert await other_pool.login_window() != 300_00
     await session.commit()
-    assert await other_pool.withdraw_min() == 300_00
+    assert await other_pool.login_window() == 300_00
 
 
 async def test_a_rolled_back_change_drops_nothing_later(
     session: AsyncSession, other_pool: OtherPool
 ) -> None:
-    await set_value(session, "withdrawMin", 300_00, actor="test")
+    await set_value(session, "loginWindowSeconds", 300_00, actor="test")
     await session.commit()
-    assert await other_pool.withdraw_min() == 300_00
-    await set_value(session, "withdrawMin", 400_00, actor="test")
+    assert await other_pool.login_window() == 300_00
+    await set_value(session, "loginWindowSeconds", 400_00, actor="test")
     await session.rollback()
-    assert await other_pool.withdraw_min() == 300_00
+    assert await other_pool.login_window() == 300_00
     # A change by another process shows within the cache time, not sooner...
-    await other_pool.store_withdraw_min(350_00)
+    await other_pool.store_login_window(350_00)
     # ...and the session's next commit, which changed no setting, does not drop the cache.
     await session.execute(select(func.count()).select_from(SiteSetting))
     await session.commit()
-    assert await other_pool.withdraw_min() == 300_00
+    assert await other_pool.login_window() == 300_00

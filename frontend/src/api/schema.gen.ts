@@ -2329,7 +2329,7 @@ export interface paths {
         };
         /**
          * Withdrawal limits
-         * @description Smallest and largest withdrawal, in major units (baht or kip).
+         * @description Smallest and largest withdrawal, in major units of the member's wallet currency (baht or kip; with the member's bearer token; without one, the operator's own currency). Both 0 when withdrawals are not offered in that currency.
          */
         get: operations["lookupWithdraw"];
         put?: never;
@@ -3222,11 +3222,8 @@ export interface components {
         };
         /** AdjustmentPolicyOut */
         AdjustmentPolicyOut: {
-            /**
-             * Approvalabove
-             * @description Adjustments above this amount wait for a second staff member's approval (site setting manualAdjustmentApprovalAbove).
-             */
-            approvalAbove: number;
+            /** @description Per the member's wallet currency: adjustments above this amount wait for a second staff member's approval (site setting manualAdjustmentApprovalAbove; null: every adjustment in that currency waits). */
+            approvalAbove: components["schemas"]["AmountsOut"];
         };
         /**
          * AdjustmentStatus
@@ -3254,6 +3251,28 @@ export interface components {
         AgreementResponse: {
             /** Accepted */
             accepted: boolean;
+        };
+        /**
+         * AmountsIn
+         * @description A :class:`PerCurrency` in a request: major units per currency (``null`` unsets one); a
+         *     currency left out keeps its value (:meth:`over`).
+         */
+        AmountsIn: {
+            /** Lak */
+            LAK?: number | null;
+            /** Thb */
+            THB?: number | null;
+        };
+        /**
+         * AmountsOut
+         * @description A :class:`PerCurrency` on the wire of an answer: major units per currency, ``null`` for
+         *     a currency without a value.
+         */
+        AmountsOut: {
+            /** Lak */
+            LAK?: number | null;
+            /** Thb */
+            THB?: number | null;
         };
         /** ApproveIn */
         ApproveIn: {
@@ -6419,11 +6438,8 @@ export interface components {
         WheelCoinRulesIn: {
             /** Couponvaliddays */
             couponValidDays: number;
-            /**
-             * Spindepositpercoin
-             * @description Major units (baht or kip), at most 2 decimals.
-             */
-            spinDepositPerCoin: number;
+            /** @description Per currency; a currency left out keeps its value. */
+            spinDepositPerCoin: components["schemas"]["AmountsIn"];
             /** Spinenabled */
             spinEnabled: boolean;
         };
@@ -6431,11 +6447,8 @@ export interface components {
         WheelCoinRulesOut: {
             /** Couponvaliddays */
             couponValidDays: number;
-            /**
-             * Spindepositpercoin
-             * @description One coin per this much deposited.
-             */
-            spinDepositPerCoin: number;
+            /** @description One coin per this much deposited, per currency (null: a deposit in that currency earns no coins). */
+            spinDepositPerCoin: components["schemas"]["AmountsOut"];
             /** Spinenabled */
             spinEnabled: boolean;
         };
@@ -21445,7 +21458,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21544,7 +21557,7 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | WITHDRAW_MINIMUM | WITHDRAW_MAXIMUM | MONEY_NOT_ENOUGH | BONUS_REMAINING | NO_BANK | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -80,6 +80,14 @@ class BadRequest(AppError):
     status_code = 400
 
 
+class CurrencyNotOffered(BadRequest):
+    """What the member asked is not offered in their wallet's currency: the operator set no
+    value of its money rule for that currency (a kip withdrawal limit), or the bonus, prize or
+    wheel was defined in another currency (ADR 0020)."""
+
+    code = "CURRENCY_NOT_OFFERED"
+
+
 class Unauthorized(AppError):
     status_code = 401
     code = "invalid-token"

@@ -81,5 +81,21 @@ async def current_member(session: SessionDep, credentials: BearerCredentials) ->
     return member
 
 
+async def member_if_signed_in(
+    session: AsyncSession, credentials: BearerCredentials
+) -> Member | None:
+    """The active member behind the bearer token, or ``None`` (no token, or not a member's
+    open login): for the answers that need no login but follow the member when there is one
+    (the lookups' money numbers are the member's own currency's)."""
+    if credentials is None or not credentials.credentials:
+        return None
+    try:
+        _login_session, member = await _login(session, credentials)
+        require_active_member(member.status)
+    except Unauthorized:
+        return None
+    return member
+
+
 CurrentLogin = Annotated[LoginSession, Depends(current_login)]
 CurrentMember = Annotated[Member, Depends(current_member)]

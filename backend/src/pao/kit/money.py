@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 
@@ -81,3 +81,56 @@ MajorAmount = Annotated[
         {"type": "number", "description": "Major units (baht or kip)."}, mode="serialization"
     ),
 ]
+
+
+class PerCurrency(BaseModel):
+    """One operator amount (a limit, a minimum, a prize …) for each currency, minor units.
+
+    The member's wallet currency picks the value (:meth:`for_currency`); a currency without a
+    value (``None``) means what the setting says unset means ("not offered" or "no limit"),
+    never another currency's number (ARCHITECTURE.md, money settings are per currency; ADR
+    0020). Stored and dumped with every currency's key, ``null`` when unset."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    THB: int | None = Field(default=None, ge=0, le=MAX_MINOR)
+    LAK: int | None = Field(default=None, ge=0, le=MAX_MINOR)
+
+    def for_currency(self, currency: Currency | str) -> int | None:
+        """The amount for a wallet in ``currency`` (``None``: not set for it)."""
+        value: int | None = getattr(self, Currency(currency).value)
+        return value
+
+    def replace(self, currency: Currency | str, amount: int | None) -> PerCurrency:
+        """A copy with ``currency``'s amount set to ``amount`` (``None`` unsets it)."""
+        return self.model_copy(update={Currency(currency).value: amount})
+
+    def items(self) -> list[tuple[Currency, int | None]]:
+        return [(currency, self.for_currency(currency)) for currency in Currency]
+
+
+class AmountsOut(BaseModel):
+    """A :class:`PerCurrency` on the wire of an answer: major units per currency, ``null`` for
+    a currency without a value."""
+
+    THB: MajorAmount | None = None
+    LAK: MajorAmount | None = None
+
+    @classmethod
+    def of(cls, amounts: PerCurrency) -> AmountsOut:
+        return cls.model_validate(amounts.model_dump())
+
+
+class AmountsIn(BaseModel):
+    """A :class:`PerCurrency` in a request: major units per currency (``null`` unsets one); a
+    currency left out keeps its value (:meth:`over`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    THB: WireAmount | None = None
+    LAK: WireAmount | None = None
+
+    def over(self, current: PerCurrency) -> PerCurrency:
+        """``current`` with the currencies this request names replaced."""
+        named = {name: getattr(self, name) for name in self.model_fields_set}
+        return current.model_copy(update=named)

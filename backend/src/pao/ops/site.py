@@ -6,13 +6,15 @@ fast and only what it uses)."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Annotated, Any
 
 import typer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.ops.base import OpsError, format_money, operator, run
+from pao.kit.money import Currency
+from pao.ops.base import OpsError, operator, run
 from pao.site.models import SiteSetting
 from pao.site.settings import MoneySetting, SiteSettings, load_site_settings
 
@@ -42,16 +44,29 @@ def _is_money(key: str) -> bool:
 
 
 def _shown(key: str, value: Any) -> str:
-    """Money settings in major units (as ``set`` takes them), everything else as JSON."""
-    if _is_money(key) and isinstance(value, int):
-        return format_money(value)
+    """Money settings in major units per currency (as ``set`` takes them: ``THB=100
+    LAK=50000``, ``none`` for a currency without a value), everything else as JSON."""
+    if _is_money(key) and isinstance(value, dict):
+        return " ".join(
+            f"{currency}={'none' if amount is None else Decimal(amount).scaleb(-2)}"
+            for currency, amount in value.items()
+        )
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-async def set_setting_line(session: AsyncSession, *, key: str, raw_value: str, actor: str) -> str:
+async def set_setting_line(
+    session: AsyncSession,
+    *,
+    key: str,
+    raw_value: str,
+    actor: str,
+    currency: Currency | None = None,
+) -> str:
     from pao.site.service import set_setting
 
-    stored = await set_setting(session, key=key, raw_value=raw_value, actor=actor)
+    stored = await set_setting(
+        session, key=key, raw_value=raw_value, actor=actor, currency=currency
+    )
     return f"{key} = {_shown(key, stored)} (set by {actor})"
 
 
@@ -93,11 +108,23 @@ def reopen_command() -> None:
 @settings_app.command("set")
 def set_command(
     key: Annotated[str, typer.Argument(help="e.g. withdrawMin")],
-    value: Annotated[str, typer.Argument(help="The value as text (money in baht).")],
+    value: Annotated[
+        str,
+        typer.Argument(
+            help="The value as text. Money is per currency, in major units: one currency's "
+            "amount with --currency (none unsets it), or THB=100 LAK=50000."
+        ),
+    ],
+    currency: Annotated[
+        Currency | None,
+        typer.Option("--currency", help="The currency whose amount a money setting sets."),
+    ] = None,
 ) -> None:
     """Set one operator setting."""
     actor = operator()
-    typer.echo(run(lambda s: set_setting_line(s, key=key, raw_value=value, actor=actor)))
+    typer.echo(
+        run(lambda s: set_setting_line(s, key=key, raw_value=value, actor=actor, currency=currency))
+    )
 
 
 @settings_app.command("get")

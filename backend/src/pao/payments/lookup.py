@@ -81,7 +81,7 @@ def _bank_entry(account: ReceivingAccount, site: SiteSettings) -> DepositBank:
         bank_account_no=account.account_no,
         currency=account.currency,
         qr_minimum=(
-            minimum_for(account.code, site)
+            minimum_for(account.code, site, account.currency)
             if gateway or account.mode == ReceivingMode.AUTO
             else None
         ),

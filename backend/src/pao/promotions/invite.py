@@ -37,6 +37,17 @@ async def accrue(session: AsyncSession, event: DepositCredited) -> InviteIncome 
     invitee = await session.get(Member, event.member_id)
     if invitee is None or invitee.inviter_id is None:
         return None
+    # The rules of the deposit's currency; income is offered only when they are set for it and
+    # the inviter's wallet is in that currency too (it is paid there, never converted).
+    min_deposit = settings.invite_min_deposit.for_currency(event.currency)
+    cap = settings.invite_max_per_invitee.for_currency(event.currency)
+    if min_deposit is None or cap is None:
+        return None
+    inviter_currency = await session.scalar(
+        select(Member.currency).where(Member.id == invitee.inviter_id)
+    )
+    if inviter_currency != event.currency:
+        return None
     earned = (
         await session.execute(
             select(func.coalesce(func.sum(InviteIncome.amount), 0)).where(
@@ -47,8 +58,8 @@ async def accrue(session: AsyncSession, event: DepositCredited) -> InviteIncome 
     amount = rules.invite_income(
         deposit=event.amount,
         rate_bp=settings.invite_rate_bp,
-        min_deposit=settings.invite_min_deposit,
-        cap_per_invitee=settings.invite_max_per_invitee,
+        min_deposit=min_deposit,
+        cap_per_invitee=cap,
         earned_so_far=int(earned),
     )
     if amount <= 0:

@@ -87,8 +87,11 @@ class Bonus(Base):
     name: Mapped[LocalizedJson] = mapped_column(JSON)
     description: Mapped[LocalizedJson] = mapped_column(JSON, default=dict)
     max_received: Mapped[int] = mapped_column(Integer, default=1)
+    # The currency its amounts are in: offered to members whose wallet is in it, and only to
+    # them (ADR 0020).
+    currency: Mapped[Currency] = mapped_column(String(3), default=Currency.THB)
     # Amount: ``percent`` % of the qualifying deposit, or ``fixed_amount`` when percent is 0;
-    # never more than ``max_amount`` (minor units).
+    # never more than ``max_amount`` (minor units of ``currency``).
     percent: Mapped[int] = mapped_column(Integer, default=0)
     fixed_amount: Mapped[int] = mapped_column(BigInteger, default=0)
     max_amount: Mapped[int] = mapped_column(BigInteger)
@@ -244,6 +247,9 @@ class Wheel(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     name: Mapped[LocalizedJson] = mapped_column(JSON)
+    # The currency of its credit prizes: spun by members whose wallet is in it, and only by
+    # them; each currency has its own wheel (ADR 0020).
+    currency: Mapped[Currency] = mapped_column(String(3), default=Currency.THB)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 

@@ -77,6 +77,12 @@ async def state(
     now = utcnow()
     start = rules.period_start(now, period=settings.refund_period, timezone=settings.timezone)
     assert start is not None
+    # The rules of the member's own currency; a currency without them is not offered refunds.
+    minimum = settings.refund_minimum.for_currency(member.currency)
+    max_per_period = settings.refund_max_per_period.for_currency(member.currency)
+    offered = minimum is not None and max_per_period is not None
+    minimum = minimum or 0
+    max_per_period = max_per_period or 0
     results = await game_results(app, session, member_id=member.id, since=start, until=now)
     net_loss = max(0, results.turnover - results.payout)
     received = await _sum(
@@ -88,24 +94,24 @@ async def state(
         RefundReceipt.status == RefundStatus.RECEIVED,
     )
     return RefundState(
-        enabled=settings.refund_enabled,
+        enabled=settings.refund_enabled and offered,
         has_bonus=await active_bonus(session, member_id=member.id) is not None,
         period=settings.refund_period,
         period_start=start,
         net_loss=net_loss,
         rate_bp=settings.refund_rate_bp,
-        minimum=settings.refund_minimum,
+        minimum=minimum,
         receivable=rules.refund_receivable(
             net_loss=net_loss,
             rate_bp=settings.refund_rate_bp,
-            max_per_period=settings.refund_max_per_period,
+            max_per_period=max_per_period,
             received_in_period=received,
         ),
         waiting=waiting,
         over_cap=rules.refund_over_cap(
             net_loss=net_loss,
             rate_bp=settings.refund_rate_bp,
-            max_per_period=settings.refund_max_per_period,
+            max_per_period=max_per_period,
         ),
     )
 
@@ -116,6 +122,8 @@ async def receive(app: Any, session: AsyncSession, *, member: Member) -> RefundR
         raise RefundInactive()
     member = await lock_member(session, member_id=member.id)
     current = await state(app, session, member=member, settings=settings)
+    if not current.enabled:
+        raise RefundInactive()
     if current.has_bonus:
         raise RefundCondition()
     if current.net_loss <= 0:

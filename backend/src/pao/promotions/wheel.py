@@ -69,7 +69,12 @@ async def award_coins(session: AsyncSession, event: DepositCredited) -> int:
     settings = await load_site_settings(session)
     if not settings.spin_enabled:
         return 0
-    coins = rules.coins_for_deposit(amount=event.amount, per_coin=settings.spin_deposit_per_coin)
+    # One coin per this much of the deposit's own currency (kip per coin for a kip deposit);
+    # unset for that currency: its deposits earn no coins.
+    per_coin = settings.spin_deposit_per_coin.for_currency(event.currency)
+    if per_coin is None:
+        return 0
+    coins = rules.coins_for_deposit(amount=event.amount, per_coin=per_coin)
     if coins > 0:
         # The Member object a session may hold is not refreshed, as before
         # (synchronize_session=False): coins are read with coins_of.

@@ -41,6 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.errors import BadRequest
 from pao.kit.clock import utcnow
 from pao.kit.i18n import LOCALES, LocalizedText
+from pao.kit.money import PerCurrency
 from pao.promotions.content import HTML_MAX, LABEL_MAX, NAME_MAX
 from pao.promotions.models import PrizeType, Wheel, WheelCoupon, WheelSlice, WheelSpin
 from pao.site.content import LocalizedHtml
@@ -130,7 +131,8 @@ def wheel_odds(prizes: Sequence[Prize]) -> WheelOdds:
 @dataclass(frozen=True)
 class CoinRules:
     spin_enabled: bool
-    spin_deposit_per_coin: int  # minor units of one deposit per coin
+    # Minor units of one deposit per coin, per currency (unset: deposits earn no coins).
+    spin_deposit_per_coin: PerCurrency
     coupon_valid_days: int
 
 
@@ -208,7 +210,7 @@ def snapshot(view: WheelView) -> dict[str, Any]:
         out[f"slice:{code}"] = how
     rules = view.coin_rules
     out["spinEnabled"] = rules.spin_enabled
-    out["spinDepositPerCoin"] = rules.spin_deposit_per_coin
+    out["spinDepositPerCoin"] = rules.spin_deposit_per_coin.model_dump()
     out["couponValidDays"] = rules.coupon_valid_days
     return out
 
@@ -326,7 +328,7 @@ def check_coin_rules(current: SiteSettings, rules: CoinRules) -> dict[str, Any]:
     data = current.model_dump(by_alias=True)
     wanted = {
         "spinEnabled": rules.spin_enabled,
-        "spinDepositPerCoin": rules.spin_deposit_per_coin,
+        "spinDepositPerCoin": rules.spin_deposit_per_coin.model_dump(),
         "couponValidDays": rules.coupon_valid_days,
     }
     if rules.coupon_valid_days > 3650:

@@ -29,9 +29,10 @@ DEMO_SETTINGS: dict[str, Any] = {
     "website": "https://pao.example",
     "registerOTP": True,
     "enableChatWidget": False,
-    "withdrawMin": 100_00,
-    "withdrawMax": 50_000_00,
-    "slipMinimumDeposit": 1_00,
+    # Money per currency, minor units (ADR 0020): a Lao-mode demo has kip limits of its own.
+    "withdrawMin": {"THB": 100_00, "LAK": 50_000_00},
+    "withdrawMax": {"THB": 50_000_00, "LAK": 20_000_000_00},
+    "slipMinimumDeposit": {"THB": 1_00, "LAK": 1_000_00},
     "slipClosedFrom": "23:50",
     "slipClosedTo": "00:10",
     "slipUploadWithinMinutes": 60,

@@ -13,8 +13,11 @@ through :func:`~pao.site.service.terminate_site` / :func:`~pao.site.service.reop
 Reverting a version puts back, for that group's keys, the values from before it, validated
 under today's rules and recorded as a new version (history is never rewritten).
 
-Money settings are integer minor units when stored; the editors' wire carries major units
-(baht), like the rest of the back office API: :func:`from_wire` and :func:`to_wire` convert.
+Money settings are integer minor units per currency when stored (``{"THB": 10000, "LAK":
+5000000}``, ADR 0020); the editors' wire carries major units per currency (``{"THB": 100,
+"LAK": 50000}``, ``null`` for a currency without a value), like the rest of the back office
+API: :func:`from_wire` and :func:`to_wire` convert. A save may name some currencies only; the
+others keep their value.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.kit.money import WireAmount, to_major
+from pao.kit.money import Currency, WireAmount, to_major
 from pao.site.exceptions import (
     SettingChangeNotFound,
     SettingOutOfRange,
@@ -53,7 +56,7 @@ class Kind(StrEnum):
 
     BOOL = "bool"
     INT = "int"
-    MONEY = "money"  # major units on the wire
+    MONEY = "money"  # {THB, LAK}: major units per currency on the wire, null = unset
     PERCENT_BP = "percentBp"  # basis points on the wire, shown as a percentage
     TEXT = "text"
     URL = "url"
@@ -140,6 +143,7 @@ GROUPS: dict[Group, tuple[FieldSpec, ...]] = {
 }
 _KIND = {spec.key: spec.kind for specs in GROUPS.values() for spec in specs}
 _wire_amount: TypeAdapter[int] = TypeAdapter(WireAmount)
+CURRENCIES = tuple(currency.value for currency in Currency)
 # How many versions a history answers at most (the newest).
 HISTORY_LIMIT = 50
 
@@ -153,22 +157,50 @@ def defaults() -> dict[str, Any]:
     return SiteSettings().model_dump(mode="json", by_alias=True)
 
 
+def _is_amount(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def to_wire(key: str, stored: Any) -> Any:
-    """A stored value as the editors' wire carries it (money in major units)."""
-    if _KIND.get(key) is Kind.MONEY and isinstance(stored, int) and not isinstance(stored, bool):
-        return to_major(stored)
+    """A stored value as the editors' wire carries it (money in major units per currency)."""
+    if _KIND.get(key) is Kind.MONEY and isinstance(stored, dict):
+        return {
+            currency: to_major(amount) if _is_amount(amount) else amount
+            for currency, amount in stored.items()
+        }
     return stored
 
 
 def from_wire(key: str, value: Any) -> Any:
-    """A wire value in its stored form (money in minor units); :class:`SettingRejected` when
-    an amount is not one (negative, more than two decimals, not a number)."""
+    """A wire value in its stored form (money in minor units per currency);
+    :class:`SettingRejected` (``field`` ``withdrawMax.LAK``) when an amount is not one
+    (negative, more than two decimals, not a number) or the value is not per currency."""
     if _KIND.get(key) is not Kind.MONEY:
         return value
-    try:
-        return _wire_amount.validate_python(value)
-    except ValidationError as exc:
-        raise SettingRejected(key, exc.errors()[0]["msg"]) from exc
+    if not isinstance(value, dict):
+        raise SettingRejected(key, 'an amount per currency, e.g. {"THB": 100, "LAK": 50000}')
+    stored: dict[str, int | None] = {}
+    for currency, amount in value.items():
+        if currency not in CURRENCIES:
+            raise SettingRejected(f"{key}.{currency}", f"a currency is one of {CURRENCIES}")
+        if amount is None:
+            stored[currency] = None
+            continue
+        try:
+            stored[currency] = _wire_amount.validate_python(amount)
+        except ValidationError as exc:
+            raise SettingRejected(f"{key}.{currency}", exc.errors()[0]["msg"]) from exc
+    return stored
+
+
+def _merged(current: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` over ``current``; a money value naming some currencies keeps the others'."""
+    merged = dict(values)
+    for key, value in values.items():
+        if _KIND.get(key) is Kind.MONEY and isinstance(value, dict):
+            before = current.get(key)
+            merged[key] = {**(before if isinstance(before, dict) else {}), **value}
+    return {**current, **merged}
 
 
 def group_values(settings: SiteSettings, group: Group) -> dict[str, Any]:
@@ -192,14 +224,14 @@ async def _store(session: AsyncSession, values: Mapping[str, Any], *, actor: str
     what changed under one change set. All or nothing: a refusal raises before any write."""
     current = (await load_site_settings(session)).model_dump(mode="json", by_alias=True)
     try:
-        updated = SiteSettings.model_validate({**current, **values})
+        updated = SiteSettings.model_validate(_merged(current, values))
     except ValidationError as exc:
         first = exc.errors()[0]
         raise SettingRejected(".".join(str(part) for part in first["loc"]), first["msg"]) from exc
     try:
         check_ranges(updated, set(values))
     except SettingOutOfRange as exc:
-        raise SettingRangeRejected(exc.key, exc.maximum) from exc
+        raise SettingRangeRejected(exc.field, exc.maximum) from exc
     after = updated.model_dump(mode="json", by_alias=True)
     changed = [key for key in values if after[key] != current[key]]
     if not changed:

@@ -44,11 +44,14 @@ class InvalidSettingValue(SettingError):
 
 
 class SettingOutOfRange(InvalidSettingValue):
-    """``key`` (a minimum) is above ``maximum`` (its maximum)."""
+    """``key`` (a minimum) is above ``maximum`` (its maximum), for ``currency`` when the pair is
+    money (then ``field`` is ``withdrawMin.LAK``)."""
 
-    def __init__(self, key: str, maximum: str) -> None:
-        super().__init__(key, f"{key} must not exceed {maximum}")
+    def __init__(self, key: str, maximum: str, currency: str | None = None) -> None:
+        where = f" in {currency}" if currency else ""
+        super().__init__(key, f"{key} must not exceed {maximum}{where}")
         self.maximum = maximum
+        self.field = f"{key}.{currency}" if currency else key
 
 
 class SettingRejected(Unprocessable):

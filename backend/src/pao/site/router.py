@@ -14,6 +14,8 @@ from fastapi import APIRouter, Depends, Request
 from pao.core.language import LANGUAGE_DOC, RequestLanguage
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.identity.deps import BearerCredentials, member_if_signed_in
+from pao.kit.money import Currency
 from pao.site import service
 from pao.site.schemas import (
     ActiveOut,
@@ -48,6 +50,20 @@ async def _site_settings(session: SessionDep) -> SiteSettings:
 
 
 Settings = Annotated[SiteSettings, Depends(_site_settings)]
+
+
+async def _wallet_currency(
+    request: Request, session: SessionDep, credentials: BearerCredentials
+) -> Currency:
+    """The currency whose money numbers a lookup answers: the signed-in member's wallet
+    currency, else the operator's own (kip on a Lao server, baht otherwise)."""
+    member = await member_if_signed_in(session, credentials)
+    if member is not None:
+        return Currency(member.currency)
+    return Currency.LAK if _lao_mode(request) else Currency.THB
+
+
+WalletCurrency = Annotated[Currency, Depends(_wallet_currency)]
 Lang = RequestLanguage
 
 
@@ -149,10 +165,12 @@ async def notice(settings: Settings, language: Lang) -> NoticeOut:
     response_model=WithdrawLimitsOut,
     responses=GONE,
     summary="Withdrawal limits",
-    description="Smallest and largest withdrawal, in major units (baht or kip).",
+    description="Smallest and largest withdrawal, in major units of the member's wallet "
+    "currency (baht or kip; with the member's bearer token; without one, the operator's own "
+    "currency). Both 0 when withdrawals are not offered in that currency.",
 )
-async def withdraw(settings: Settings) -> WithdrawLimitsOut:
-    return service.lookup_withdraw(settings)
+async def withdraw(settings: Settings, currency: WalletCurrency) -> WithdrawLimitsOut:
+    return service.lookup_withdraw(settings, currency)
 
 
 @router.get(
@@ -166,8 +184,8 @@ async def withdraw(settings: Settings) -> WithdrawLimitsOut:
     "HH:MM in the operator's time zone, may wrap midnight) during which slip upload is "
     "closed; and how many minutes after the transfer a slip may still be uploaded.",
 )
-async def slip(settings: Settings) -> SlipOut:
-    return service.lookup_slip(settings)
+async def slip(settings: Settings, currency: WalletCurrency) -> SlipOut:
+    return service.lookup_slip(settings, currency)
 
 
 @router.get(

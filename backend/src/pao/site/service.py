@@ -22,7 +22,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.kit.after_commit import after_commit
-from pao.kit.money import WireAmount
+from pao.kit.money import Currency, WireAmount
 from pao.site.banks import banks_for
 from pao.site.content import Locale
 from pao.site.exceptions import InvalidSettingValue, SettingOutOfRange, UnknownSetting
@@ -104,13 +104,20 @@ def lookup_notice(settings: SiteSettings, *, locale: Locale, fallback: Locale) -
     return NoticeOut(notice=settings.notice.pick(locale, fallback=fallback))
 
 
-def lookup_withdraw(settings: SiteSettings) -> WithdrawLimitsOut:
-    return WithdrawLimitsOut(withdraw_min=settings.withdraw_min, withdraw_max=settings.withdraw_max)
+def lookup_withdraw(settings: SiteSettings, currency: Currency) -> WithdrawLimitsOut:
+    """The limits of a ``currency`` wallet; 0 and 0 when withdrawals are not offered in it."""
+    minimum = settings.withdraw_min.for_currency(currency)
+    maximum = settings.withdraw_max.for_currency(currency)
+    if minimum is None or maximum is None:
+        return WithdrawLimitsOut(withdraw_min=0, withdraw_max=0)
+    return WithdrawLimitsOut(withdraw_min=minimum, withdraw_max=maximum)
 
 
-def lookup_slip(settings: SiteSettings) -> SlipOut:
+def lookup_slip(settings: SiteSettings, currency: Currency) -> SlipOut:
+    minimum = settings.slip_minimum_deposit.for_currency(currency)
     return SlipOut(
-        minimum_deposit=settings.slip_minimum_deposit,
+        # Unset: slips are not accepted in that currency; the answer keeps its shape with 0.
+        minimum_deposit=0 if minimum is None else minimum,
         closed_from=settings.slip_closed_from,
         closed_to=settings.slip_closed_to,
         upload_within_minutes=settings.slip_upload_within_minutes,
@@ -190,23 +197,64 @@ def _base_type(annotation: Any) -> tuple[Any, bool]:
     return annotation, optional
 
 
-def parse_setting_text(field: FieldInfo, key: str, raw: str) -> Any:
+def is_money(field: FieldInfo) -> bool:
+    return any(isinstance(item, MoneySetting) for item in field.metadata)
+
+
+_AMOUNT_REASON = "an amount in major units with at most 2 decimals, e.g. 100 or 99.50"
+
+
+def _amount_text(key: str, text: str) -> int | None:
+    """One currency's amount as typed (major units); ``none`` / ``null`` / empty unsets it."""
+    if text.strip().lower() in _NULL:
+        return None
+    try:
+        return _wire_amount.validate_python(Decimal(text.strip()))
+    except (InvalidOperation, ValidationError) as exc:
+        raise InvalidSettingValue(key, f"expected {_AMOUNT_REASON}") from exc
+
+
+def parse_money_text(key: str, raw: str, currency: Currency | None) -> dict[str, int | None]:
+    """A money setting's text: with ``currency``, that currency's amount (``100``, ``none``);
+    without, ``THB=100 LAK=50000`` (spaces or commas between pairs). The currencies not named
+    keep their value. Minor units per currency, as stored."""
+    if currency is not None:
+        return {currency.value: _amount_text(key, raw)}
+    pairs = [part for part in raw.replace(",", " ").split() if part]
+    amounts: dict[str, int | None] = {}
+    for pair in pairs:
+        name, sep, amount = pair.partition("=")
+        if not sep or name.strip().upper() not in Currency.__members__:
+            break
+        amounts[Currency[name.strip().upper()].value] = _amount_text(key, amount)
+    else:
+        if amounts:
+            return amounts
+    codes = "|".join(Currency)
+    raise InvalidSettingValue(
+        key,
+        f"a money setting is per currency: give --currency {codes} and {_AMOUNT_REASON}, "
+        "or THB=100 LAK=50000",
+    )
+
+
+def parse_setting_text(
+    field: FieldInfo, key: str, raw: str, *, currency: Currency | None = None
+) -> Any:
     """Turn the text an operator typed into the Python value the field expects.
 
-    bool: true/false, yes/no, on/off, 1/0. Money (minor units inside): major units such as
-    ``100`` or ``99.50``. int: digits. str: the text as given. Optional fields: ``null`` or
+    bool: true/false, yes/no, on/off, 1/0. Money (minor units per currency inside): see
+    :func:`parse_money_text`. int: digits. str: the text as given. Optional fields: ``null`` or
     empty text clears them. Anything else (texts per locale, lists): JSON.
     """
+    if is_money(field):
+        return parse_money_text(key, raw, currency)
+    if currency is not None:
+        raise InvalidSettingValue(key, "only a money setting takes a currency")
     base, optional = _base_type(field.annotation)
     text = raw.strip()
     if optional and text.lower() in _NULL:
         return None
-    if any(isinstance(item, MoneySetting) for item in field.metadata):
-        try:
-            return _wire_amount.validate_python(Decimal(text))
-        except (InvalidOperation, ValidationError) as exc:
-            reason = "an amount in major units with at most 2 decimals, e.g. 100 or 99.50"
-            raise InvalidSettingValue(key, f"expected {reason}") from exc
     if base is bool:
         if text.lower() in _TRUE:
             return True
@@ -242,8 +290,13 @@ def check_ranges(settings: SiteSettings, changed: set[str] | None = None) -> Non
     for low, high in RANGES:
         if changed is not None and not {low, high} & changed:
             continue
-        if values[low] > values[high]:
-            raise SettingOutOfRange(low, high)
+        # Money pairs per currency: each currency's minimum against its own maximum.
+        low_value, high_value = values[low], values[high]
+        for currency in Currency:
+            lowest = low_value.get(currency.value)
+            highest = high_value.get(currency.value)
+            if lowest is not None and highest is not None and lowest > highest:
+                raise SettingOutOfRange(low, high, currency.value)
 
 
 async def store_setting(
@@ -258,7 +311,11 @@ async def store_setting(
     stored_key = storage_key(name)
     current = await load_site_settings(session)
     data = current.model_dump(by_alias=True)
-    data[stored_key] = value
+    if is_money(SiteSettings.model_fields[name]) and isinstance(value, dict):
+        # A money value naming some currencies keeps the others' amounts.
+        data[stored_key] = {**data[stored_key], **value}
+    else:
+        data[stored_key] = value
     try:
         updated = SiteSettings.model_validate(data)
     except ValidationError as exc:
@@ -280,15 +337,26 @@ async def store_setting(
     return stored
 
 
-async def set_setting(session: AsyncSession, *, key: str, raw_value: str, actor: str) -> object:
-    """``pao ops settings set KEY VALUE``: parse the text for that setting, validate, store.
+async def set_setting(
+    session: AsyncSession,
+    *,
+    key: str,
+    raw_value: str,
+    actor: str,
+    currency: Currency | None = None,
+) -> object:
+    """``pao ops settings set KEY VALUE [--currency LAK]``: parse the text for that setting,
+    validate, store.
 
     ``key`` is the stored camelCase key (``withdrawMin``) or the field name (``withdraw_min``).
-    Returns the stored JSON value (money in minor units). Raises ``ValueError`` subclasses
+    A money setting takes one ``currency``'s amount, or ``THB=… LAK=…``. Returns the stored
+    JSON value (money in minor units per currency). Raises ``ValueError`` subclasses
     (:class:`UnknownSetting`, :class:`InvalidSettingValue`) whose text is the line to print.
     """
     name = _field_named(key)
-    value = parse_setting_text(SiteSettings.model_fields[name], storage_key(name), raw_value)
+    value = parse_setting_text(
+        SiteSettings.model_fields[name], storage_key(name), raw_value, currency=currency
+    )
     return await store_setting(session, key=name, value=value, actor=actor)
 
 

@@ -1,10 +1,13 @@
 """Typed access to operator settings.
 
 :class:`SiteSettings` declares every setting with its default; rows in ``site_settings``
-override them. Money settings are integer minor units, typed :data:`Money` so that the
-CLI (``pao ops settings set``) knows to read them in major units. Texts shown to players are
-per locale (:mod:`pao.site.content`); HTML is sanitised whenever it is validated, that is when
-stored and again when loaded.
+override them. Money settings are integer minor units **per currency**, typed
+:data:`MoneyPerCurrency` (a :class:`~pao.kit.money.PerCurrency`): the member's wallet currency
+picks the value (``settings.withdraw_max.for_currency(member.currency)``), and a currency without
+a value means what the field's comment says (ADR 0020), never another currency's number. The CLI
+(``pao ops settings set KEY VALUE --currency LAK``) and the editors read them in major units.
+Texts shown to players are per locale (:mod:`pao.site.content`); HTML is sanitised whenever it
+is validated, that is when stored and again when loaded.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.kit.after_commit import after_commit
 from pao.kit.clock import utcnow
+from pao.kit.money import PerCurrency
 from pao.site.content import (
     Banner,
     LocalizedHtml,
@@ -37,10 +41,16 @@ log = structlog.get_logger(__name__)
 
 
 class MoneySetting:
-    """Marks an int setting held in minor units (entered and shown in major units)."""
+    """Marks a money setting: minor units per currency (entered and shown in major units)."""
 
 
-Money = Annotated[int, Field(ge=0), MoneySetting()]
+MoneyPerCurrency = Annotated[PerCurrency, MoneySetting()]
+
+
+def _amounts(alias: str, *, thb: int | None, lak: int | None) -> Any:
+    """A money setting's field: its stored key and its default per currency, minor units. The
+    kip defaults are kip amounts of their own (ADR 0020), never the baht number read as kip."""
+    return Field(default_factory=lambda: PerCurrency(THB=thb, LAK=lak), alias=alias)
 
 
 def _check_timezone(value: str) -> str:
@@ -65,16 +75,19 @@ class SiteSettings(BaseModel):
     # Support chat FAQ bot (pao.support.bot): answers while no agent is online.
     chat_bot_enabled: bool = Field(default=False, alias="chatBotEnabled")
     chat_bot_tree: BotTree = Field(default_factory=default_bot_tree, alias="chatBotTree")
-    # Withdrawals, minor units.
-    withdraw_min: Money = Field(default=100_00, alias="withdrawMin")
-    withdraw_max: Money = Field(default=50_000_00, alias="withdrawMax")
+    # Money settings are per currency (minor units; ADR 0020). What a currency without a value
+    # means is said at each field.
+    # Withdrawals. Unset: withdrawals are not offered in that currency (CURRENCY_NOT_OFFERED).
+    withdraw_min: MoneyPerCurrency = _amounts("withdrawMin", thb=100_00, lak=50_000_00)
+    withdraw_max: MoneyPerCurrency = _amounts("withdrawMax", thb=50_000_00, lak=20_000_000_00)
     # Withdrawals up to this amount are approved and paid by the payout job without an
-    # operator (pao.payments.payouts); 0 = every withdrawal waits for `pao ops withdrawals`.
-    withdraw_auto_approve_max: Money = Field(default=0, alias="withdrawAutoApproveMax")
+    # operator (pao.payments.payouts); 0 or unset = every withdrawal waits for a cashier.
+    withdraw_auto_approve_max: MoneyPerCurrency = _amounts("withdrawAutoApproveMax", thb=0, lak=0)
     # Manual credits and debits by staff (pao.wallet.adjustments) above this amount wait for a
-    # second staff member's approval (four eyes); at or below it they post at once.
-    manual_adjustment_approval_above: Money = Field(
-        default=5_000_00, alias="manualAdjustmentApprovalAbove"
+    # second staff member's approval (four eyes); at or below it they post at once. Unset:
+    # every adjustment in that currency waits for approval.
+    manual_adjustment_approval_above: MoneyPerCurrency = _amounts(
+        "manualAdjustmentApprovalAbove", thb=5_000_00, lak=3_000_000_00
     )
     # A withdrawal requested within this many hours after the member's bank account (bank,
     # number or holder name) changed, or while it changes, is never auto-approved: it waits
@@ -92,9 +105,10 @@ class SiteSettings(BaseModel):
     agreements: list[LocalizedText] = Field(default_factory=list)
     # May contain '%percentFail%', which the client replaces with a bonus's percentFail.
     notice: LocalizedHtml = Field(default_factory=LocalizedHtml)
-    # Slip deposits: minimum (minor units), a daily closed window in the operator's time zone
-    # (from == to means never closed), and how long after the transfer a slip is accepted.
-    slip_minimum_deposit: Money = Field(default=1_00, alias="slipMinimumDeposit")
+    # Slip deposits: minimum (per currency; unset: slips are not accepted in it), a daily
+    # closed window in the operator's time zone (from == to means never closed), and how long
+    # after the transfer a slip is accepted.
+    slip_minimum_deposit: MoneyPerCurrency = _amounts("slipMinimumDeposit", thb=1_00, lak=1_000_00)
     slip_closed_from: TimeOfDay = Field(default="23:50", alias="slipClosedFrom")
     slip_closed_to: TimeOfDay = Field(default="00:10", alias="slipClosedTo")
     slip_upload_within_minutes: int = Field(default=60, alias="slipUploadWithinMinutes", ge=1)
@@ -128,26 +142,33 @@ class SiteSettings(BaseModel):
     # UFABET host (replaces the UFABET card's web link when set).
     game_launch_iframe: bool = Field(default=False, alias="gameLaunchIframe")
     ufa_host: SafeUrl = Field(default="", alias="ufaHost")
-    # Promotions (docs/domain/promotions.md). Rates are basis points: 100 = 1 %.
+    # Promotions (docs/domain/promotions.md). Rates are basis points: 100 = 1 %. Unset money
+    # for a currency: the invite income, the refund, the coins are not offered in it.
     bonus_deposit_window_hours: int = Field(default=24, alias="bonusDepositWindowHours", ge=1)
     invite_enabled: bool = Field(default=True, alias="inviteEnabled")
     invite_rate_bp: int = Field(default=500, alias="inviteRateBp", ge=0, le=10_000)
-    invite_min_deposit: Money = Field(default=100_00, alias="inviteMinDeposit")
-    invite_max_per_invitee: Money = Field(default=500_00, alias="inviteMaxPerInvitee")
+    invite_min_deposit: MoneyPerCurrency = _amounts("inviteMinDeposit", thb=100_00, lak=50_000_00)
+    invite_max_per_invitee: MoneyPerCurrency = _amounts(
+        "inviteMaxPerInvitee", thb=500_00, lak=300_000_00
+    )
     invite_banners: list[PromoBanner] = Field(default_factory=list, alias="inviteBanners")
     refund_enabled: bool = Field(default=True, alias="refundEnabled")
     refund_period: Literal["day", "week"] = Field(default="week", alias="refundPeriod")
     refund_rate_bp: int = Field(default=500, alias="refundRateBp", ge=0, le=10_000)
-    refund_minimum: Money = Field(default=1_00, alias="refundMinimum")
-    refund_max_per_period: Money = Field(default=5_000_00, alias="refundMaxPerPeriod")
+    refund_minimum: MoneyPerCurrency = _amounts("refundMinimum", thb=1_00, lak=1_000_00)
+    refund_max_per_period: MoneyPerCurrency = _amounts(
+        "refundMaxPerPeriod", thb=5_000_00, lak=3_000_000_00
+    )
     refund_banners: list[PromoBanner] = Field(default_factory=list, alias="refundBanners")
     spin_enabled: bool = Field(default=True, alias="spinEnabled")
-    spin_deposit_per_coin: Money = Field(default=100_00, alias="spinDepositPerCoin")
+    spin_deposit_per_coin: MoneyPerCurrency = _amounts(
+        "spinDepositPerCoin", thb=100_00, lak=50_000_00
+    )
     coupon_valid_days: int = Field(default=7, alias="couponValidDays", ge=1)
-    # QR deposits (pao.payments.qr): minutes a QR stays payable; PAYTIMZ's minimum (minor
-    # units) when the operator overrides the gateway's own 10 baht.
+    # QR deposits (pao.payments.qr): minutes a QR stays payable; PAYTIMZ's minimum when the
+    # operator overrides the gateway's own 10 baht (unset: the gateway's own).
     qr_expire_minutes: int = Field(default=15, alias="qrExpireMinutes", ge=1, le=24 * 60)
-    paytimz_minimum: Money | None = Field(default=None, alias="paytimzMinimum")
+    paytimz_minimum: MoneyPerCurrency = _amounts("paytimzMinimum", thb=None, lak=None)
 
     model_config = {"populate_by_name": True}
 

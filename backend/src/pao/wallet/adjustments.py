@@ -105,9 +105,15 @@ def _required_text(value: str, field: str) -> str:
     return value[:500]
 
 
-async def approval_limit(session: AsyncSession) -> int:
-    """Adjustments above this many minor units wait for a second staff member."""
-    return (await load_site_settings(session)).manual_adjustment_approval_above
+async def approval_limit(session: AsyncSession, currency: Currency | str) -> int | None:
+    """Adjustments in ``currency`` above this many minor units wait for a second staff member
+    (``None``: no limit set for that currency, so every adjustment in it waits)."""
+    settings = await load_site_settings(session)
+    return settings.manual_adjustment_approval_above.for_currency(currency)
+
+
+def waits_for_approval(amount: int, limit: int | None) -> bool:
+    return limit is None or amount > limit
 
 
 async def request_adjustment(
@@ -147,7 +153,9 @@ async def _request(
     if amount <= 0:
         raise AmountNotPositive()
     currency = Currency(member.currency)
-    waits = not by.at_the_shell and amount > await approval_limit(session)
+    waits = not by.at_the_shell and waits_for_approval(
+        amount, await approval_limit(session, currency)
+    )
     if waits and direction == AdjustmentDirection.DEBIT:
         await _check_covered(session, member_id=member.id, currency=currency, amount=amount)
     adjustment = await insert_now(

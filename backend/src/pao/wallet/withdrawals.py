@@ -19,7 +19,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.errors import BadRequest
+from pao.core.errors import BadRequest, CurrencyNotOffered
 from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
@@ -33,7 +33,7 @@ from pao.ledger.service import (
     post_hold,
     void_hold,
 )
-from pao.site.settings import load_site_settings
+from pao.site.settings import SiteSettings, load_site_settings
 from pao.wallet import withdrawal_function
 from pao.wallet.claims import Claimant, check_claimant, claim_active
 from pao.wallet.exceptions import (
@@ -61,21 +61,33 @@ STATEMENT_REF = "withdrawal"
 HOLD_PURPOSE = withdrawal_function.HOLD_PURPOSE
 
 
+def withdraw_limits(settings: SiteSettings, currency: Currency) -> tuple[int | None, int | None]:
+    """(smallest, largest) withdrawal of a ``currency`` wallet, minor units; ``None`` when the
+    operator set none for that currency (withdrawals are then not offered in it)."""
+    return (
+        settings.withdraw_min.for_currency(currency),
+        settings.withdraw_max.for_currency(currency),
+    )
+
+
 async def request_withdrawal(session: AsyncSession, *, member: Member, amount: int) -> Withdrawal:
     """Validate ``amount`` (minor units) and hold it out of the member's wallet."""
     if amount <= 0:
         raise AmountNotPositive()
-    limits = await load_site_settings(session)
-    if amount < limits.withdraw_min:
+    # The limits of the member's own currency (kip limits for a kip wallet; ADR 0020).
+    currency = Currency(member.currency)
+    minimum, maximum = withdraw_limits(await load_site_settings(session), currency)
+    if minimum is None or maximum is None:
+        raise CurrencyNotOffered()
+    if amount < minimum:
         raise WithdrawBelowMinimum()
-    if amount > limits.withdraw_max:
+    if amount > maximum:
         raise WithdrawAboveMaximum()
     if not member.bank_code or not member.bank_account_no:
         raise NoBankAccount()
     # The BONUS_REMAINING gate belongs to promotions (plugged into the wallet's port); it runs
     # before the hold is placed.
     await WITHDRAWAL_GATE.impl(session, member_id=member.id)
-    currency = Currency(member.currency)
     actor = f"member:{member.id}"
     memo = f"withdrawal to {member.bank_code} {member.bank_account_no}"
     withdrawal: Withdrawal | None = None

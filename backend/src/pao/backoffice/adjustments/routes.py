@@ -29,7 +29,9 @@ from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.money import AmountsOut
 from pao.kit.pagination import Page
+from pao.site.settings import load_site_settings
 from pao.wallet import adjustments
 from pao.wallet.adjustments import AdjustmentActor, snapshot
 
@@ -140,7 +142,10 @@ async def list_adjustments(
     summary="The amount above which an adjustment waits for approval",
 )
 async def adjustment_policy(session: SessionDep, staff: Requester) -> AdjustmentPolicyOut:
-    return AdjustmentPolicyOut(approval_above=await adjustments.approval_limit(session))
+    settings = await load_site_settings(session)
+    return AdjustmentPolicyOut(
+        approval_above=AmountsOut.of(settings.manual_adjustment_approval_above)
+    )
 
 
 @router.get(

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
 from pao.core.params import MAX_DB_INT, RequestModel
-from pao.kit.money import Currency, MajorAmount, WireAmount
+from pao.kit.money import AmountsOut, Currency, MajorAmount, WireAmount
 from pao.wallet.adjustments import AdjustmentRow, AdjustmentSort
 from pao.wallet.models import AdjustmentDirection, AdjustmentStatus
 
@@ -84,7 +84,8 @@ class AdjustmentOut(_Wire):
 
 
 class AdjustmentPolicyOut(_Wire):
-    approval_above: MajorAmount = Field(
-        description="Adjustments above this amount wait for a second staff member's approval "
-        "(site setting manualAdjustmentApprovalAbove)."
+    approval_above: AmountsOut = Field(
+        description="Per the member's wallet currency: adjustments above this amount wait for a "
+        "second staff member's approval (site setting manualAdjustmentApprovalAbove; null: every "
+        "adjustment in that currency waits)."
     )

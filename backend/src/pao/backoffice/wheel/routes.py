@@ -20,10 +20,11 @@ from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import MAX_BODY_ID, MAX_DB_INT32
 from pao.core.uow import SessionDep
-from pao.kit.money import MajorAmount, WireAmount
+from pao.kit.money import AmountsIn, AmountsOut, MajorAmount, WireAmount
 from pao.promotions import wheel_editor
 from pao.promotions.models import PrizeType, WheelSlice
 from pao.promotions.wheel_editor import CoinRules, SliceIn, WheelView
+from pao.site.settings import load_site_settings
 
 router = backoffice_router()
 
@@ -54,7 +55,10 @@ class WheelItemPrizeOut(_Wire):
 
 class WheelCoinRulesOut(_Wire):
     spin_enabled: bool
-    spin_deposit_per_coin: MajorAmount = Field(description="One coin per this much deposited.")
+    spin_deposit_per_coin: AmountsOut = Field(
+        description="One coin per this much deposited, per currency (null: a deposit in that "
+        "currency earns no coins)."
+    )
     coupon_valid_days: Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
 
 
@@ -104,7 +108,7 @@ class WheelEditorOut(_Wire):
             ],
             coin_rules=WheelCoinRulesOut(
                 spin_enabled=rules.spin_enabled,
-                spin_deposit_per_coin=rules.spin_deposit_per_coin,
+                spin_deposit_per_coin=AmountsOut.of(rules.spin_deposit_per_coin),
                 coupon_valid_days=rules.coupon_valid_days,
             ),
             min_slices=wheel_editor.MIN_SLICES,
@@ -130,7 +134,9 @@ class WheelSliceIn(_WireIn):
 
 class WheelCoinRulesIn(_WireIn):
     spin_enabled: bool
-    spin_deposit_per_coin: WireAmount
+    spin_deposit_per_coin: AmountsIn = Field(
+        description="Per currency; a currency left out keeps its value."
+    )
     coupon_valid_days: Annotated[int, Field(ge=-MAX_DB_INT32, le=MAX_DB_INT32)]
 
 
@@ -186,7 +192,9 @@ async def save_wheel(
         ],
         coin_rules=CoinRules(
             spin_enabled=body.coin_rules.spin_enabled,
-            spin_deposit_per_coin=body.coin_rules.spin_deposit_per_coin,
+            spin_deposit_per_coin=body.coin_rules.spin_deposit_per_coin.over(
+                (await load_site_settings(session)).spin_deposit_per_coin
+            ),
             coupon_valid_days=body.coin_rules.coupon_valid_days,
         )
         if body.coin_rules is not None

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import structlog
-from sqlalchemy import ColumnElement, false, select
+from sqlalchemy import ColumnElement, and_, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.identity.changes import bank_changed_since, bank_changed_since_clause, hours_before
@@ -208,8 +208,13 @@ async def auto_approve(ctx: PayoutContext) -> int:
     (:func:`held_for_bank_change`). Returns how many it took."""
     async with ctx.sessionmaker() as session, session.begin():
         site = await load_site_settings(session)
-        limit = site.withdraw_auto_approve_max
-        if limit <= 0:
+        # Per currency: a withdrawal is taken when its own currency's limit covers it.
+        limits = {
+            currency: limit
+            for currency, limit in site.withdraw_auto_approve_max.items()
+            if limit is not None and limit > 0
+        }
+        if not limits:
             return 0
         held = held_for_bank_change(
             hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
@@ -220,7 +225,12 @@ async def auto_approve(ctx: PayoutContext) -> int:
                     select(Withdrawal.id)
                     .where(
                         Withdrawal.status == WithdrawalStatus.PENDING,
-                        Withdrawal.amount <= limit,
+                        or_(
+                            *(
+                                and_(Withdrawal.currency == currency, Withdrawal.amount <= limit)
+                                for currency, limit in limits.items()
+                            )
+                        ),
                         ~held,
                     )
                     .order_by(Withdrawal.id)

@@ -108,7 +108,7 @@ async def create_qrcode(
         )  # fmt: skip
         return JSONResponse(answer)
 
-    service.check_amount(account.code, body.amount, site)
+    service.check_amount(account.code, body.amount, site, member.currency)
     replay = await replayed_answer(
         session, owner=owner, key=idempotency_key, operation=operation, payload=payload
     )

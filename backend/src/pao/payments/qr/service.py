@@ -30,11 +30,11 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.errors import Unprocessable
+from pao.core.errors import CurrencyNotOffered, Unprocessable
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
-from pao.kit.money import Currency
+from pao.kit.money import Currency, PerCurrency
 from pao.kit.states import transition
 from pao.ledger.models import AccountKind, JournalEntry
 from pao.ledger.service import credit_wallet
@@ -71,9 +71,15 @@ log = structlog.get_logger(__name__)
 
 # How long an expired/cancelled QR keeps its amount slot and can still be matched late.
 LATE_WINDOW = timedelta(hours=24)
-# Per-channel minimum (minor units, spec §5/§9); PAYTIMZ's may be overridden by a setting.
-MINIMUMS = {"WW": 100_00, "PAYTIMZ": 10_00, "PAYONEX": 100_00}
-BANK_MINIMUM = 1_00
+# Per-channel minimum (minor units per currency, spec §5/§9; ADR 0020); PAYTIMZ's may be
+# overridden by a setting. The gateways are Thai: they take baht only. A bank QR's minimum is
+# one baht or a thousand kip (the smallest kip note in use is 1,000).
+MINIMUMS = {
+    "WW": PerCurrency(THB=100_00),
+    "PAYTIMZ": PerCurrency(THB=10_00),
+    "PAYONEX": PerCurrency(THB=100_00),
+}
+BANK_MINIMUM = PerCurrency(THB=1_00, LAK=1_000_00)
 # LAPNet member ids of Lao banks that may receive Lao QR payments.
 LAPNET_BANK_IDS = {"BCEL": "27710418"}
 SLOTS = 100
@@ -82,14 +88,20 @@ BANK_TRANSFER_REF = "bank_transfer"
 GATEWAY_PAYMENT_REF = "gateway_payment"
 
 
-def minimum_for(channel: str, site: SiteSettings) -> int:
-    if channel == "PAYTIMZ" and site.paytimz_minimum is not None:
-        return max(site.paytimz_minimum, 1)
-    return MINIMUMS.get(channel, BANK_MINIMUM)
+def minimum_for(channel: str, site: SiteSettings, currency: Currency | str) -> int | None:
+    """The smallest QR deposit of ``channel`` in ``currency``; ``None``: the channel takes no
+    deposit in that currency."""
+    if channel == "PAYTIMZ":
+        override = site.paytimz_minimum.for_currency(currency)
+        if override is not None:
+            return max(override, 1)
+    return MINIMUMS.get(channel, BANK_MINIMUM).for_currency(currency)
 
 
-def check_amount(channel: str, amount: int, site: SiteSettings) -> None:
-    minimum = minimum_for(channel, site)
+def check_amount(channel: str, amount: int, site: SiteSettings, currency: Currency | str) -> None:
+    minimum = minimum_for(channel, site, currency)
+    if minimum is None:
+        raise CurrencyNotOffered()
     if amount < minimum:
         raise AmountBelowMinimum(minimum)
 
@@ -182,7 +194,7 @@ async def create_bank_qr(
     currency = Currency(member.currency)
     if currency != account.currency:
         raise QrFail(reason="the account does not take the member's currency")
-    check_amount(account.code, amount, site)
+    check_amount(account.code, amount, site, currency)
     step = 100 if currency is Currency.LAK else 1
     if amount % step:
         raise Unprocessable("KEY_INVALID", field="amount")

@@ -397,7 +397,9 @@ async def _refusal(
     # Judged against the upload time, so a slip settled late by the reconciler is not punished.
     if transfer_.transferred_at < slip.created_at - window:
         return SlipReason.EXPIRED_SLIP
-    if transfer_.amount <= 0 or transfer_.amount < settings.slip_minimum_deposit:
+    # The minimum of the member's own currency; none set for it: slips are not accepted in it.
+    minimum = settings.slip_minimum_deposit.for_currency(payer.currency)
+    if minimum is None or transfer_.amount <= 0 or transfer_.amount < minimum:
         return SlipReason.BELOW_MINIMUM_DEPOSIT
     return None
 

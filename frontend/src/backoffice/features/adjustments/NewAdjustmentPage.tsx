@@ -49,8 +49,10 @@ export default function NewAdjustmentPage() {
     amount: amount !== null && amount > 0 ? null : t('bo.adjustments.amountInvalid'),
     reason: reason.trim() ? null : t('bo.adjustments.reasonRequired'),
   };
-  const limit = policy.data?.approvalAbove;
-  const waits = amount !== null && limit !== undefined && amount > limit;
+  // Per currency: the variant's (the member's currency is not known before the save); none set
+  // for it means every adjustment waits.
+  const limit = policy.data === undefined ? undefined : (policy.data.approvalAbove[variantCurrency()] ?? null);
+  const waits = amount !== null && limit !== undefined && (limit === null || amount > limit);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -125,7 +127,7 @@ export default function NewAdjustmentPage() {
             onChange={(event) => setAmountText(event.target.value)}
             error={touched ? errors.amount : null}
             hint={
-              limit === undefined
+              limit === undefined || limit === null
                 ? undefined
                 : // A site setting, like the others in the variant's currency (the document names it).
                   t('bo.adjustments.limitHint', { limit: formatMoney(limit, variantCurrency()) })

@@ -85,7 +85,8 @@ function draftOf(wheel: Wheel): Draft {
       htmlDescription: texts(s.htmlDescription),
     })),
     spinEnabled: wheel.coinRules.spinEnabled,
-    spinDepositPerCoin: String(wheel.coinRules.spinDepositPerCoin),
+    // Per currency on the wire: this screen edits the variant's currency's value.
+    spinDepositPerCoin: String(wheel.coinRules.spinDepositPerCoin[variantCurrency()] ?? ''),
     couponValidDays: String(wheel.coinRules.couponValidDays),
   };
 }
@@ -108,7 +109,9 @@ function bodyOf(draft: Draft) {
     ),
     coinRules: {
       spinEnabled: draft.spinEnabled,
-      spinDepositPerCoin: parseAmount(draft.spinDepositPerCoin) ?? Number(draft.spinDepositPerCoin),
+      spinDepositPerCoin: {
+        [variantCurrency()]: parseAmount(draft.spinDepositPerCoin) ?? Number(draft.spinDepositPerCoin),
+      },
       couponValidDays: Number(draft.couponValidDays),
     },
   };
