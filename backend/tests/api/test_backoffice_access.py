@@ -268,7 +268,7 @@ async def _payment_match(w: World) -> httpx.Response:
         member_id = await s.scalar(select(Member.id).where(Member.phone == phone))
     return await w.client.post(
         f"{PREFIX}/deposits/unmatched/bank/{bank_id}/match",
-        json={"memberId": member_id},
+        json={"memberId": member_id, "note": "paid from a friend's account"},
         headers=bearer(w.owner_token),
     )
 

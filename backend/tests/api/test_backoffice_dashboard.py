@@ -193,7 +193,7 @@ async def test_figures_equal_what_was_moved(client: httpx.AsyncClient, app: Fast
     matched = await client.post(
         f"/api/backoffice/deposits/unmatched/bank/{payment}/match",
         headers=cashier | {"Idempotency-Key": "match-1"},
-        json={"memberId": cash_id},
+        json={"memberId": cash_id, "note": "the member sent the bank's receipt"},
     )
     assert matched.status_code == 200, matched.text
     assert await live_queues(client, headers) == {

@@ -990,6 +990,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/deposits/unmatched/{kind}/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payment, its payer and the member whose registered account paid it */
+        get: operations["backofficeDepositUnmatchedOne"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/deposits/unmatched/{kind}/{payment_id}/match": {
         parameters: {
             query?: never;
@@ -999,7 +1016,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit an unmatched payment to a member, once (send an Idempotency-Key) */
+        /**
+         * Credit an unmatched payment to a member, once (send an Idempotency-Key)
+         * @description A note is required. When the payer's account is another member's registered account, matching someone else takes confirmOtherOwner: true (else PAYER_IS_ANOTHER_MEMBER, with ownerIds).
+         */
         post: operations["backofficeDepositMatch"];
         delete?: never;
         options?: never;
@@ -2385,7 +2405,7 @@ export interface paths {
         put?: never;
         /**
          * The bank's incoming-transfer notification (server to server)
-         * @description Body {transferId, amount (major units), currency, receiverProxy, qrPayload, paidAt}; header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). Deduplicated by transferId; credits the matched QR's member once.
+         * @description Body {transferId, amount (major units), currency, receiverProxy, qrPayload, paidAt, payerBank?, payerAccount?, payerName?}; header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). Deduplicated by transferId; credits the matched QR's member once.
          */
         post: operations["bankNotify"];
         delete?: never;
@@ -4581,8 +4601,39 @@ export interface components {
         };
         /** MatchIn */
         MatchIn: {
+            /**
+             * Confirmotherowner
+             * @description Required when the payer's account is another member's registered account.
+             * @default false
+             */
+            confirmOtherOwner: boolean;
             /** Memberid */
             memberId: number;
+            /**
+             * Note
+             * @description Why this member (required; kept in the audit log).
+             */
+            note?: string | null;
+        };
+        /**
+         * MatchMemberOut
+         * @description A member as the match dialog shows them before the credit.
+         */
+        MatchMemberOut: {
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /** Bankcode */
+            bankCode: string;
+            /** Currency */
+            currency: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /** Status */
+            status: string;
         };
         /** MeOut */
         MeOut: {
@@ -6273,6 +6324,26 @@ export interface components {
              */
             code: string;
         };
+        /**
+         * UnmatchedDetailOut
+         * @description One payment with whose registered account paid it (pao.payments.qr.payer).
+         */
+        UnmatchedDetailOut: {
+            /**
+             * Ownerids
+             * @description The members the payer account may belong to (matching another member needs confirmOtherOwner).
+             */
+            ownerIds: number[];
+            /**
+             * Ownerstatus
+             * @description ONE: one member's registered account paid (suggestion); AMBIGUOUS: the bank masked the account and several members' accounts fit (no suggestion); NONE: the payer's account is no member's; UNKNOWN: the payment names no usable payer account.
+             * @enum {string}
+             */
+            ownerStatus: "ONE" | "AMBIGUOUS" | "NONE" | "UNKNOWN";
+            payment: components["schemas"]["UnmatchedOut"];
+            /** @description The member whose account paid. */
+            suggestion: components["schemas"]["MatchMemberOut"] | null;
+        };
         /** UnmatchedOut */
         UnmatchedOut: {
             /**
@@ -6304,6 +6375,21 @@ export interface components {
             /** Memberid */
             memberId: number | null;
             outcome: components["schemas"]["PaymentOutcome"];
+            /**
+             * Payeraccount
+             * @description The payer's account: the last 4 digits, or as the bank masked it.
+             */
+            payerAccount: string | null;
+            /**
+             * Payerbank
+             * @description The payer's bank as the bank sent it.
+             */
+            payerBank: string | null;
+            /**
+             * Payername
+             * @description The payer's account name as the bank sent it.
+             */
+            payerName: string | null;
             /**
              * Reference
              * @description The bank's transfer id, or GATEWAY:transaction id.
@@ -11904,6 +11990,92 @@ export interface operations {
             };
         };
     };
+    backofficeDepositUnmatchedOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: components["schemas"]["PaymentKind"];
+                payment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedDetailOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description DEPOSIT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     backofficeDepositMatch: {
         parameters: {
             query?: never;
@@ -11968,7 +12140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description DEPOSIT_ALREADY_SETTLED | IDEMPOTENCY_KEY_REUSED */
+            /** @description DEPOSIT_ALREADY_SETTLED | PAYER_IS_ANOTHER_MEMBER | IDEMPOTENCY_KEY_REUSED */
             409: {
                 headers: {
                     [name: string]: unknown;

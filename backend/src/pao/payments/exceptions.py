@@ -11,16 +11,21 @@ accounts), one class per catalogue code::
      ├── NotFound (404)
      │    ├── DepositNotFound            DEPOSIT_NOT_FOUND           no such slip or payment
      │    └── ReceivingAccountNotFound   RECEIVING_ACCOUNT_NOT_FOUND
-     └── Conflict (409)
-          ├── DepositAlreadySettled      DEPOSIT_ALREADY_SETTLED     not (or no longer) waiting
-          │                                                          for a decision
-          └── DepositTransferCredited    DEPOSIT_TRANSFER_CREDITED   the slip's transfer was
-                                                                     credited through another slip
+     ├── Conflict (409)
+     │    ├── DepositAlreadySettled      DEPOSIT_ALREADY_SETTLED     not (or no longer) waiting
+     │    │                                                          for a decision
+     │    ├── DepositTransferCredited    DEPOSIT_TRANSFER_CREDITED   the slip's transfer was
+     │    │                                                          credited through another slip
+     │    └── PayerIsAnotherMember       PAYER_IS_ANOTHER_MEMBER     a match by hand to a member
+     │                                                               who is not the payer account's
+     │                                                               owner, unconfirmed
+     └── Unprocessable (422)
+          └── MatchNoteRequired          DEPOSIT_NOTE_REQUIRED       a match by hand without a note
 """
 
 from __future__ import annotations
 
-from pao.core.errors import BadRequest, Conflict, NotFound
+from pao.core.errors import BadRequest, Conflict, NotFound, Unprocessable
 
 
 class DepositCurrencyMismatch(BadRequest):
@@ -53,3 +58,17 @@ class DepositAlreadySettled(Conflict):
 
 class DepositTransferCredited(Conflict):
     code = "DEPOSIT_TRANSFER_CREDITED"
+
+
+class PayerIsAnotherMember(Conflict):
+    """The payer's account is another member's registered account (``ownerIds``: whose, or
+    the candidates of a masked account) and the match was not confirmed."""
+
+    code = "PAYER_IS_ANOTHER_MEMBER"
+
+
+class MatchNoteRequired(Unprocessable):
+    code = "DEPOSIT_NOTE_REQUIRED"
+
+    def __init__(self) -> None:
+        super().__init__(field="note")

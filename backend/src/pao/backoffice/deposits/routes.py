@@ -20,8 +20,10 @@ from pao.backoffice.deposits.schemas import (
     SlipRejectIn,
     SlipReviewOut,
     SlipReviewQuery,
+    UnmatchedDetailOut,
     UnmatchedOut,
     UnmatchedQuery,
+    mask_payer,
 )
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
@@ -32,9 +34,10 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.money import to_major
 from pao.kit.pagination import Page
 from pao.payments.exceptions import DepositNotFound
-from pao.payments.qr import matching
+from pao.payments.qr import matching, payer
 from pao.payments.qr.models import PaymentOutcome
 from pao.payments.slips import review
 from pao.payments.slips.models import Slip, SlipReview
@@ -240,6 +243,23 @@ async def list_unmatched(
     return Page[UnmatchedOut].of(items, UnmatchedOut.of, total=total, request=query)
 
 
+@router.get(
+    "/deposits/unmatched/{kind}/{payment_id}",
+    operation_id="backofficeDepositUnmatchedOne",
+    response_model=UnmatchedDetailOut,
+    responses={**AUTHENTICATED, **NOT_FOUND, **VALIDATION},
+    summary="One payment, its payer and the member whose registered account paid it",
+)
+async def get_unmatched(
+    kind: matching.PaymentKind, payment_id: DbId, session: SessionDep, staff: Reader
+) -> UnmatchedDetailOut:
+    row = await matching.get_payment(session, kind=kind, payment_id=payment_id)
+    owners = await matching.owners_of(session, row)
+    described = matching.describe(row)
+    known = payer.account_pattern(described.payer_account) is not None
+    return UnmatchedDetailOut.of(described, owners, known=known)
+
+
 @router.post(
     "/deposits/unmatched/{kind}/{payment_id}/match",
     operation_id="backofficeDepositMatch",
@@ -250,11 +270,15 @@ async def list_unmatched(
         **errors(
             _400="DEPOSIT_CURRENCY_MISMATCH",
             _404="DEPOSIT_NOT_FOUND | NO_USER",
-            _409="DEPOSIT_ALREADY_SETTLED | IDEMPOTENCY_KEY_REUSED",
+            _409="DEPOSIT_ALREADY_SETTLED | PAYER_IS_ANOTHER_MEMBER | IDEMPOTENCY_KEY_REUSED",
+            _422="DEPOSIT_NOTE_REQUIRED",
         ),
         **VALIDATION,
     },
     summary="Credit an unmatched payment to a member, once (send an Idempotency-Key)",
+    description="A note is required. When the payer's account is another member's registered "
+    "account, matching someone else takes confirmOtherOwner: true (else "
+    "PAYER_IS_ANOTHER_MEMBER, with ownerIds).",
 )
 async def match_payment(
     kind: matching.PaymentKind,
@@ -274,7 +298,11 @@ async def match_payment(
             payment_id=payment_id,
             member_id=body.member_id,
             actor=actor_name(actor),
+            note=body.note,
+            confirm_other_owner=body.confirm_other_owner,
         )
+        described = matching.describe(row)
+        owners = await matching.owners_of(session, row)
         await audit.record(
             session,
             actor=actor,
@@ -282,9 +310,21 @@ async def match_payment(
             object_type=f"{kind.value}_payment",
             object_id=row.id,
             before={"outcome": PaymentOutcome.UNMATCHED},
-            after={"outcome": row.outcome, "memberId": row.member_id, "entryId": row.entry_id},
+            after={
+                "outcome": row.outcome,
+                "memberId": row.member_id,
+                "entryId": row.entry_id,
+                "amount": to_major(row.amount),
+                "currency": row.currency,
+                "payerBank": described.payer_bank,
+                "payerAccount": mask_payer(described.payer_account),
+                "payerName": described.payer_name,
+                "payerOwnerIds": sorted(owners.ids),
+                "confirmOtherOwner": body.confirm_other_owner,
+            },
+            detail=body.note,
         )
-        return UnmatchedOut.of(matching.describe(row))
+        return UnmatchedOut.of(described)
 
     return JSONResponse(
         await run_idempotent(
@@ -292,7 +332,13 @@ async def match_payment(
             owner=f"staff:{staff.id}",
             key=idempotency_key,
             operation="backoffice.deposit.match",
-            payload={"kind": kind.value, "paymentId": payment_id, "memberId": body.member_id},
+            payload={
+                "kind": kind.value,
+                "paymentId": payment_id,
+                "memberId": body.member_id,
+                "note": body.note,
+                "confirmOtherOwner": body.confirm_other_owner,
+            },
             action=action,
         )
     )

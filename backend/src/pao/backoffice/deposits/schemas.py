@@ -14,6 +14,7 @@ from pao.identity.models import Member
 from pao.kit.money import MajorAmount, WireAmount
 from pao.payments.qr.matching import PaymentKind, UnmatchedPayment
 from pao.payments.qr.models import PaymentOutcome
+from pao.payments.qr.payer import PayerOwners
 from pao.payments.slips.models import LookupOutcome, Slip, SlipReview, SlipStatus
 from pao.payments.slips.review import ReviewSort
 
@@ -25,6 +26,14 @@ def mask(account_no: str | None) -> str | None:
     """A sender's account number as the lists show it: the last four digits, masked the way
     every back-office list masks an account (:func:`pao.identity.changes.mask_account_no`)."""
     return mask_account_no(account_no) if account_no else account_no
+
+
+def mask_payer(account: str | None) -> str | None:
+    """A payer's account as the bank sent it, masked like :func:`mask` unless the bank masked
+    it already (then it shows what the bank showed)."""
+    if not account or not account.isdigit():
+        return account
+    return mask_account_no(account)
 
 
 # ----- slips -------------------------------------------------------------------------------
@@ -146,6 +155,11 @@ class UnmatchedOut(_Wire):
     matched_by: str | None
     matched_at: datetime | None
     entry_id: int | None
+    payer_bank: str | None = Field(description="The payer's bank as the bank sent it.")
+    payer_account: str | None = Field(
+        description="The payer's account: the last 4 digits, or as the bank masked it."
+    )
+    payer_name: str | None = Field(description="The payer's account name as the bank sent it.")
 
     @classmethod
     def of(cls, row: UnmatchedPayment) -> UnmatchedOut:
@@ -162,8 +176,77 @@ class UnmatchedOut(_Wire):
             matched_by=row.matched_by,
             matched_at=row.matched_at,
             entry_id=row.entry_id,
+            payer_bank=row.payer_bank,
+            payer_account=mask_payer(row.payer_account),
+            payer_name=row.payer_name,
+        )
+
+
+class MatchMemberOut(_Wire):
+    """A member as the match dialog shows them before the credit."""
+
+    id: int
+    name: str
+    phone: str
+    status: str
+    currency: str
+    bank_code: str
+    account_no_masked: str
+
+    @classmethod
+    def of(cls, member: Member) -> MatchMemberOut:
+        return cls(
+            id=member.id,
+            name=member.name,
+            phone=member.phone,
+            status=member.status,
+            currency=member.currency,
+            bank_code=member.bank_code,
+            account_no_masked=mask_account_no(member.bank_account_no),
+        )
+
+
+PayerOwnerStatus = Literal["ONE", "AMBIGUOUS", "NONE", "UNKNOWN"]
+
+
+class UnmatchedDetailOut(_Wire):
+    """One payment with whose registered account paid it (pao.payments.qr.payer)."""
+
+    payment: UnmatchedOut
+    owner_status: PayerOwnerStatus = Field(
+        description="ONE: one member's registered account paid (suggestion); AMBIGUOUS: the "
+        "bank masked the account and several members' accounts fit (no suggestion); NONE: the "
+        "payer's account is no member's; UNKNOWN: the payment names no usable payer account."
+    )
+    suggestion: MatchMemberOut | None = Field(description="The member whose account paid.")
+    owner_ids: list[int] = Field(
+        description="The members the payer account may belong to (matching another member "
+        "needs confirmOtherOwner)."
+    )
+
+    @classmethod
+    def of(cls, row: UnmatchedPayment, owners: PayerOwners, *, known: bool) -> UnmatchedDetailOut:
+        status: PayerOwnerStatus
+        if owners.ambiguous:
+            status = "AMBIGUOUS"
+        elif owners.suggestion is not None:
+            status = "ONE"
+        else:
+            status = "NONE" if known else "UNKNOWN"
+        return cls(
+            payment=UnmatchedOut.of(row),
+            owner_status=status,
+            suggestion=MatchMemberOut.of(owners.suggestion) if owners.suggestion else None,
+            owner_ids=sorted(owners.ids),
         )
 
 
 class MatchIn(_WireIn):
     member_id: int = Field(ge=1, le=MAX_BODY_ID)
+    note: Note | None = Field(
+        default=None, description="Why this member (required; kept in the audit log)."
+    )
+    confirm_other_owner: bool = Field(
+        default=False,
+        description="Required when the payer's account is another member's registered account.",
+    )

@@ -2,10 +2,16 @@
 
 A bank transfer notification or a gateway payment that found no QR is kept UNMATCHED
 (:mod:`pao.payments.qr.service`): the money is in the operator's account but nobody's wallet.
-Staff find whose it is and :func:`match_payment` credits that member through the same
+Staff find whose it is (a bank transfer names its payer when the bank says: the member whose
+registered account paid is suggested, :mod:`pao.payments.qr.payer`) and :func:`match_payment`
+credits that member through the same
 :func:`credit_payment` the automatic match uses, from the same clearing account, exactly once:
 the payment row is locked ``FOR UPDATE`` (SQLite: one writer at a time) and must still be
 UNMATCHED; it then records MATCHED_BY_HAND, the member, who matched it, when, and the entry.
+
+No blind match: it takes a note (the caller audits it), and crediting a member who is not the
+owner of the paying account when that account is another member's takes an explicit
+``confirm_other_owner`` (else :class:`PayerIsAnotherMember`).
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ from pao.payments.exceptions import (
     DepositAlreadySettled,
     DepositCurrencyMismatch,
     DepositNotFound,
+    MatchNoteRequired,
+    PayerIsAnotherMember,
 )
 from pao.payments.qr.models import BankNotification, GatewayPayment, PaymentOutcome
+from pao.payments.qr.payer import NOBODY, PayerOwners, payer_owners
 from pao.payments.qr.service import BANK_TRANSFER_REF, GATEWAY_PAYMENT_REF, credit_payment
 from pao.wallet.exceptions import MemberNotFound
 
@@ -53,6 +62,10 @@ class UnmatchedPayment:
     matched_by: str | None
     matched_at: datetime | None
     entry_id: int | None
+    # Who paid, as the bank said (bank transfers only; any may be None).
+    payer_bank: str | None = None
+    payer_account: str | None = None
+    payer_name: str | None = None
 
 
 def describe(row: BankNotification | GatewayPayment) -> UnmatchedPayment:
@@ -73,6 +86,9 @@ def describe(row: BankNotification | GatewayPayment) -> UnmatchedPayment:
         matched_by=row.matched_by,
         matched_at=row.matched_at,
         entry_id=row.entry_id,
+        payer_bank=row.payer_bank if isinstance(row, BankNotification) else None,
+        payer_account=row.payer_account if isinstance(row, BankNotification) else None,
+        payer_name=row.payer_name if isinstance(row, BankNotification) else None,
     )
 
 
@@ -90,6 +106,9 @@ def _union(outcome: PaymentOutcome) -> Any:
         BankNotification.matched_by,
         BankNotification.matched_at,
         BankNotification.entry_id,
+        BankNotification.payer_bank,
+        BankNotification.payer_account,
+        BankNotification.payer_name,
     ).where(BankNotification.outcome == outcome)
     gateway = select(
         literal(PaymentKind.GATEWAY.value, String).label("kind"),
@@ -104,6 +123,9 @@ def _union(outcome: PaymentOutcome) -> Any:
         GatewayPayment.matched_by,
         GatewayPayment.matched_at,
         GatewayPayment.entry_id,
+        literal(None, String).label("payer_bank"),
+        literal(None, String).label("payer_account"),
+        literal(None, String).label("payer_name"),
     ).where(GatewayPayment.outcome == outcome)
     return union_all(bank, gateway).subquery()
 
@@ -147,6 +169,9 @@ async def list_payments(
             matched_by=r.matched_by,
             matched_at=r.matched_at,
             entry_id=r.entry_id,
+            payer_bank=r.payer_bank,
+            payer_account=r.payer_account,
+            payer_name=r.payer_name,
         )
         for r in page
     ]
@@ -180,10 +205,44 @@ async def _lock(
     return row
 
 
-async def match_payment(
-    session: AsyncSession, *, kind: PaymentKind, payment_id: int, member_id: int, actor: str
+async def get_payment(
+    session: AsyncSession, *, kind: PaymentKind, payment_id: int
 ) -> BankNotification | GatewayPayment:
-    """Credit an UNMATCHED payment to ``member_id``, once; returns the row as it now stands."""
+    """One bank or gateway payment, whatever its outcome."""
+    row: BankNotification | GatewayPayment | None
+    if kind is PaymentKind.BANK:
+        row = await session.get(BankNotification, payment_id)
+    else:
+        row = await session.get(GatewayPayment, payment_id)
+    if row is None:
+        raise DepositNotFound()
+    return row
+
+
+async def owners_of(session: AsyncSession, row: BankNotification | GatewayPayment) -> PayerOwners:
+    """The members whose registered account paid ``row`` (a gateway names no payer)."""
+    if not isinstance(row, BankNotification):
+        return NOBODY
+    return await payer_owners(session, payer_bank=row.payer_bank, payer_account=row.payer_account)
+
+
+async def match_payment(
+    session: AsyncSession,
+    *,
+    kind: PaymentKind,
+    payment_id: int,
+    member_id: int,
+    actor: str,
+    note: str | None,
+    confirm_other_owner: bool = False,
+) -> BankNotification | GatewayPayment:
+    """Credit an UNMATCHED payment to ``member_id``, once; returns the row as it now stands.
+
+    Refused without a note (:class:`MatchNoteRequired`), and, when the paying account is
+    registered to members of whom ``member_id`` is not one, unless ``confirm_other_owner``
+    (:class:`PayerIsAnotherMember`)."""
+    if not note or not note.strip():
+        raise MatchNoteRequired()
     row = await _lock(session, kind, payment_id)
     if row.outcome != PaymentOutcome.UNMATCHED:
         raise DepositAlreadySettled()
@@ -192,6 +251,9 @@ async def match_payment(
         raise MemberNotFound()
     if row.currency != member.currency:
         raise DepositCurrencyMismatch()
+    owners = await owners_of(session, row)
+    if owners.members and member.id not in owners.ids and not confirm_other_owner:
+        raise PayerIsAnotherMember(ownerIds=sorted(owners.ids))
     currency = Currency(row.currency)
     if isinstance(row, BankNotification):
         entry = await credit_payment(

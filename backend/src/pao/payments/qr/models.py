@@ -108,6 +108,12 @@ class BankNotification(Base):
     receiver_proxy: Mapped[str] = mapped_column(String(40))
     qr_payload: Mapped[str | None] = mapped_column(Text)
     paid_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    # Who paid, as far as the bank says (any may be missing): the bank's code as sent (Pao's
+    # code or a Thai clearing code), the account number (some banks mask it with x's), the
+    # account holder's name. Staff match an UNMATCHED transfer with it (pao.payments.qr.payer).
+    payer_bank: Mapped[str | None] = mapped_column(String(10))
+    payer_account: Mapped[str | None] = mapped_column(String(34))
+    payer_name: Mapped[str | None] = mapped_column(String(100))
     qr_deposit_id: Mapped[int | None] = mapped_column(ForeignKey("qr_deposits.id"), index=True)
     outcome: Mapped[PaymentOutcome] = mapped_column(String(16), index=True)
     entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"))

@@ -206,7 +206,8 @@ async def cancel_qrcode(qrcodeId: str, session: SessionDep, member: CurrentMembe
     responses=errors(_401="UNAUTHORIZED", _410="gone", _422="KEY_MISSING | KEY_INVALID"),
     summary="The bank's incoming-transfer notification (server to server)",
     description="Body {transferId, amount (major units), currency, receiverProxy, qrPayload, "
-    "paidAt}; header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). "
+    "paidAt, payerBank?, payerAccount?, payerName?}; "
+    "header X-Bank-Signature = hex(HMAC-SHA256(bank webhook secret, raw body)). "
     "Deduplicated by transferId; credits the matched QR's member once.",
 )
 async def bank_notify(
@@ -233,6 +234,9 @@ async def bank_notify(
         receiver_proxy=note.receiver_proxy,
         qr_payload=note.qr_payload,
         paid_at=note.paid_at,
+        payer_bank=note.payer_bank,
+        payer_account=note.payer_account,
+        payer_name=note.payer_name,
     )
     return PaymentAck(outcome=result.notification.outcome, duplicate=result.duplicate)
 

@@ -58,6 +58,12 @@ class BankNotifyIn(RequestModel):
     receiver_proxy: str = Field(alias="receiverProxy", min_length=1, max_length=40)
     qr_payload: str | None = Field(default=None, alias="qrPayload", max_length=512)
     paid_at: AwareDatetime = Field(alias="paidAt")
+    # Who paid, when the bank says. SCB's payment confirmation (docs: /work/shared/providers.md
+    # §6) names them sendingBankCode (a 3-digit clearing code, e.g. "014"), payerAccountNumber
+    # and payerName; an adapter for it maps them onto these. The account may be masked (x's).
+    payer_bank: str | None = Field(default=None, alias="payerBank", max_length=10)
+    payer_account: str | None = Field(default=None, alias="payerAccount", max_length=34)
+    payer_name: str | None = Field(default=None, alias="payerName", max_length=100)
 
 
 class PaymentAck(BaseModel):

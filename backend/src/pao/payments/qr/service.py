@@ -478,8 +478,12 @@ async def handle_bank_notification(
     receiver_proxy: str,
     qr_payload: str | None,
     paid_at: datetime,
+    payer_bank: str | None = None,
+    payer_account: str | None = None,
+    payer_name: str | None = None,
 ) -> NotificationResult:
-    """Record one incoming transfer (once per ``transfer_id``) and credit the matched QR."""
+    """Record one incoming transfer (once per ``transfer_id``) and credit the matched QR.
+    The payer's bank, account and name, when the bank sends them, are kept for a match by hand."""
     notification = BankNotification(
         transfer_id=transfer_id,
         amount=amount,
@@ -487,6 +491,9 @@ async def handle_bank_notification(
         receiver_proxy=receiver_proxy,
         qr_payload=qr_payload,
         paid_at=paid_at,
+        payer_bank=(payer_bank or "").strip().upper() or None,
+        payer_account=(payer_account or "").strip() or None,
+        payer_name=(payer_name or "").strip() or None,
         outcome=PaymentOutcome.UNMATCHED,
     )
     try:

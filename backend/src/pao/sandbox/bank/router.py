@@ -244,6 +244,10 @@ async def pay_qr(body: QrPaymentIn, request: Request, session: SandboxSessionDep
             "receiverProxy": target.receiver_proxy,
             "qrPayload": body.payload.strip(),
             "paidAt": paid_at.isoformat(),
+            # Who paid (SCB's sendingBankCode / payerAccountNumber / payerName).
+            "payerBank": record.from_bank,
+            "payerAccount": record.from_account,
+            "payerName": record.from_name,
         }
     ).encode()
     http: httpx.AsyncClient = request.app.state.http

@@ -180,12 +180,13 @@ function MatchDialog({ payment, onClose }: { payment: Payment; onClose: () => vo
   const formId = useId();
   const changed = useDepositsChanged();
   const [memberId, setMemberId] = useState('');
+  const [note, setNote] = useState('');
   const key = useRef(newIdempotencyKey());
   const match = useMutation({
     mutationFn: () =>
       boApi.post(
         '/api/backoffice/deposits/unmatched/{kind}/{payment_id}/match',
-        { memberId: Number(memberId) },
+        { memberId: Number(memberId), note, confirmOtherOwner: false },
         { params: { kind: payment.kind, payment_id: payment.id }, headers: { 'Idempotency-Key': key.current } },
       ),
     onSuccess: () => {
@@ -202,6 +203,7 @@ function MatchDialog({ payment, onClose }: { payment: Payment; onClose: () => vo
       <form id={formId} className="bo-form" onSubmit={submit} noValidate>
         <p>{payment.reference}</p>
         <TextField label={t('bo.deposits.memberId')} inputMode="numeric" value={memberId} onChange={(event) => setMemberId(event.target.value)} autoFocus />
+        <TextField label={t('bo.deposits.matchNote')} value={note} onChange={(event) => setNote(event.target.value)} required maxLength={500} />
       </form>
     </ConfirmDialog>
   );
