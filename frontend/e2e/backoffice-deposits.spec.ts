@@ -142,3 +142,74 @@ test('an owner adds a receiving account and disables it', async ({ page, request
   await expect.poll(offered).toBe(false);
   await page.screenshot({ path: 'test-results/screens/backoffice-accounts-disabled-th.png' });
 });
+
+/** A bank transfer that matches no QR (receiver unknown), paid from `payerAccount` at SCB: the
+ * bank's notification, signed with the sandbox's well-known webhook secret. */
+async function unmatchedTransfer(request: APIRequestContext, payerAccount: string, amount: number): Promise<string> {
+  const transferId = `E2E-UNMATCHED-${randomDigits(10)}`;
+  const body = JSON.stringify({
+    transferId,
+    amount,
+    currency: 'THB',
+    receiverProxy: '0999999999',
+    paidAt: new Date().toISOString(),
+    payerBank: '014',
+    payerAccount,
+    payerName: 'E2E PAYER',
+  });
+  const { createHmac } = await import('node:crypto');
+  const signature = createHmac('sha256', 'sandbox-bank-webhook-secret').update(body).digest('hex');
+  const sent = await request.post('/api/payments/bank/notify', {
+    headers: { 'Content-Type': 'application/json', 'X-Bank-Signature': signature },
+    data: body,
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  expect(((await sent.json()) as { outcome: string }).outcome).toBe('UNMATCHED');
+  return transferId;
+}
+
+test('matching an unmatched payment shows the payer and refuses a blind match', async ({ page, request, t }) => {
+  const payer = await createMember(request);
+  const payerToken = await memberToken(request, payer);
+  const { bankAccount } = (await (await request.get('/api/wallet', { headers: asMember(payerToken) })).json()) as {
+    bankAccount: { bankAccountNo: string };
+  };
+  const other = await createMember(request);
+  const otherToken = await memberToken(request, other);
+  const transferId = await unmatchedTransfer(request, bankAccount.bankAccountNo, 77.25);
+  const cashier = await enrolledStaff(request, 'cashier');
+
+  await signIn(page, t, cashier);
+  await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.deposits') }).click();
+  await page.getByRole('tab', { name: t('bo.deposits.tab.unmatched') }).click();
+  const row = page.getByRole('table', { name: t('bo.deposits.tab.unmatched') }).getByRole('row').filter({ hasText: transferId });
+  await expect(row.getByText('E2E PAYER')).toBeVisible();
+  await row.getByRole('button', { name: t('bo.deposits.match') }).click();
+  const dialog = page.getByRole('dialog');
+  // The payer as the bank said, and the member whose registered account paid, suggested.
+  await expect(dialog.getByText('E2E PAYER')).toBeVisible();
+  const suggestion = dialog.getByRole('region', { name: t('bo.deposits.suggestion') });
+  await expect(suggestion.getByText(payer.phone, { exact: false })).toBeVisible();
+
+  // The cashier searches for someone else and chooses them: a warning that needs a confirmation.
+  await dialog.getByLabel(t('bo.deposits.searchMember'), { exact: true }).fill(other.phone);
+  const results = dialog.getByRole('list', { name: t('bo.deposits.results') });
+  await results.getByRole('listitem').filter({ hasText: other.phone }).getByRole('button', { name: t('bo.deposits.choose') }).click();
+  await expect(dialog.getByTestId('match-chosen')).toContainText(other.name);
+  await expect(dialog.getByTestId('match-chosen')).toContainText('SCB');
+  await expect(dialog.getByText(t('bo.deposits.otherOwner'))).toBeVisible();
+  await dialog.getByRole('button', { name: t('bo.deposits.match'), exact: true }).click();
+  await expect(dialog.getByText(t('bo.deposits.noteRequired'))).toBeVisible();
+  await dialog.getByLabel(t('bo.deposits.matchNote'), { exact: true }).fill('paid from his brother’s account, per chat');
+  await expectAccessible(page, 'match dialog');
+  await page.screenshot({ path: 'test-results/screens/backoffice-deposits-match-th.png' });
+  // Not confirmed yet: nothing is sent.
+  await dialog.getByRole('button', { name: t('bo.deposits.match'), exact: true }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(t('bo.deposits.confirmOtherOwner')).check();
+  await dialog.getByRole('button', { name: t('bo.deposits.match'), exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+  await expect.poll(() => balance(request, otherToken)).toBe(77.25);
+  expect(await balance(request, payerToken)).toBe(0);
+});

@@ -43,9 +43,7 @@ async def find_promotion(
 ) -> PromotionOut:
     """The promotion of an (upper-cased) code, or ``{}``."""
     bonus = await bonuses.find_promotion(session, code=code)
-    # A code of another currency is not offered to this member: as an unknown code.
-    offered = bonus is not None and bonus.currency == member.currency
-    return _promotion(bonus, language) if bonus and offered else PromotionOut()
+    return _promotion(bonus, language) if bonus else PromotionOut()
 
 
 @router.get(
@@ -57,7 +55,7 @@ async def find_promotion(
         **AUTH_ERRORS,
         **errors(
             _400="NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE"
-            " | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
+            " | BONUS_MAX_CLAIMED | BONUS_CONDITION",
             **KEY_ERRORS,
         ),
     },

@@ -1,25 +1,24 @@
 /**
  * Deposit review: slips that failed in a way that needs a look (open one to see the image, the
  * reason, what the bank said, and approve with an amount or reject), and payments that matched
- * no member (match one to a member id). The tab, page and size live in the URL.
+ * no member (match one to a member: MatchDialog). The tab, page and size live in the URL.
  */
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
-import { TextField } from '@/components/ui/Field';
 import { formatDateTime } from '@/lib/dates';
 import { formatMoney } from '@/lib/money';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, Pager } from '../../components/DataTable';
 import { boApi } from '../../lib/api';
 import { useMe } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
 import { may } from '../../lib/permissions';
-import { DEPOSITS, newIdempotencyKey, useDepositsChanged } from './deposits-api';
+import { DEPOSITS } from './deposits-api';
 import { useReasonText } from './reason-text';
+import { MatchDialog } from './MatchDialog';
 import { SlipReviewDialog } from './SlipReviewDialog';
 
 type Slip = components['schemas']['SlipReviewOut'];
@@ -143,6 +142,14 @@ function UnmatchedTable({ page, limit, go, canDecide }: TableProps) {
       { id: 'amount', header: t('bo.deposits.amount'), size: 120, cell: ({ row }) => money(row.original.amount, row.original.currency) },
       { id: 'reference', header: t('bo.deposits.reference'), cell: ({ row }) => <code className="bo-code">{row.original.reference}</code> },
       { id: 'detail', header: t('bo.deposits.detail'), cell: ({ row }) => row.original.detail },
+      {
+        id: 'payer',
+        header: t('bo.deposits.payer'),
+        cell: ({ row }) =>
+          row.original.payerAccount || row.original.payerName
+            ? [row.original.payerName, [row.original.payerBank, row.original.payerAccount].filter(Boolean).join(' ')].filter(Boolean).join(' · ')
+            : '—',
+      },
       ...(canDecide
         ? [
             {
@@ -172,39 +179,5 @@ function UnmatchedTable({ page, limit, go, canDecide }: TableProps) {
       {payments.data && <Pager page={page} limit={limit} total={payments.data.total} sizes={PAGE_SIZES} onPage={(next) => go({ page: next })} onLimit={(next) => go({ limit: next, page: 1 })} />}
       {matching && <MatchDialog payment={matching} onClose={() => setMatching(null)} />}
     </>
-  );
-}
-
-function MatchDialog({ payment, onClose }: { payment: Payment; onClose: () => void }) {
-  const { t } = useTranslation();
-  const formId = useId();
-  const changed = useDepositsChanged();
-  const [memberId, setMemberId] = useState('');
-  const [note, setNote] = useState('');
-  const key = useRef(newIdempotencyKey());
-  const match = useMutation({
-    mutationFn: () =>
-      boApi.post(
-        '/api/backoffice/deposits/unmatched/{kind}/{payment_id}/match',
-        { memberId: Number(memberId), note, confirmOtherOwner: false },
-        { params: { kind: payment.kind, payment_id: payment.id }, headers: { 'Idempotency-Key': key.current } },
-      ),
-    onSuccess: () => {
-      changed();
-      onClose();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    match.mutate();
-  };
-  return (
-    <ConfirmDialog open title={t('bo.deposits.matchTitle', { amount: money(payment.amount, payment.currency) })} confirm={t('bo.deposits.match')} pending={match.isPending} error={match.error} formId={formId} onConfirm={() => match.mutate()} onClose={onClose}>
-      <form id={formId} className="bo-form" onSubmit={submit} noValidate>
-        <p>{payment.reference}</p>
-        <TextField label={t('bo.deposits.memberId')} inputMode="numeric" value={memberId} onChange={(event) => setMemberId(event.target.value)} autoFocus />
-        <TextField label={t('bo.deposits.matchNote')} value={note} onChange={(event) => setNote(event.target.value)} required maxLength={500} />
-      </form>
-    </ConfirmDialog>
   );
 }
