@@ -15,7 +15,7 @@ import type { components } from '@/api/schema.gen';
 import { SafeHtml } from '@/components/ui/SafeHtml';
 import { ApiError } from '@/lib/errors';
 import { formatDateTime } from '@/lib/dates';
-import { useVariantUnit } from '@/lib/member-currency';
+import { env } from '@/lib/env';
 import { boApi } from '../lib/api';
 import { useBoErrorText } from '../lib/errors';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -136,8 +136,6 @@ function label(t: (key: never) => string, key: string): string {
 
 function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value: unknown; error?: string; onChange: (value: unknown) => void }) {
   const { t } = useTranslation();
-  // Money settings apply to the operator's members, in the variant's currency.
-  const currency = useVariantUnit();
   const name = label(t, field.key);
   switch (field.kind) {
     case 'bool':
@@ -149,8 +147,33 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
           </label>
         </Box>
       );
+    case 'money': {
+      // Per currency (ADR 0020): {THB, LAK} in major units, null = not set for that currency
+      // (each setting says what unset means). A Lao server has baht and kip wallets.
+      const amounts = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+      const currencies = env.lao ? (['THB', 'LAK'] as const) : (['THB'] as const);
+      const parse = (text: string) => {
+        if (text.trim() === '') return null;
+        const n = Number(text);
+        return Number.isNaN(n) ? text : n;
+      };
+      return (
+        <>
+          {currencies.map((code) => (
+            <Input
+              key={code}
+              label={`${name} (${code})`}
+              error={error}
+              type="number"
+              step={0.01}
+              value={amounts[code] === null || amounts[code] === undefined ? '' : String(amounts[code])}
+              onChange={(text) => onChange({ ...amounts, [code]: parse(text) })}
+            />
+          ))}
+        </>
+      );
+    }
     case 'int':
-    case 'money':
     case 'percentBp': {
       // Rates are basis points on the wire, percentages on screen (500 = 5 %).
       const shown = field.kind === 'percentBp' ? Number(value) / 100 : value;
@@ -160,7 +183,7 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
         if (Number.isNaN(n)) return text;
         return field.kind === 'percentBp' ? Math.round(n * 100) : n;
       };
-      const unit = field.kind === 'money' ? ` (${currency})` : field.kind === 'percentBp' ? ' (%)' : '';
+      const unit = field.kind === 'percentBp' ? ' (%)' : '';
       return (
         <Input label={`${name}${unit}`} error={error} type="number" step={field.kind === 'int' ? 1 : 0.01} value={String(shown ?? '')} onChange={(text) => onChange(parse(text))} />
       );

@@ -12,6 +12,9 @@ describe('settings history values', () => {
     expect(scalar('money', null)).toBeNull();
     // A Lao operator's settings are in kip, which has no decimals on screen.
     expect(scalar('money', 25000, undefined, 'LAK')).toBe('25,000 ₭');
+    // Per currency (ADR 0020): each currency's amount, unset shown as such.
+    expect(scalar('money', { THB: 100, LAK: null })).toBe('100.00 ฿ · LAK —');
+    expect(scalar('money', { THB: 100, LAK: 50000 })).toBe('100.00 ฿ · 50,000 ₭');
   });
 
   it('shows a text in three languages as a plain line per language that changed', () => {

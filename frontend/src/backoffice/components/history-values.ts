@@ -66,6 +66,15 @@ const SYMBOL: Record<Currency, string> = { THB: '฿', LAK: '₭' };
 export function scalar(kind: Kind | undefined, value: unknown, choice: (value: string) => string = (v) => v, currency: Currency = variantCurrency()): Shown {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return null;
   if (typeof value === 'number' && kind === 'money') return `${formatMoney(value, currency)} ${SYMBOL[currency]}`;
+  // Money settings per currency (ADR 0020): each currency's amount, "—" where unset.
+  if (kind === 'money' && value && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value as Record<string, unknown>)
+      .filter(([code]) => code in SYMBOL)
+      .map(([code, amount]) =>
+        typeof amount === 'number' ? `${formatMoney(amount, code as Currency)} ${SYMBOL[code as Currency]}` : `${code} —`,
+      )
+      .join(' · ');
+  }
   // Rates are basis points on the wire, percentages in the editor (250 = 2.5 %).
   if (typeof value === 'number' && kind === 'percentBp') return `${value / 100} %`;
   if (typeof value === 'string' && kind === 'choice') return choice(value);
