@@ -48,12 +48,18 @@ const backOffice = { viewport: { width: 1366, height: 768 } };
 const laoVariant = /lao-variant\.spec/;
 const notPlayerApp = /terminated\.spec|backoffice.*\.spec|lao-variant\.spec/;
 
+// phone-th runs every player-app test. The other three run the main path (@main: register,
+// login, profile, password, logout; a wrong password) and each one more share of the player's
+// flows, tagged with the project that runs it (@la phone-la, @en phone-en, @desktop
+// desktop-en): every flow runs in Thai on the phone and once more in another language or on the
+// desktop, instead of four times over (the strings' completeness per language is
+// `npm run check:i18n`'s).
 type P = Project<AppOptions>;
 const projects: P[] = [
   { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: notPlayerApp },
-  { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main/, testIgnore: notPlayerApp },
-  { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main/, testIgnore: notPlayerApp },
-  { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop/, testIgnore: notPlayerApp },
+  { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main|@la\b/, testIgnore: notPlayerApp },
+  { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main|@en\b/, testIgnore: notPlayerApp },
+  { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop\b/, testIgnore: notPlayerApp },
   // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
   { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice.*\.spec/ },
   // The same build as the Lao variant (the server tells it): Lao number, LAK wallet, Lao QR.

@@ -72,7 +72,7 @@ async function closeInbox(inbox: Page): Promise<void> {
   await inbox.context().close();
 }
 
-test('@main a member and an agent chat in real time, with an image, and history after reload', async ({
+test('@la a member and an agent chat in real time, with an image, and history after reload', async ({
   page,
   browser,
   request,
@@ -152,7 +152,7 @@ test('@main a member and an agent chat in real time, with an image, and history 
   await closeInbox(inbox);
 });
 
-test('@main an answer stored before the widget joined its room still shows', async ({ page, request, appLocale, t }) => {
+test('@en an answer stored before the widget joined its room still shows', async ({ page, request, appLocale, t }) => {
   await setChatBot(request, true);
   try {
     // A slow phone: the socket's handshake waits until the message was sent and answered, so

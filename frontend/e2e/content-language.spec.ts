@@ -34,7 +34,7 @@ test.afterAll(({}, testInfo) => {
   paoOps('settings', 'set', 'enableChatWidget', 'false');
 });
 
-test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @main', async ({
+test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @la', async ({
   page,
   request,
   t,

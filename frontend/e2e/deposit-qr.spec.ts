@@ -61,7 +61,7 @@ async function createQr(page: Page, t: T, name: string, amount: string) {
   return { deposit, payload, exact };
 }
 
-test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @main', async ({
+test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @desktop', async ({
   page,
   context,
   request,

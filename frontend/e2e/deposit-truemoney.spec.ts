@@ -6,7 +6,7 @@ import { createMember } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 
-test('gift link from the sandbox TrueMoney credits the wallet once @main', async ({
+test('gift link from the sandbox TrueMoney credits the wallet once @en', async ({
   page,
   context,
   request,

@@ -20,7 +20,7 @@ async function openJoker(page: Page, t: T, state: 'viewData' | 'openAccount') {
   return modal;
 }
 
-test('activate a game, transfer in, play, transfer back, see the statement @main', async ({
+test('activate a game, transfer in, play, transfer back, see the statement @desktop', async ({
   page,
   t,
   request,

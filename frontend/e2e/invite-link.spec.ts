@@ -1,5 +1,5 @@
 /**
- * The invite link at 360 px (phone-th, and phone-la / phone-en by @main): the copy button stays
+ * The invite link at 360 px (phone-th, and phone-la / phone-en by @la @en): the copy button stays
  * on the link's line however long the link and whatever the language, instead of wrapping below
  * it (it did in Lao); the link itself breaks inside its room.
  */
@@ -7,7 +7,7 @@ import { createMember } from './support/backend';
 import { expect, test } from './support/fixtures';
 import { openHome } from './support/flows';
 
-test('the invite link keeps its copy button on its line at 360 px @main', async ({ page, request, t, appLocale }) => {
+test('the invite link keeps its copy button on its line at 360 px @la @en', async ({ page, request, t, appLocale }) => {
   await openHome(page, t, await createMember(request));
   await page.getByRole('button', { name: t('home.invite'), exact: true }).click();
   const modal = page.getByRole('dialog', { name: t('promotions.invite.title') });

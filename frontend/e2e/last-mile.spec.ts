@@ -1,5 +1,5 @@
 /**
- * Issue 17, "the last mile", what a player sees (phone-th only: no @main tag):
+ * Issue 17, "the last mile", what a player sees (phone-th only: no project tag):
  *  2. the how-to videos play (real files) and a missing one says so; the LINE QR is an image;
  *  3. an unmet promotion and a 1-baht TrueMoney gift say what went wrong for that action;
  *  4. a shown QR learns it was paid; cancelling it then says it was paid;

@@ -3,7 +3,7 @@ import { createLegacyMember } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { openHome } from './support/flows';
 
-test('fixing the bank account name needs the password @main', async ({ page, t, request }) => {
+test('fixing the bank account name needs the password @en', async ({ page, t, request }) => {
   const member = createLegacyMember();
   await openHome(page, t, member);
   await page.getByRole('link', { name: t('nav.profile') }).click();

@@ -79,7 +79,7 @@ async function closeDialog(page: Page, t: T): Promise<void> {
 }
 
 test.describe('promotions', () => {
-  test('activate a bonus, then end it after playing @main', async ({ page, request, t, appLocale }) => {
+  test('activate a bonus, then end it after playing @la', async ({ page, request, t, appLocale }) => {
     const member = await createMember(request);
     deposit(member, 100);
     await openHome(page, t, member);

@@ -69,7 +69,7 @@ async function operatorAccount(request: APIRequestContext, token: string) {
   return bank!;
 }
 
-test('transfer at the sandbox bank, upload the slip, wallet credited @main', async ({
+test('transfer at the sandbox bank, upload the slip, wallet credited @en', async ({
   page,
   context,
   request,
