@@ -39,6 +39,7 @@ const dataDirs = process.env.PAO_E2E_DATA_DIRS.split(',');
 
 // The backend command; PAO_BIN points elsewhere (e.g. another checkout) when needed.
 const pao = process.env.PAO_BIN ?? '../.venv/bin/pao';
+const python = process.env.PAO_PYTHON ?? '../.venv/bin/python';
 const baseURL = external ?? `http://127.0.0.1:${ports[0]}`;
 const phone = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, hasTouch: true };
 const desktop = { viewport: { width: 1280, height: 800 } };
@@ -103,7 +104,11 @@ export default defineConfig<AppOptions>({
   webServer: external
     ? undefined
     : ports.slice(0, backends).map((port, index) => ({
-        command: `${pao} migrate && ${pao} demo && ${pao} serve`,
+        // Beside the server, the operator CLI kept warm on the same data directory
+        // (e2e/support/ops_server.py): the tests' `pao ops …` without a process each.
+        command:
+          `${pao} migrate && ${pao} demo && ` +
+          `{ ${python} e2e/support/ops_server.py ${join(dataDirs[index] ?? '', 'ops.sock')} & } && ${pao} serve`,
         url: `http://127.0.0.1:${port}/healthz`,
         timeout: 120_000,
         reuseExistingServer: false,

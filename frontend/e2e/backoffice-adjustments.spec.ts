@@ -8,7 +8,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
 import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp } from './support/fixtures';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 const shot = (name: string) => `test-results/screens/backoffice-adjustments-${name}-en.png`;
@@ -38,7 +38,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   const managerB = await enrolledStaff(request, 'manager');
 
   // Manager A asks for the credit, from the member page's link.
-  await signIn(page, t, managerA);
+  await openBackOffice(page, t, managerA);
   const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
   await expect(nav.getByRole('link', { name: t('bo.nav.adjustments') })).toBeVisible();
   await page.goto(`/backoffice/adjustments/new?member=${memberId}`);
@@ -80,7 +80,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   const violations = await watchCsp(contextB);
   const pageB = await contextB.newPage();
   await pageB.addInitScript(() => localStorage.setItem('locale', 'en'));
-  await signIn(pageB, (key, vars) => tr('en', key, vars), managerB);
+  await openBackOffice(pageB, (key, vars) => tr('en', key, vars), managerB);
   await pageB.goto('/backoffice/adjustments?status=AWAITING_APPROVAL');
   const rowOfB = pageB.getByRole('table', { name: t('bo.adjustments.title') }).getByRole('row').filter({ hasText: member.phone });
   await expect(rowOfB.getByRole('button', { name: t('bo.adjustments.approve') })).toBeVisible();

@@ -8,7 +8,7 @@
 import { createMember, paoOps } from './support/backend';
 import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 test.use({ appLocale: 'en' });
 
@@ -37,7 +37,7 @@ test('support assigns a member conversation to themselves and answers it live', 
 
   // Support signs in to the back office and opens the inbox from the navigation.
   const staff = await enrolledStaff(request, 'support');
-  await signIn(page, t, staff);
+  await openBackOffice(page, t, staff);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.chat') }).click();
   await expect(page.getByRole('heading', { name: t('bo.chat.title') })).toBeVisible();
   await expect(page.getByText(t('bo.chat.live'))).toBeVisible();

@@ -9,7 +9,7 @@
 import { createMember, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { openHome } from './support/flows';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-content-${name}.png`;
 type Contact = { contactText: string };
@@ -20,7 +20,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   const marker = `Call e2e ${Date.now().toString().slice(-6)}`;
   const payload = `<b>${marker}</b><script>window.__pwned = 1</script><img src="/x.png" alt="" onerror="window.__pwned = 2">`;
   const manager = await enrolledStaff(request, 'manager');
-  await signIn(page, t, manager);
+  await openBackOffice(page, t, manager);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.content') }).click();
   await expect(page.getByRole('heading', { name: t('bo.content.title') })).toBeVisible();
 

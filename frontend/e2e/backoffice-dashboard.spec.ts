@@ -6,7 +6,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 
@@ -34,7 +34,7 @@ test.use({ appLocale: 'th' });
 test('a viewer sees a member deposit of today on the dashboard', async ({ page, request, t }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   const viewer = await enrolledStaff(request, 'viewer');
-  await signIn(page, t, viewer);
+  await openBackOffice(page, t, viewer);
   await expect(page).toHaveURL(/\/backoffice\/dashboard$/);
   await expect(page.getByRole('heading', { name: t('bo.dashboard.title'), level: 1 })).toBeVisible();
   const channels = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: t('bo.dashboard.channel') }) });

@@ -10,7 +10,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, randomDigits, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 const AMOUNT = 345.5;
@@ -70,7 +70,7 @@ test('a cashier approves a slip that needs a look, once', async ({ page, request
   expect(await balance(request, token)).toBe(0);
   const cashier = await enrolledStaff(request, 'cashier');
 
-  await signIn(page, t, cashier);
+  await openBackOffice(page, t, cashier);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.deposits') }).click();
   await expect(page.getByRole('heading', { name: t('bo.deposits.title'), level: 1 })).toBeVisible();
   await expect(page.getByRole('tab', { name: t('bo.deposits.tab.slips') })).toHaveAttribute('aria-selected', 'true');
@@ -114,7 +114,7 @@ test('an owner adds a receiving account and disables it', async ({ page, request
   const offered = async () => (await depositLookup(request, token)).banks.some((b) => b.bankAccountNo === accountNo);
   const owner = await enrolledStaff(request, 'owner');
 
-  await signIn(page, t, owner);
+  await openBackOffice(page, t, owner);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.accounts') }).click();
   await expect(page.getByRole('heading', { name: t('bo.accounts.title'), level: 1 })).toBeVisible();
   await page.getByRole('button', { name: t('bo.accounts.add') }).click();

@@ -7,7 +7,7 @@
  */
 import { expect, expectAccessible, test } from './support/fixtures';
 import { createMember } from './support/backend';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-members-${name}-th.png`;
 
@@ -16,7 +16,7 @@ test.use({ appLocale: 'th' });
 test('a manager finds, suspends and reactivates a member; a viewer cannot act', async ({ page, request, t }) => {
   const member = await createMember(request);
   const manager = await enrolledStaff(request, 'manager');
-  await signIn(page, t, manager);
+  await openBackOffice(page, t, manager);
 
   // Search by phone: the search is the URL.
   const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
@@ -72,7 +72,7 @@ test('a manager finds, suspends and reactivates a member; a viewer cannot act', 
   // A viewer: the same page without any action; the server refuses the call anyway.
   await page.evaluate(() => localStorage.removeItem('pao-staff-token'));
   const viewer = await enrolledStaff(request, 'viewer');
-  await signIn(page, t, viewer);
+  await openBackOffice(page, t, viewer);
   await page.goto(memberUrl);
   await expect(page.getByRole('heading', { name: new RegExp(member.name), level: 1 })).toBeVisible();
   await expect(page.getByRole('group', { name: t('bo.members.actions') })).toHaveCount(0);

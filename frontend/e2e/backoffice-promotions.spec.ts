@@ -10,7 +10,7 @@
 import { createMember } from './support/backend';
 import { expect, expectAccessible, test, tr } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const PLAYER = { 'X-Pao-Client': 'wallet' };
 const shot = (name: string) => `test-results/screens/backoffice-promotions-${name}-en.png`;
@@ -23,7 +23,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   const promoCode = `CODE${suffix}`;
   const bonusName = `Welcome back ${suffix}`;
   const manager = await enrolledStaff(request, 'manager');
-  await signIn(page, t, manager);
+  await openBackOffice(page, t, manager);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.promotions') }).click();
   await expect(page.getByRole('heading', { name: t('bo.promotions.title') })).toBeVisible();
 

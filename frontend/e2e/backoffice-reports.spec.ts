@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 
@@ -40,7 +40,7 @@ test.use({ appLocale: 'th' });
 test('a manager exports the daily figures and they match the dashboard', async ({ page, request, t }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   const manager = await enrolledStaff(request, 'manager');
-  await signIn(page, t, manager);
+  await openBackOffice(page, t, manager);
   await depositTrueMoney(request, await createMember(request), 75.5);
   const board = await dashboardTotals(page, t);
   expect(board.deposits).toBeGreaterThanOrEqual(75.5);

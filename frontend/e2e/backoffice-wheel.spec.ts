@@ -10,7 +10,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { createMember } from './support/backend';
 import { expect, expectAccessible, test, tr } from './support/fixtures';
 import { openHome } from './support/flows';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-wheel-${name}-en.png`;
 const URL = '/api/backoffice/wheel';
@@ -46,7 +46,7 @@ test.use({ appLocale: 'en' });
 
 test('a manager changes the weights, the player sees the new odds; zero weights are refused', async ({ page, request, browser, t, baseURL }) => {
   const manager = await enrolledStaff(request, 'manager');
-  await signIn(page, t, manager);
+  await openBackOffice(page, t, manager);
   const token = (await page.evaluate(() => localStorage.getItem('pao-staff-token'))) ?? '';
   const original = (await (await request.get(URL, { headers: { Authorization: `Bearer ${token}` } })).json()) as Wheel;
   // A player with a coupon: a 2,000 baht deposit (a TrueMoney gift voucher of the sandbox) earns

@@ -8,7 +8,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-withdrawals-${name}-th.png`;
 const PLAYER = { 'X-Pao-Client': 'wallet' };
@@ -27,7 +27,7 @@ test('a cashier sees a new withdrawal live, claims it and pays it through the ba
   paoOps('deposit', member.phone, '1000', '--note', 'e2e withdrawals');
   const token = await memberToken(request, member);
 
-  await signIn(page, t, cashier);
+  await openBackOffice(page, t, cashier);
   const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
   await nav.getByRole('link', { name: t('bo.nav.withdrawals') }).click();
   await expect(page).toHaveURL(/\/backoffice\/withdrawals$/);

@@ -10,7 +10,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, expectNoCspViolations, test, watchCsp } from './support/fixtures';
 import { openHome } from './support/flows';
-import { enrolledStaff, signIn } from './support/staff';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 const DOWN = { code: 'SUPERSLOT', name: 'Super Slot' };
@@ -86,7 +86,7 @@ test('a provider down or in maintenance shows on the card and refuses transfers 
     const violations = await watchCsp(office);
     const bo = await office.newPage();
     await bo.addInitScript((locale) => localStorage.setItem('locale', locale), appLocale);
-    await signIn(bo, t, manager);
+    await openBackOffice(bo, t, manager);
     await bo.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.providers') }).click();
     const table = bo.getByRole('table', { name: t('bo.providers.title') });
     const downRow = table.getByRole('row').filter({ hasText: DOWN.name });

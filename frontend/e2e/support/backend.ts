@@ -4,18 +4,57 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type APIRequestContext } from '@playwright/test';
 
 const PAO = process.env.PAO_BIN ?? fileURLToPath(new URL('../../../.venv/bin/pao', import.meta.url));
 const PYTHON = process.env.PAO_PYTHON ?? fileURLToPath(new URL('../../../.venv/bin/python', import.meta.url));
 
+// Sends one request to the warm operator CLI (support/ops_server.py) and prints its answer;
+// exits 75 when nobody listens, so that the caller runs the command itself.
+const OPS_CLIENT = [
+  'import json, socket, sys',
+  's = socket.socket(socket.AF_UNIX)',
+  'try: s.connect(sys.argv[1])',
+  'except OSError: sys.exit(75)',
+  's.sendall(sys.stdin.buffer.read() + b"\\n")',
+  'data = b""',
+  'while not data.endswith(b"\\n"):',
+  '    chunk = s.recv(65536)',
+  '    if not chunk: sys.exit("ops server: no answer")',
+  '    data += chunk',
+  'answer = json.loads(data)',
+  'sys.stdout.write(answer["stdout"]); sys.stderr.write(answer["stderr"]); sys.exit(answer["code"])',
+].join('\n');
+
+/**
+ * Runs a `pao` command (args) or a Python script with its argv on the test server's data
+ * directory: through the warm CLI that playwright.config.ts starts beside the server when its
+ * socket is there, else as a process of its own. Either way it throws when the command fails.
+ */
+function runPao(request: { args: string[] } | { script: string; argv: string[] }): string {
+  const env = { ...process.env, PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR, PAO_SANDBOX: '1' };
+  const socket = join(process.env.PAO_E2E_DATA_DIR ?? '', 'ops.sock');
+  if (process.env.PAO_E2E_DATA_DIR && existsSync(socket)) {
+    try {
+      return execFileSync(PYTHON, ['-I', '-S', '-c', OPS_CLIENT, socket], {
+        input: JSON.stringify(request),
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 75) throw error;
+    }
+  }
+  return 'args' in request
+    ? execFileSync(PAO, request.args, { env, encoding: 'utf8' })
+    : execFileSync(PYTHON, ['-c', request.script, ...request.argv], { env, encoding: 'utf8' });
+}
+
 /** Runs `pao ops …` on the test server's data directory. */
 export function paoOps(...args: string[]): string {
-  return execFileSync(PAO, ['ops', ...args], {
-    env: { ...process.env, PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR, PAO_SANDBOX: '1' },
-    encoding: 'utf8',
-  });
+  return runPao({ args: ['ops', ...args] });
 }
 
 /**
@@ -140,9 +179,6 @@ export function createLegacyMember(password = 'secret123'): Member {
     'run(lambda s: create_member(s, phone=phone, name=name, password=password, bank_code="KTB",',
     '    bank_account_name="สมชาย ใจดี", bank_account_no=account))',
   ].join('\n');
-  execFileSync(PYTHON, ['-c', script, phone, name, password, randomDigits(10)], {
-    env: { ...process.env, PAO_DATA_DIR: process.env.PAO_E2E_DATA_DIR, PAO_SANDBOX: '1' },
-    encoding: 'utf8',
-  });
+  runPao({ script, argv: [phone, name, password, randomDigits(10)] });
   return { phone, password, name };
 }

@@ -10,6 +10,8 @@ import { newTotpSecret, totpCode } from './totp';
 
 export type StaffRole = 'owner' | 'manager' | 'cashier' | 'support' | 'viewer';
 export type StaffMember = { login: string; password: string; secret: string; name: string; role: StaffRole };
+/** An enrolled staff member, with the session their enrolment through the API started. */
+export type EnrolledStaff = StaffMember & { token: string };
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
 
@@ -22,7 +24,7 @@ export function addStaff(role: StaffRole): StaffMember {
 }
 
 /** A staff member whose authenticator is confirmed: their sign-in asks for a code. */
-export async function enrolledStaff(request: APIRequestContext, role: StaffRole): Promise<StaffMember> {
+export async function enrolledStaff(request: APIRequestContext, role: StaffRole): Promise<EnrolledStaff> {
   const staff = addStaff(role);
   const step = await request.post('/api/backoffice/auth/login', { data: { login: staff.login, password: staff.password } });
   expect(step.status(), await step.text()).toBe(200);
@@ -30,7 +32,8 @@ export async function enrolledStaff(request: APIRequestContext, role: StaffRole)
   const code = totpCode(staff.secret, Date.now() - 30_000);
   const started = await request.post('/api/backoffice/auth/totp', { data: { ticket, code } });
   expect(started.status(), await started.text()).toBe(200);
-  return staff;
+  const { token } = (await started.json()) as { token: string };
+  return { ...staff, token };
 }
 
 /** The password step of the back office's login screen. */
@@ -39,6 +42,23 @@ export async function enterPassword(page: Page, t: T, staff: StaffMember): Promi
   await page.getByLabel(t('bo.login.login'), { exact: true }).fill(staff.login);
   await page.getByLabel(t('bo.login.password'), { exact: true }).fill(staff.password);
   await page.getByRole('button', { name: t('bo.login.submit') }).click();
+}
+
+/**
+ * Opens the back office in the session `enrolledStaff` started, as a browser that signed in
+ * before would (its token in localStorage), and waits for the navigation. The sign-in screens
+ * themselves are backoffice.spec.ts's (signIn, in th and en). The token is put there once per
+ * tab: a reload after a logout finds none.
+ */
+export async function openBackOffice(page: Page, t: T, staff: EnrolledStaff, path = '/backoffice'): Promise<void> {
+  await page.addInitScript((token) => {
+    const seeded = `e2e-seeded-${token}`;
+    if (sessionStorage.getItem(seeded)) return;
+    sessionStorage.setItem(seeded, '1');
+    localStorage.setItem('pao-staff-token', token);
+  }, staff.token);
+  await page.goto(path);
+  await expect(page.getByRole('navigation', { name: t('bo.nav.label') })).toBeVisible();
 }
 
 /** Signs an enrolled staff member in: password, then the authenticator's current code. */
