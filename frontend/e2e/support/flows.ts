@@ -17,11 +17,34 @@ export async function expectHome(page: Page, t: T, name: string): Promise<void> 
   await expect(page.getByRole('heading', { name: t('home.totalBalance') })).toBeVisible();
 }
 
-/** Logs `member` in and waits for home, its agreement prompt closed. */
+/**
+ * Opens home as `member`, the agreement accepted: logged in through the API and the token put
+ * where the login screen's 'remember me' puts it, as a browser that logged in before would have
+ * it. The login screen and the agreement prompt themselves are main-flow.spec.ts's (every
+ * language), errors.spec.ts's and guard.spec.ts's. The token is put there once per tab: a
+ * reload after a logout finds none.
+ */
 export async function openHome(page: Page, t: T, member: Member): Promise<void> {
-  await loginViaUi(page, t, member.phone, member.password);
+  const headers = { 'X-Pao-Client': 'wallet' };
+  const login = await page.request.post('/api/login', {
+    headers,
+    data: { username: member.phone, password: member.password },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { token } = (await login.json()) as { token: string };
+  const agreed = await page.request.put('/api/account/agreement', {
+    headers: { ...headers, Authorization: `Bearer ${token}` },
+  });
+  expect(agreed.ok(), await agreed.text()).toBe(true);
+  await page.addInitScript((session) => {
+    const seeded = `e2e-seeded-${session}`;
+    if (sessionStorage.getItem(seeded)) return;
+    sessionStorage.setItem(seeded, '1');
+    localStorage.setItem('token', session);
+    localStorage.setItem('remember-agreement', 'true');
+  }, token);
+  await page.goto('/user/home');
   await expectHome(page, t, member.name);
-  await acceptAgreementIfShown(page, t);
 }
 
 /** Closes the agreement modal if it opened (it appears 1.5 s after home loads, once). */
