@@ -2,8 +2,22 @@
  * Screenshots of every screen at 360×740 in th, la and en, written to test-results/screens/ for a
  * person to look at. Runs in the phone-th project only (it switches languages itself).
  */
+import type { Page } from '@playwright/test';
 import { expect, test, tr, type Locale } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
+
+/** Waits until the page's animations and transitions (a dialog sliding in) have finished, for
+ * the picture; endless ones (a spinner) are left running. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
 
 test('screenshots of each screen in th, la and en', async ({ page, request }, info) => {
   test.skip(info.project.name !== 'phone-th', 'phone screenshots only');
@@ -41,25 +55,26 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
     await shot(locale, '04-howto');
     await page.goto('/contact');
     await expect(page.getByText(t('contact.version', { version: '1.1.14' }))).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(locale, '05-contact');
 
     await page.goto('/login');
     await loginViaUi(page, t, member.phone, member.password);
     await expect(page).toHaveURL(/\/user\/home$/);
-    await page.waitForTimeout(1700);
+    await expect(page.getByRole('button', { name: t('agreement.accept') })).toBeVisible();
+    await settled(page);
     await shot(locale, '06-home-agreement');
     await acceptAgreementIfShown(page, t);
     await shot(locale, '07-home');
     await page.getByRole('button', { name: t('home.withdraw') }).click();
     await expect(page.getByRole('dialog', { name: t('withdraw.title') })).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(locale, '08-withdraw');
     const withdraw = page.getByRole('dialog', { name: t('withdraw.title') });
     await withdraw.getByLabel(t('withdraw.amount'), { exact: true }).fill('40000');
     await withdraw.getByRole('button', { name: t('withdraw.submit') }).click();
     await expect(page.getByRole('alertdialog')).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(locale, '08b-withdraw-error');
     await page.getByRole('button', { name: t('common.ok'), exact: true }).click();
     await page.keyboard.press('Escape');
@@ -73,10 +88,10 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
 
     await page.getByRole('link', { name: t('nav.statement') }).click();
     await expect(page.getByRole('heading', { name: t('statement.title') })).toBeVisible();
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(locale, '11-statement');
     await page.getByRole('button', { name: t('nav.conditions') }).click();
-    await page.waitForTimeout(300);
+    await settled(page);
     await shot(locale, '12-conditions');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: t('language.change', { language: t(`language.${locale}`) }) }).click();
