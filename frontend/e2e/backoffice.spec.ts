@@ -14,6 +14,10 @@ import { totpCode } from './support/totp';
 const PLAYER = { 'X-Pao-Client': 'wallet' };
 const shot = (name: string, locale: Locale) => `test-results/screens/backoffice-${name}-${locale}.png`;
 
+// Six independent tests, each with its own staff: spread over the workers (each has its own
+// backend), not queued on one, which otherwise finishes the run alone.
+test.describe.configure({ mode: 'parallel' });
+
 for (const locale of ['th', 'en'] as const) {
   test.describe(`back office (${locale})`, () => {
     test.use({ appLocale: locale });
