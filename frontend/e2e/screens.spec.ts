@@ -61,7 +61,9 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
     await page.goto('/login');
     await loginViaUi(page, t, member.phone, member.password);
     await expect(page).toHaveURL(/\/user\/home$/);
-    await expect(page.getByRole('button', { name: t('agreement.accept') })).toBeVisible();
+    // The prompt opens 1.5 s after home while the member has not accepted (the first pass).
+    const agreement = (await (await request.get('/api/account/agreement', { headers: auth })).json()) as { accepted: boolean };
+    if (!agreement.accepted) await expect(page.getByRole('button', { name: t('agreement.accept') })).toBeVisible();
     await settled(page);
     await shot(locale, '06-home-agreement');
     await acceptAgreementIfShown(page, t);

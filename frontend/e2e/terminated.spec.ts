@@ -1,13 +1,23 @@
 /** A closed site: /login asks first and goes to /terminated; any 'gone' answer does too. */
+import type { APIRequestContext } from '@playwright/test';
 import { paoOps } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
+
+/** Closes or reopens the site, and waits until the server answers so: it caches the site's
+ * state for a second, and the operator CLI (kept warm) is quicker than that. */
+async function site(request: APIRequestContext, action: 'terminate' | 'reopen'): Promise<void> {
+  paoOps('site', action);
+  const status = async () => (await request.get('/api/lookup/info', { headers: { 'X-Pao-Client': 'wallet' } })).status();
+  if (action === 'terminate') await expect.poll(status).toBe(410);
+  else await expect.poll(status).not.toBe(410);
+}
 
 test.afterAll(() => {
   paoOps('site', 'reopen');
 });
 
-test('a terminated site shows /terminated', async ({ page, t }) => {
-  paoOps('site', 'terminate');
+test('a terminated site shows /terminated', async ({ page, request, t }) => {
+  await site(request, 'terminate');
   await page.goto('/login');
   await expect(page).toHaveURL(/\/terminated$/);
   await expect(page.getByRole('heading', { name: t('terminated.title') })).toBeVisible();
@@ -20,13 +30,13 @@ test('a terminated site shows /terminated', async ({ page, t }) => {
   await expect(page).toHaveURL(/\/terminated$/);
 });
 
-test('a browser that saw the site closed finds it open again once reopened', async ({ page, t }) => {
+test('a browser that saw the site closed finds it open again once reopened', async ({ page, request, t }) => {
   // Issue 17: the closed site's answers (410 of /api/lookup/info and the rest) were cached by
   // the browser, so after `pao ops site reopen` it landed on /terminated, reload after reload.
-  paoOps('site', 'terminate');
+  await site(request, 'terminate');
   await page.goto('/login');
   await expect(page).toHaveURL(/\/terminated$/);
-  paoOps('site', 'reopen');
+  await site(request, 'reopen');
   // Left on /terminated, a reload finds the site open and goes back to /login.
   await page.reload();
   await expect(page).toHaveURL(/\/login$/);
