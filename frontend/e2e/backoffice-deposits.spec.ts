@@ -179,7 +179,7 @@ test('matching an unmatched payment shows the payer and refuses a blind match', 
   const transferId = await unmatchedTransfer(request, bankAccount.bankAccountNo, 77.25);
   const cashier = await enrolledStaff(request, 'cashier');
 
-  await signIn(page, t, cashier);
+  await openBackOffice(page, t, cashier);
   await page.getByRole('navigation', { name: t('bo.nav.label') }).getByRole('link', { name: t('bo.nav.deposits') }).click();
   await page.getByRole('tab', { name: t('bo.deposits.tab.unmatched') }).click();
   const row = page.getByRole('table', { name: t('bo.deposits.tab.unmatched') }).getByRole('row').filter({ hasText: transferId });

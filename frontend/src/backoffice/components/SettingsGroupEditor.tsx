@@ -94,7 +94,14 @@ export function SettingsGroupEditor({ path, title }: { path: GroupPath; title: s
     <div className="bo-settings">
       <form className="bo-form bo-settings-form" onSubmit={submit} noValidate aria-label={title}>
         {group.data.fields.map((field) => (
-          <FieldEditor key={field.key} field={field} value={draft[field.key]} error={fieldError(field.key)} onChange={(value) => set(field.key, value)} />
+          <FieldEditor
+            key={field.key}
+            field={field}
+            value={draft[field.key]}
+            error={fieldError(field.key)}
+            errorAt={save.error instanceof ApiError ? save.error.field : undefined}
+            onChange={(value) => set(field.key, value)}
+          />
         ))}
         <div className="bo-settings-actions">
           <button type="submit" className="bo-btn bo-btn-primary" disabled={!dirty || save.isPending}>
@@ -134,7 +141,21 @@ function label(t: (key: never) => string, key: string): string {
   return t(`bo.settingsEditor.field.${key}` as never);
 }
 
-function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value: unknown; error?: string; onChange: (value: unknown) => void }) {
+/** `error` is the save's refusal when it names this field; `errorAt` the exact path it names
+ * (`withdrawMin.LAK`), so that a per-currency refusal shows at that currency's input. */
+function FieldEditor({
+  field,
+  value,
+  error,
+  errorAt,
+  onChange,
+}: {
+  field: FieldOut;
+  value: unknown;
+  error?: string;
+  errorAt?: string | null;
+  onChange: (value: unknown) => void;
+}) {
   const { t } = useTranslation();
   const name = label(t, field.key);
   switch (field.kind) {
@@ -162,8 +183,8 @@ function FieldEditor({ field, value, error, onChange }: { field: FieldOut; value
           {currencies.map((code) => (
             <Input
               key={code}
-              label={`${name} (${code})`}
-              error={error}
+              label={`${name} (${t(`common.currency.${code}`)})`}
+              error={errorAt === `${field.key}.${code}` || errorAt === field.key ? error : undefined}
               type="number"
               step={0.01}
               value={amounts[code] === null || amounts[code] === undefined ? '' : String(amounts[code])}
