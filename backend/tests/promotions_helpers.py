@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.identity.models import Member
+from pao.kit.money import Currency
 from pao.ledger.service import check_books
 from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
 from pao.wallet.adjustments import credit_manually
@@ -46,15 +47,18 @@ async def add_bonus(app: FastAPI, **overrides: Any) -> Bonus:
 
 
 async def add_wheel(
-    app: FastAPI, slices: list[tuple[str, int, PrizeType, int]] | None = None
+    app: FastAPI,
+    slices: list[tuple[str, int, PrizeType, int]] | None = None,
+    *,
+    currency: Currency = Currency.THB,
 ) -> Wheel:
-    """A wheel of ``(code, weight, prize type, amount)`` slices."""
+    """A wheel of ``(code, weight, prize type, amount)`` slices, its prizes in ``currency``."""
     slices = slices or [
         ("C10", 1, PrizeType.CREDIT, 10_00),
         ("NONE", 0, PrizeType.NONE, 0),
     ]
     async with app.state.sessionmaker() as session:
-        wheel = Wheel(name={"en": "Test wheel"}, is_active=True)
+        wheel = Wheel(name={"en": "Test wheel"}, is_active=True, currency=currency)
         session.add(wheel)
         await session.flush()
         for position, (code, weight, kind, amount) in enumerate(slices):

@@ -91,7 +91,7 @@ async def seed_demo(session: AsyncSession) -> list[str]:
     lines += await seed_receiving_accounts(session, lao_mode=get_settings().lao_mode)
     from pao.promotions.demo import seed_promotions
 
-    lines += await seed_promotions(session)
+    lines += await seed_promotions(session, lao_mode=get_settings().lao_mode)
     from pao.games.catalogue import seed_games
 
     lines.append(f"games: {await seed_games(session)} added")

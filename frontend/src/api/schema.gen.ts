@@ -3541,6 +3541,7 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            currency: components["schemas"]["Currency"];
             /** Description */
             description: {
                 [key: string]: string;
@@ -3602,6 +3603,11 @@ export interface components {
              * @description 3-40 of A-Z 0-9 _ - (upper-cased); unique among bonuses and codes.
              */
             code: string;
+            /**
+             * @description The currency its amounts are in: offered to members whose wallet is in it, and only to them.
+             * @default THB
+             */
+            currency: components["schemas"]["Currency"];
             /**
              * Description
              * @description A text per locale: {th, la, en} (a missing locale falls back).
@@ -3744,6 +3750,11 @@ export interface components {
         BonusUpdateIn: {
             /** Banners */
             banners?: components["schemas"]["BannerIn"][];
+            /**
+             * @description The currency its amounts are in: offered to members whose wallet is in it, and only to them.
+             * @default THB
+             */
+            currency: components["schemas"]["Currency"];
             /**
              * Description
              * @description A text per locale: {th, la, en} (a missing locale falls back).
@@ -6552,6 +6563,8 @@ export interface components {
         /** WheelEditorOut */
         WheelEditorOut: {
             coinRules: components["schemas"]["WheelCoinRulesOut"];
+            /** @description The currency of its credit prizes. */
+            currency: components["schemas"]["Currency"];
             /**
              * Expectedpayout
              * @description Credit paid per spin on average, major units: Σ probability × credit prize. Item prizes are listed apart (itemPrizes).
@@ -15837,7 +15850,10 @@ export interface operations {
     };
     backofficeWheel: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The wheel of this currency (its members spin it). */
+                currency?: components["schemas"]["Currency"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15889,6 +15905,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15902,7 +15927,10 @@ export interface operations {
     };
     backofficeWheelSave: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The wheel of this currency (its members spin it). */
+                currency?: components["schemas"]["Currency"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16682,7 +16710,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19228,7 +19256,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20282,7 +20310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimOut"];
                 };
             };
-            /** @description NO_CLAIMABLE_COUPON | INVALID_PRIZE_CODE | INVALID_CODE | INVALID_COUPON_TYPE | COUPON_EXPIRED | BONUS_REMAINING | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description NO_CLAIMABLE_COUPON | INVALID_PRIZE_CODE | INVALID_CODE | INVALID_COUPON_TYPE | COUPON_EXPIRED | BONUS_REMAINING | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20453,7 +20481,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpinOut"];
                 };
             };
-            /** @description SPIN_INACTIVE | NO_COIN | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description SPIN_INACTIVE | NO_COIN | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,7 @@ from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.errors import CurrencyNotOffered
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
@@ -79,10 +80,11 @@ def offered(now: datetime) -> ColumnElement[bool]:
     )
 
 
-async def list_bonuses(session: AsyncSession) -> list[Bonus]:
+async def list_bonuses(session: AsyncSession, *, currency: Currency | str) -> list[Bonus]:
+    """The bonuses offered to a wallet in ``currency``: those defined in it (ADR 0020)."""
     query = (
         select(Bonus)
-        .where(offered(utcnow()), Bonus.kind == BonusKind.BONUS)
+        .where(offered(utcnow()), Bonus.kind == BonusKind.BONUS, Bonus.currency == currency)
         .order_by(Bonus.sort_order, Bonus.id)
     )
     return list((await session.execute(query)).scalars())
@@ -155,6 +157,9 @@ async def check_minimum(session: AsyncSession, *, member: Member) -> Minimum:
 
 async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> MemberBonus:
     """Grant ``bonus`` to ``member`` (rules in the module docstring)."""
+    if bonus.currency != member.currency:
+        # Defined in another currency: its amounts mean nothing in this wallet (ADR 0020).
+        raise CurrencyNotOffered()
     settings = await load_site_settings(session)
     member = await lock_member(session, member_id=member.id)
     if await active_bonus(session, member_id=member.id) is not None:

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.params import MAX_DB_INT32
-from pao.kit.money import MAX_MINOR
+from pao.kit.money import MAX_MINOR, Currency
 from pao.promotions.content import banners_stored, bonus_description, bonus_name
 from pao.promotions.exceptions import BonusCodeTaken, BonusInvalid, NoBonus
 from pao.promotions.models import Bonus, BonusKind, BonusType, MemberBonus, MemberBonusStatus
@@ -63,6 +63,8 @@ class BonusDraft:
     valid_from: datetime | None = None
     valid_until: datetime | None = None
     sort_order: int = 0
+    # The currency its amounts are in: offered to members whose wallet is in it only (ADR 0020).
+    currency: Currency = Currency.THB
 
 
 EDITABLE = frozenset(BonusDraft.__dataclass_fields__)
@@ -100,6 +102,7 @@ def snapshot(bonus: Bonus) -> dict[str, Any]:
         "name": dict(bonus.name or {}),
         "description": dict(bonus.description or {}),
         "percent": bonus.percent,
+        "currency": str(bonus.currency),
         "fixedAmount": bonus.fixed_amount,
         "maxAmount": bonus.max_amount,
         "minDeposit": bonus.min_deposit,
@@ -253,6 +256,7 @@ def check(draft: BonusDraft, *, kind: BonusKind, claimed: int = 0) -> dict[str, 
         "valid_from": draft.valid_from,
         "valid_until": draft.valid_until,
         "sort_order": draft.sort_order,
+        "currency": Currency(draft.currency),
     }
 
 
@@ -273,6 +277,7 @@ def draft_of(bonus: Bonus) -> BonusDraft:
         valid_from=bonus.valid_from,
         valid_until=bonus.valid_until,
         sort_order=bonus.sort_order,
+        currency=Currency(bonus.currency),
     )
 
 

@@ -1,6 +1,8 @@
 """Demo promotions for ``pao demo``: three bonuses, two promotion codes, a prize wheel and
-invite/refund banners, every text in Thai, Lao and English. Idempotent: rows that exist (a
-bonus by code, any wheel) are left alone."""
+invite/refund banners, every text in Thai, Lao and English; in baht, and on a Lao-mode server
+also kip ones (two bonuses, a code and a wheel whose prizes are kip: a bonus or prize is offered
+only in its own currency, ADR 0020). Idempotent: rows that exist (a bonus by code, a wheel of
+the currency) are left alone."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.kit.money import Currency
 from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
 from pao.site.sanitize import sanitize_html
 from pao.site.settings import get_value, set_value
@@ -198,6 +201,93 @@ DEMO_SLICES: tuple[
     ("C500", _same("500 ฿"), "#111827", "#facc15", 1, PrizeType.CREDIT, _credit(500), 500_00),
 )  # fmt: skip
 
+
+def _kip(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def _credit_kip(kip: int) -> dict[str, str]:
+    return _t(f"เครดิต {_kip(kip)} กีบ", f"ເຄຣດິດ {_kip(kip)} ກີບ", f"Credit {_kip(kip)} LAK")
+
+
+def _kip_slice(
+    code: str, bg: str, fg: str, weight: int, kip: int
+) -> tuple[str, dict[str, str], str, str, int, PrizeType, dict[str, str], int]:
+    """A credit slice of ``kip`` kip (its amount in minor units)."""
+    label = _same(f"{kip // 1000}K ₭")
+    return (code, label, bg, fg, weight, PrizeType.CREDIT, _credit_kip(kip), kip * 100)
+
+
+# The kip wheel (Lao mode): the same odds, prizes of their own in kip (minor units).
+DEMO_KIP_SLICES: tuple[
+    tuple[str, dict[str, str], str, str, int, PrizeType, dict[str, str], int], ...
+] = (
+    _kip_slice("K10K", "#f59e0b", "#1f2937", 30, 10_000),
+    ("NONE1", _TRY_AGAIN, "#1e3a8a", "#ffffff", 30, PrizeType.NONE, {}, 0),
+    _kip_slice("K50K", "#16a34a", "#ffffff", 15, 50_000),
+    ("NONE2", _TRY_AGAIN, "#7c3aed", "#ffffff", 14, PrizeType.NONE, {}, 0),
+    _kip_slice("K100K", "#dc2626", "#ffffff", 8, 100_000),
+    ("SHIRT", _t("เสื้อยืด", "ເສື້ອຢືດ", "T-shirt"), "#0891b2", "#ffffff", 2, PrizeType.ITEM, _SHIRT, 0),
+    _kip_slice("K300K", "#111827", "#facc15", 1, 300_000),
+)  # fmt: skip
+
+DEMO_KIP_BONUSES: tuple[dict[str, Any], ...] = (
+    {
+        "code": "WELCOMEKIP",
+        "currency": Currency.LAK,
+        "kind": BonusKind.BONUS,
+        "type": BonusType.LIMIT,
+        "name": _t("โบนัสต้อนรับ 100% (กีบ)", "ໂບນັດຕ້ອນຮັບ 100% (ກີບ)", "Welcome bonus 100% (kip)"),
+        "description": _t(
+            "รับ 100% ของยอดฝากแรก สูงสุด 300,000 กีบ ทำเทิร์นโอเวอร์ 5 เท่า",
+            "ຮັບ 100% ຂອງຍອດຝາກທຳອິດ ສູງສຸດ 300,000 ກີບ ເຮັດເທີນໂອເວີ 5 ເທົ່າ",
+            "100% of your first deposit, up to 300,000 LAK. Turnover 5×.",
+        ),
+        "max_received": 1,
+        "percent": 100,
+        "max_amount": 300_000_00,
+        "min_deposit": 50_000_00,
+        "turnover_multiplier": 5,
+        "percent_fail": 10,
+        "sort_order": 1,
+    },
+    {
+        "code": "WEEKLYKIP",
+        "currency": Currency.LAK,
+        "kind": BonusKind.BONUS,
+        "type": BonusType.WEEK,
+        "name": _t("โบนัสประจำสัปดาห์ 30,000 กีบ", "ໂບນັດປະຈຳອາທິດ 30,000 ກີບ", "Weekly 30,000 kip"),
+        "description": _t(
+            "รับ 30,000 กีบ สัปดาห์ละครั้ง เมื่อฝาก 100,000 กีบขึ้นไป",
+            "ຮັບ 30,000 ກີບ ອາທິດລະເທື່ອ ເມື່ອຝາກ 100,000 ກີບຂຶ້ນໄປ",
+            "30,000 LAK once a week for a deposit of 100,000 LAK or more.",
+        ),
+        "max_received": 1,
+        "fixed_amount": 30_000_00,
+        "max_amount": 30_000_00,
+        "min_deposit": 100_000_00,
+        "turnover_multiplier": 3,
+        "percent_fail": 10,
+        "sort_order": 2,
+    },
+    {
+        "code": "PAOKIP",
+        "currency": Currency.LAK,
+        "kind": BonusKind.PROMOTION,
+        "type": BonusType.LIMIT,
+        "name": _t("โค้ด 10,000 กีบ", "ໂຄດ 10,000 ກີບ", "Code: 10,000 kip"),
+        "description": _t("รับ 10,000 กีบ", "ຮັບ 10,000 ກີບ", "10,000 LAK for you."),
+        "max_received": 1,
+        "fixed_amount": 10_000_00,
+        "max_amount": 10_000_00,
+        "min_deposit": 0,
+        "turnover_multiplier": 1,
+        "percent_fail": 10,
+        "sort_order": 3,
+    },
+)
+
+
 DEMO_INVITE_BANNER = _banner(
     "/promotions/invite.svg",
     _t(
@@ -218,41 +308,19 @@ DEMO_REFUND_BANNER = _banner(
 )
 
 
-async def seed_promotions(session: AsyncSession) -> list[str]:
+async def seed_promotions(session: AsyncSession, *, lao_mode: bool = False) -> list[str]:
     lines = []
-    for spec in DEMO_BONUSES:
+    bonuses = (*DEMO_BONUSES, *(DEMO_KIP_BONUSES if lao_mode else ()))
+    wheels = [(Currency.THB, DEMO_SLICES)] + ([(Currency.LAK, DEMO_KIP_SLICES)] if lao_mode else [])
+    for spec in bonuses:
         exists = (
             await session.execute(select(Bonus.id).where(Bonus.code == spec["code"]))
         ).scalar_one_or_none()
         if exists is None:
             session.add(Bonus(**spec))
             lines.append(f"bonus {spec['code']} created")
-    # A wheel of any name means the operator has one: the demo adds none.
-    wheel = (await session.execute(select(Wheel).limit(1))).scalar_one_or_none()
-    if wheel is None:
-        wheel = Wheel(name=WHEEL_NAME, is_active=True)
-        session.add(wheel)
-        await session.flush()
-        for position, (code, label, bg, fg, weight, kind, prize, amount) in enumerate(DEMO_SLICES):
-            session.add(
-                WheelSlice(
-                    wheel_id=wheel.id,
-                    position=position,
-                    code=code,
-                    label=label,
-                    bg_color=bg,
-                    text_color=fg,
-                    html_description={
-                        locale: sanitize_html(html)
-                        for locale, html in (_won(prize) if prize else _NO_PRIZE).items()
-                    },
-                    weight=weight,
-                    prize_type=kind,
-                    prize_name=prize,
-                    prize_amount=amount,
-                )
-            )
-        lines.append("prize wheel created")
+    for currency, demo_slices in wheels:
+        lines += await _seed_wheel(session, currency, demo_slices)
     for key, banner in (
         ("inviteBanners", DEMO_INVITE_BANNER),
         ("refundBanners", DEMO_REFUND_BANNER),
@@ -261,3 +329,39 @@ async def seed_promotions(session: AsyncSession) -> list[str]:
             await set_value(session, key, [banner], actor=ACTOR)
     await session.flush()
     return lines or ["promotions already seeded"]
+
+
+async def _seed_wheel(
+    session: AsyncSession,
+    currency: Currency,
+    demo_slices: tuple[
+        tuple[str, dict[str, str], str, str, int, PrizeType, dict[str, str], int], ...
+    ],
+) -> list[str]:
+    # A wheel of the currency, of any name, means the operator has one: the demo adds none.
+    query = select(Wheel.id).where(Wheel.currency == currency).limit(1)
+    if (await session.execute(query)).first() is not None:
+        return []
+    wheel = Wheel(name=WHEEL_NAME, is_active=True, currency=currency)
+    session.add(wheel)
+    await session.flush()
+    for position, (code, label, bg, fg, weight, kind, prize, amount) in enumerate(demo_slices):
+        session.add(
+            WheelSlice(
+                wheel_id=wheel.id,
+                position=position,
+                code=code,
+                label=label,
+                bg_color=bg,
+                text_color=fg,
+                html_description={
+                    locale: sanitize_html(html)
+                    for locale, html in (_won(prize) if prize else _NO_PRIZE).items()
+                },
+                weight=weight,
+                prize_type=kind,
+                prize_name=prize,
+                prize_amount=amount,
+            )
+        )
+    return [f"prize wheel ({currency}) created"]

@@ -26,9 +26,11 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core import executor
+from pao.core.errors import CurrencyNotOffered
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited
+from pao.kit.money import Currency
 from pao.kit.states import transition
 from pao.promotions import rules
 from pao.promotions.common import active_bonus, lock_member, pay_reward
@@ -84,12 +86,25 @@ async def award_coins(session: AsyncSession, event: DepositCredited) -> int:
     return coins
 
 
-async def active_wheel(session: AsyncSession) -> Wheel | None:
+async def active_wheel(session: AsyncSession, *, currency: Currency | str) -> Wheel | None:
+    """The wheel a wallet in ``currency`` spins: the newest active wheel of that currency (its
+    credit prizes are in it; ADR 0020), or ``None``."""
     settings = await load_site_settings(session)
     if not settings.spin_enabled:
         return None
-    query = select(Wheel).where(Wheel.is_active.is_(True)).order_by(Wheel.id.desc()).limit(1)
+    query = (
+        select(Wheel)
+        .where(Wheel.is_active.is_(True), Wheel.currency == currency)
+        .order_by(Wheel.id.desc())
+        .limit(1)
+    )
     return (await session.execute(query)).scalar_one_or_none()
+
+
+async def other_currency_wheel(session: AsyncSession, *, currency: Currency | str) -> bool:
+    """Whether an active wheel exists, but in another currency than ``currency``."""
+    query = select(Wheel.id).where(Wheel.is_active.is_(True), Wheel.currency != currency).limit(1)
+    return (await session.execute(query)).first() is not None
 
 
 async def slices_of(session: AsyncSession, *, wheel_id: int) -> list[WheelSlice]:
@@ -135,8 +150,10 @@ async def spin(
     member: Member,
     randbelow: Callable[[int], int] = secrets.randbelow,
 ) -> SpinOutcome:
-    wheel = await active_wheel(session)
+    wheel = await active_wheel(session, currency=member.currency)
     if wheel is None:
+        if await other_currency_wheel(session, currency=member.currency):
+            raise CurrencyNotOffered()
         raise SpinInactive()
     await hold_for_spin(session, wheel_id=wheel.id)
     slices = await slices_of(session, wheel_id=wheel.id)
@@ -167,7 +184,8 @@ async def spin(
             slice_id=chosen.id,
             prize_type=chosen.prize_type,
             amount=chosen.prize_amount,
-            currency=member.currency,
+            # The wheel's currency: the prize is worth what it says in it, and only in it.
+            currency=wheel.currency,
             status=CouponStatus.ISSUED,
             expires_at=utcnow() + timedelta(days=settings.coupon_valid_days),
         )
@@ -224,6 +242,9 @@ async def claim(
         raise InvalidCouponType()
     if coupon.prize_type != PrizeType.CREDIT or coupon.amount <= 0:
         raise InvalidPrizeCode()
+    if coupon.currency != member.currency:
+        # A credit prize is paid in its own currency only, never as the wallet's (ADR 0020).
+        raise CurrencyNotOffered()
     if await active_bonus(session, member_id=member.id) is not None:
         raise BonusRemaining()
     await transition(

@@ -41,7 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.errors import BadRequest
 from pao.kit.clock import utcnow
 from pao.kit.i18n import LOCALES, LocalizedText
-from pao.kit.money import PerCurrency
+from pao.kit.money import Currency, PerCurrency
 from pao.promotions.content import HTML_MAX, LABEL_MAX, NAME_MAX
 from pao.promotions.models import PrizeType, Wheel, WheelCoupon, WheelSlice, WheelSpin
 from pao.site.content import LocalizedHtml
@@ -146,15 +146,23 @@ class WheelView:
     coin_rules: CoinRules
     # Slices the last save removed: code → "retired" (spins or coupons name it) or "deleted".
     removed: dict[str, Literal["retired", "deleted"]] = field(default_factory=dict)
+    # The currency of the wheel (of the one to be made, before the first save).
+    currency: Currency = Currency.THB
 
 
 def _prizes(slices: Sequence[WheelSlice]) -> list[Prize]:
     return [Prize(s.code, s.weight, PrizeType(s.prize_type), s.prize_amount) for s in slices]
 
 
-async def _editable_wheel(session: AsyncSession, *, lock: bool) -> Wheel | None:
-    """The wheel players spin (the newest active one), whether or not spinning is enabled."""
-    query = select(Wheel).where(Wheel.is_active.is_(True)).order_by(Wheel.id.desc()).limit(1)
+async def _editable_wheel(session: AsyncSession, *, currency: Currency, lock: bool) -> Wheel | None:
+    """The wheel members of ``currency`` spin (the newest active one of that currency; each
+    currency has its own, ADR 0020), whether or not spinning is enabled."""
+    query = (
+        select(Wheel)
+        .where(Wheel.is_active.is_(True), Wheel.currency == currency)
+        .order_by(Wheel.id.desc())
+        .limit(1)
+    )
     if lock:
         query = query.with_for_update().execution_options(populate_existing=True)
     return (await session.execute(query)).scalar_one_or_none()
@@ -179,14 +187,15 @@ async def _coin_rules(session: AsyncSession) -> CoinRules:
     )
 
 
-async def load_editor(session: AsyncSession) -> WheelView:
-    wheel = await _editable_wheel(session, lock=False)
+async def load_editor(session: AsyncSession, *, currency: Currency = Currency.THB) -> WheelView:
+    wheel = await _editable_wheel(session, currency=currency, lock=False)
     slices = [] if wheel is None else await _live_slices(session, wheel.id)
     return WheelView(
         wheel=wheel,
         slices=slices,
         odds=wheel_odds(_prizes(slices)),
         coin_rules=await _coin_rules(session),
+        currency=currency,
     )
 
 
@@ -366,6 +375,7 @@ async def save_wheel(
     slices: Sequence[SliceIn],
     coin_rules: CoinRules | None,
     actor: str,
+    currency: Currency = Currency.THB,
 ) -> WheelView:
     """Replace the wheel's name and slices (in the order given) and, when given, the coin
     rules; everything is validated before anything is written. The caller's transaction
@@ -375,9 +385,9 @@ async def save_wheel(
     settings = await load_site_settings(session)
     stored_rules = check_coin_rules(settings, coin_rules) if coin_rules is not None else {}
 
-    wheel = await _editable_wheel(session, lock=True)
+    wheel = await _editable_wheel(session, currency=currency, lock=True)
     if wheel is None:
-        wheel = Wheel(name=texts, is_active=True)
+        wheel = Wheel(name=texts, is_active=True, currency=currency)
         session.add(wheel)
         await session.flush()
     live = {s.id: s for s in await _live_slices(session, wheel.id)}
@@ -423,4 +433,5 @@ async def save_wheel(
         odds=wheel_odds(_prizes(saved)),
         coin_rules=await _coin_rules(session),
         removed=removed,
+        currency=currency,
     )

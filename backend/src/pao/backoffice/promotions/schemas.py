@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import AwareDatetime, Field, StringConstraints
 
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.kit.money import MajorAmount, WireAmount
+from pao.kit.money import Currency, MajorAmount, WireAmount
 from pao.promotions.catalogue_admin import COUNT_MAX, BonusDraft, CatalogueRow
 from pao.promotions.models import BonusKind, BonusType
 from pao.site.content import Banner
@@ -41,6 +41,11 @@ class BonusFieldsIn(_WireIn):
         description="How maxReceived counts a member's receipts: limit (ever), day, week.",
     )
     name: Texts
+    currency: Currency = Field(
+        default=Currency.THB,
+        description="The currency its amounts are in: offered to members whose wallet is in it, "
+        "and only to them.",
+    )
     description: Texts = Field(default_factory=dict)
     percent: Count = Field(default=0, description="% of the qualifying deposit (0..1000).")
     fixed_amount: WireAmount = Field(default=0, description="Paid when percent is 0.")
@@ -129,6 +134,7 @@ class BonusAdminOut(_Wire):
     kind: BonusKind
     type: BonusType
     name: dict[str, str]
+    currency: Currency
     description: dict[str, str]
     percent: int
     fixed_amount: MajorAmount
@@ -157,6 +163,7 @@ class BonusAdminOut(_Wire):
             kind=b.kind,
             type=b.type,
             name=dict(b.name or {}),
+            currency=b.currency,
             description=dict(b.description or {}),
             percent=b.percent,
             fixed_amount=b.fixed_amount,

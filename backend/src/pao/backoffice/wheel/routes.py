@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from pydantic import Field, StringConstraints
 
 from pao.backoffice.audit import service as audit
@@ -20,7 +20,7 @@ from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import MAX_BODY_ID, MAX_DB_INT32
 from pao.core.uow import SessionDep
-from pao.kit.money import AmountsIn, AmountsOut, MajorAmount, WireAmount
+from pao.kit.money import AmountsIn, AmountsOut, Currency, MajorAmount, WireAmount
 from pao.promotions import wheel_editor
 from pao.promotions.models import PrizeType, WheelSlice
 from pao.promotions.wheel_editor import CoinRules, SliceIn, WheelView
@@ -64,6 +64,7 @@ class WheelCoinRulesOut(_Wire):
 
 class WheelEditorOut(_Wire):
     id: int | None = Field(description="None until the first save.")
+    currency: Currency = Field(description="The currency of its credit prizes.")
     name: dict[str, str]
     slices: list[WheelSliceOut]
     total_weight: int
@@ -98,6 +99,7 @@ class WheelEditorOut(_Wire):
         rules = view.coin_rules
         return cls(
             id=view.wheel.id if view.wheel is not None else None,
+            currency=view.currency,
             name=view.wheel.name if view.wheel is not None else {},
             slices=[one(s) for s in view.slices],
             total_weight=odds.total_weight,
@@ -146,6 +148,12 @@ class WheelEditorIn(_WireIn):
     coin_rules: WheelCoinRulesIn | None = Field(default=None, description="Unchanged when absent.")
 
 
+# Each currency has its own wheel (its credit prizes are in it; ADR 0020).
+WheelCurrency = Annotated[
+    Currency, Query(description="The wheel of this currency (its members spin it).")
+]
+
+
 @router.get(
     "/wheel",
     operation_id="backofficeWheel",
@@ -153,8 +161,10 @@ class WheelEditorIn(_WireIn):
     responses=AUTHENTICATED,
     summary="The prize wheel with each slice's probability, the expected payout, coin rules",
 )
-async def read_wheel(session: SessionDep, staff: Manager) -> WheelEditorOut:
-    return WheelEditorOut.of(await wheel_editor.load_editor(session))
+async def read_wheel(
+    session: SessionDep, staff: Manager, currency: WheelCurrency = Currency.THB
+) -> WheelEditorOut:
+    return WheelEditorOut.of(await wheel_editor.load_editor(session, currency=currency))
 
 
 @router.put(
@@ -169,12 +179,17 @@ async def read_wheel(session: SessionDep, staff: Manager) -> WheelEditorOut:
     summary="Save the wheel's name, slices (in order) and coin rules in one change",
 )
 async def save_wheel(
-    body: WheelEditorIn, request: Request, session: SessionDep, staff: Manager
+    body: WheelEditorIn,
+    request: Request,
+    session: SessionDep,
+    staff: Manager,
+    currency: WheelCurrency = Currency.THB,
 ) -> WheelEditorOut:
     actor = actor_of(request)
-    before = wheel_editor.snapshot(await wheel_editor.load_editor(session))
+    before = wheel_editor.snapshot(await wheel_editor.load_editor(session, currency=currency))
     view = await wheel_editor.save_wheel(
         session,
+        currency=currency,
         name=body.name,
         slices=[
             SliceIn(

@@ -39,7 +39,7 @@ async def list_bonuses(
     """Active bonuses with the member's receipts of each (``userBonus``)."""
     receipts = await bonuses.receipts_of(session, member_id=member.id)
     items = []
-    for bonus in await bonuses.list_bonuses(session):
+    for bonus in await bonuses.list_bonuses(session, currency=member.currency):
         mine = [r for r in receipts if r.bonus_id == bonus.id]
         user_bonus = (
             UserBonusOut(
@@ -73,7 +73,7 @@ async def list_bonuses(
 ACTIVATE_ERRORS = {
     **AUTH_ERRORS,
     **errors(
-        _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION",
+        _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
         _404="NO_DATA",
         **KEY_ERRORS,
     ),

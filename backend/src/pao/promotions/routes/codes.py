@@ -43,7 +43,9 @@ async def find_promotion(
 ) -> PromotionOut:
     """The promotion of an (upper-cased) code, or ``{}``."""
     bonus = await bonuses.find_promotion(session, code=code)
-    return _promotion(bonus, language) if bonus else PromotionOut()
+    # A code of another currency is not offered to this member: as an unknown code.
+    offered = bonus is not None and bonus.currency == member.currency
+    return _promotion(bonus, language) if bonus and offered else PromotionOut()
 
 
 @router.get(
@@ -55,7 +57,7 @@ async def find_promotion(
         **AUTH_ERRORS,
         **errors(
             _400="NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE"
-            " | BONUS_MAX_CLAIMED | BONUS_CONDITION",
+            " | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
             **KEY_ERRORS,
         ),
     },

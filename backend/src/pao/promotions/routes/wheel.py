@@ -55,7 +55,7 @@ async def wheel_setup(
     session: SessionDep, member: CurrentMember, language: RequestLanguage
 ) -> WheelSetupOut:
     """The active wheel, the member's coins and the published odds of every slice."""
-    active = await wheel.active_wheel(session)
+    active = await wheel.active_wheel(session, currency=member.currency)
     if active is None:
         raise SpinInactive()
     slices = await wheel.slices_of(session, wheel_id=active.id)
@@ -78,7 +78,7 @@ async def wheel_setup(
     response_model=SpinOut,
     responses={
         **AUTH_ERRORS,
-        **errors(_400="SPIN_INACTIVE | NO_COIN", **KEY_ERRORS),
+        **errors(_400="SPIN_INACTIVE | NO_COIN | CURRENCY_NOT_OFFERED", **KEY_ERRORS),
     },
 )
 async def spin(
@@ -169,7 +169,7 @@ async def list_coupons(
         **AUTH_ERRORS,
         **errors(
             _400="NO_CLAIMABLE_COUPON | INVALID_PRIZE_CODE | INVALID_CODE | INVALID_COUPON_TYPE"
-            " | COUPON_EXPIRED | BONUS_REMAINING",
+            " | COUPON_EXPIRED | BONUS_REMAINING | CURRENCY_NOT_OFFERED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",
         ),
@@ -212,4 +212,5 @@ async def claim_coupon(
     responses=AUTH_ERRORS,
 )
 async def spin_active(session: SessionDep, member: CurrentMember) -> ActiveOut:
-    return ActiveOut(is_active=await wheel.active_wheel(session) is not None)
+    active = await wheel.active_wheel(session, currency=member.currency)
+    return ActiveOut(is_active=active is not None)

@@ -36,6 +36,7 @@ const FIELDS = [
   'validUntil',
   'banners',
   'sortOrder',
+  'currency',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -132,6 +133,15 @@ export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kin
           )}
           <TextsFieldset legend={t('bo.promotions.name')} value={draft.name} error={errorAt('name')} onChange={(lang, value) => setText('name', lang, value)} />
           <TextsFieldset legend={t('bo.promotions.description')} value={draft.description} error={errorAt('description')} onChange={(lang, value) => setText('description', lang, value)} />
+          <div className="bo-form-row">
+            <SelectField label={t('bo.promotions.currency')} hint={t('bo.promotions.currencyHint')} value={draft.currency} error={errorAt('currency')} onChange={(event) => set('currency', event.target.value as Draft['currency'])}>
+              {(['THB', 'LAK'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {value}
+                </option>
+              ))}
+            </SelectField>
+          </div>
           <div className="bo-form-row">
             <SelectField label={t('bo.promotions.type')} hint={t('bo.promotions.typeHint')} value={draft.type} error={errorAt('type')} onChange={(event) => set('type', event.target.value as Draft['type'])}>
               {(['limit', 'day', 'week'] as const).map((value) => (

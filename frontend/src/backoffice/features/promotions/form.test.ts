@@ -5,6 +5,7 @@ const STORED: Bonus = {
   id: 1,
   code: 'DAILY10',
   kind: 'bonus',
+  currency: 'THB',
   type: 'day',
   name: { en: 'Daily 10%' },
   description: {},

@@ -4,6 +4,7 @@
  * browser's time zone (sent as ISO instants).
  */
 import type { components } from '@/api/schema.gen';
+import { variantCurrency } from '@/lib/member-currency';
 
 export type Bonus = components['schemas']['BonusAdminOut'];
 export type Kind = Bonus['kind'];
@@ -17,6 +18,8 @@ export type BannerDraft = { image: string; html: Texts; title: Texts };
 export type Draft = {
   code: string;
   kind: Kind;
+  /** The currency its amounts are in: offered only to members whose wallet is in it. */
+  currency: Bonus['currency'];
   type: BonusType;
   name: Texts;
   description: Texts;
@@ -64,10 +67,11 @@ export function fromLocalInput(local: string): string | null {
   return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }
 
-export function emptyDraft(kind: Kind): Draft {
+export function emptyDraft(kind: Kind, currency: Bonus['currency'] = variantCurrency()): Draft {
   return {
     code: '',
     kind,
+    currency,
     type: 'limit',
     name: texts(),
     description: texts(),
@@ -91,6 +95,7 @@ export function draftOf(bonus: Bonus): Draft {
   return {
     code: bonus.code,
     kind: bonus.kind,
+    currency: bonus.currency,
     type: bonus.type,
     name: texts(bonus.name),
     description: texts(bonus.description),
@@ -124,6 +129,7 @@ export function bodyOf(draft: Draft): CreateBody {
   return {
     code: draft.code.trim().toUpperCase(),
     kind: draft.kind,
+    currency: draft.currency,
     type: draft.type,
     name: only(draft.name),
     description: only(draft.description),

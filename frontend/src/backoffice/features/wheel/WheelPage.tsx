@@ -122,7 +122,7 @@ export default function WheelPage() {
   const unit = useVariantUnit();
   const errorText = useBoErrorText();
   const queryClient = useQueryClient();
-  const wheel = useQuery({ queryKey: WHEEL, queryFn: ({ signal }) => boApi.get('/api/backoffice/wheel', { signal }) });
+  const wheel = useQuery({ queryKey: WHEEL, queryFn: ({ signal }) => boApi.get('/api/backoffice/wheel', { params: { currency: variantCurrency() }, signal }) });
   const [draft, setDraft] = useState<Draft | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -139,7 +139,7 @@ export default function WheelPage() {
   }, [wheel.data]);
 
   const save = useMutation({
-    mutationFn: (body: ReturnType<typeof bodyOf>) => boApi.put('/api/backoffice/wheel', body),
+    mutationFn: (body: ReturnType<typeof bodyOf>) => boApi.put('/api/backoffice/wheel', body, { params: { currency: variantCurrency() } }),
     onSuccess: (data) => {
       queryClient.setQueryData(WHEEL, data);
       void queryClient.invalidateQueries({ queryKey: ['bo', 'audit'] });
