@@ -3,9 +3,10 @@
  * with PAO_LAO_MODE=1): the app starts in Lao with no saved choice; a member registers with a
  * Lao number of free length and a LAK wallet at BCEL, deposits by Lao QR paid at the sandbox
  * bank, and sees the balance, the withdraw limits and the statement in kip (no decimals), the
- * withdraw amount named in kip, never baht.
+ * withdraw amount named in kip, never baht; and withdraws 500,000 kip within kip's own limits
+ * (ADR 0020), ten times baht's maximum read as kip.
  */
-import { randomDigits, setRegisterOtp } from './support/backend';
+import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
 
@@ -114,4 +115,21 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   const { token } = (await login.json()) as { token: string };
   const wallet = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
   expect(((await wallet.json()) as { wallet: unknown }).wallet).toEqual({ amount: 50000, currency: 'LAK' });
+
+  // Kip has money rules of its own (ADR 0020), never the baht numbers read as kip: with
+  // 1,050,000 kip the member sees kip's limits and withdraws 500,000 kip (baht's maximum is
+  // 50,000).
+  paoOps('deposit', phone, '1000000', '--note', 'e2e kip withdrawal');
+  await page.goto('/user/home');
+  await expect(balance).toHaveText(new RegExp(`^1,050,000\\s*${t('common.currency.LAK')}$`));
+  await page.getByRole('button', { name: t('home.withdraw') }).click();
+  await expect(withdraw.getByText(t('withdraw.limits', { min: '50,000', max: '20,000,000' }), { exact: true })).toBeVisible();
+  await withdraw.getByLabel(t('withdraw.amount', { unit: t('common.currency.LAK') }), { exact: true }).fill('500000');
+  await withdraw.getByRole('button', { name: t('withdraw.submit') }).click();
+  const result = page.getByRole('alertdialog');
+  await expect(result.getByText(t('withdraw.successText'))).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/lao-variant-withdraw-kip.png' });
+  await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
+  const after = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
+  expect(((await after.json()) as { wallet: unknown }).wallet).toEqual({ amount: 550000, currency: 'LAK' });
 });
