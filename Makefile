@@ -76,17 +76,17 @@ contract-check: $(VENV)/.installed
 # The backend suite: every test on PostgreSQL, then on SQLite only the tests marked `sqlite`
 # (tests/databases.py), and the check that SQLite still writes every kind of money movement
 # PostgreSQL does. Without PAO_TEST_DATABASE_URL, backend-sqlite runs the whole suite on SQLite.
-PYTEST := cd backend && ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
 ENTRY_KINDS := $(abspath var/test-entry-kinds)
+PYTEST := cd backend && PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
 
 backend-test: contract-check backend-postgres backend-sqlite
 
 ifneq ($(PAO_TEST_DATABASE_URL),)
 backend-postgres: $(VENV)/.installed
 	rm -rf $(ENTRY_KINDS)
-	PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) $(PYTEST) --database=postgres
+	$(PYTEST) --database=postgres
 backend-sqlite: $(VENV)/.installed
-	PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) $(PYTEST) --database=sqlite
+	$(PYTEST) --database=sqlite
 	cd backend && ../$(BIN)/python -m tests.databases $(ENTRY_KINDS)
 else
 backend-postgres:
