@@ -152,6 +152,15 @@ async def _create_database(url: str) -> None:
 # The kinds of money movement a test wrote (tests/databases.py's check).
 _ENTRY_KINDS_SQL = "SELECT DISTINCT kind FROM journal_entries"
 
+
+def record_sqlite_entry_kinds(db: Path) -> None:
+    """Record the kinds of journal entry a test wrote to its SQLite file (tests/databases.py):
+    PostgreSQL's are read from the worker's database before it is emptied, whichever test
+    wrote them, so a test with a SQLite file of its own records it with this."""
+    with sqlite3.connect(db) as conn:
+        record_entry_kinds(SQLITE, (row[0] for row in conn.execute(_ENTRY_KINDS_SQL)))
+
+
 # Every table, children first; and the script that empties them between tests.
 _EMPTY_TABLES_SQL = (
     "; ".join(f"DELETE FROM {t.name}" for t in reversed(Base.metadata.sorted_tables))
@@ -181,8 +190,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         db = tmp_path / "pao.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), db)
         yield f"sqlite+aiosqlite:///{db}"
-        with sqlite3.connect(db) as conn:
-            record_entry_kinds(SQLITE, (row[0] for row in conn.execute(_ENTRY_KINDS_SQL)))
+        record_sqlite_entry_kinds(db)
         return
     url = request.getfixturevalue("pg_url")
     import asyncio

@@ -27,7 +27,7 @@ from pao.ledger import service as ledger
 from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds
 from pao.ledger.models import AccountKind, LedgerAccount
 
-from ..conftest import DATABASES, empty_postgres
+from ..conftest import DATABASES, empty_postgres, record_sqlite_entry_kinds
 
 # Also on SQLite (tests/databases.py): the ledger's invariants on the steps.
 pytestmark = pytest.mark.sqlite
@@ -233,3 +233,5 @@ def test_ledger_invariants(database: str, request: pytest.FixtureRequest, tmp_pa
     finally:
         loop.run_until_complete(engine.dispose())
         loop.close()
+    if database == "sqlite":
+        record_sqlite_entry_kinds(db)
