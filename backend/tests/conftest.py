@@ -154,9 +154,9 @@ _ENTRY_KINDS_SQL = "SELECT DISTINCT kind FROM journal_entries"
 
 
 def record_sqlite_entry_kinds(db: Path) -> None:
-    """Record the kinds of journal entry a test wrote to its SQLite file (tests/databases.py):
-    PostgreSQL's are read from the worker's database before it is emptied, whichever test
-    wrote them, so a test with a SQLite file of its own records it with this."""
+    """Record the kinds of journal entry a test wrote to its SQLite file (tests/databases.py).
+
+    PostgreSQL's are read from the worker's database before the next test empties it."""
     with sqlite3.connect(db) as conn:
         record_entry_kinds(SQLITE, (row[0] for row in conn.execute(_ENTRY_KINDS_SQL)))
 
