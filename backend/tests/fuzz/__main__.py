@@ -77,7 +77,7 @@ GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
 SETTINGS = {
     "enableChatWidget": "true",
     "chatBotEnabled": "true",
-    "withdrawAutoApproveMax": "500",
+    "withdrawAutoApproveMax": "THB=500",
     # Slips are refused around midnight by default: never closed, so that a run at any hour
     # prepares (and fuzzes) the same.
     "slipClosedFrom": "00:00",
