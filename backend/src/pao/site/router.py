@@ -64,6 +64,9 @@ async def _wallet_currency(
 
 
 WalletCurrency = Annotated[Currency, Depends(_wallet_currency)]
+# A lookup that answers anyone, and the signed-in member for their own currency: the member's
+# token is optional (the empty requirement beside the bearer), so a request without one is valid.
+OPTIONAL_MEMBER = {"security": [{}]}  # FastAPI adds it beside the bearer scheme
 Lang = RequestLanguage
 
 
@@ -161,6 +164,7 @@ async def notice(settings: Settings, language: Lang) -> NoticeOut:
 @router.get(
     "/api/lookup/withdraw",
     operation_id="lookupWithdraw",
+    openapi_extra=OPTIONAL_MEMBER,
     tags=TAGS,
     response_model=WithdrawLimitsOut,
     responses=GONE,
@@ -176,6 +180,7 @@ async def withdraw(settings: Settings, currency: WalletCurrency) -> WithdrawLimi
 @router.get(
     "/api/lookup/slip",
     operation_id="lookupSlip",
+    openapi_extra=OPTIONAL_MEMBER,
     tags=TAGS,
     response_model=SlipOut,
     responses=GONE,
