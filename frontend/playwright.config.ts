@@ -106,8 +106,12 @@ export default defineConfig<AppOptions>({
     : ports.slice(0, backends).map((port, index) => ({
         // Beside the server, the operator CLI kept warm on the same data directory
         // (e2e/support/ops_server.py): the tests' `pao ops …` without a process each.
+        // Every test registers from 127.0.0.1: the OTP and SMS caps (the backend's test_otp and
+        // test_sms_budget test them) refused a full suite's members with OTP_BLOCK.
         command:
           `${pao} migrate && ${pao} demo && ` +
+          `${pao} ops settings set otpDailyCapPerIp 100000 && ${pao} ops settings set otpHourlyCapPerPrefix 100000 && ` +
+          `${pao} ops settings set otpHourlyCap 100000 && ` +
           `{ ${python} e2e/support/ops_server.py ${join(dataDirs[index] ?? '', 'ops.sock')} & } && ${pao} serve`,
         url: `http://127.0.0.1:${port}/healthz`,
         timeout: 120_000,
