@@ -55,9 +55,11 @@ SPA := frontend/dist/index.html
 endif
 
 # --- run ---------------------------------------------------------------------------------
+# The demo's loading prints its own summary (the logins); its log lines (a "site setting
+# changed" per setting) would bury them on a newcomer's first screen.
 run: $(VENV)/.installed $(SPA)
 	@export PAO_SANDBOX=$${PAO_SANDBOX:-1}; \
-	$(PAO) migrate && $(PAO) demo && \
+	$(PAO) migrate && PAO_LOG_LEVEL=warning $(PAO) demo && \
 	echo "Pao is at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}  (demo login: 0812345678 / demo1234;" \
 	  "staff: owner, manager, cashier, support, viewer / staff-demo-1, TOTP secrets above)" && \
 	exec $(PAO) serve
