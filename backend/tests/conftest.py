@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -47,10 +46,10 @@ from pao.wallet import ddl as wallet_ddl
 # Which database each test runs on (its hooks, re-exported for pytest to find).
 from .databases import (  # noqa: F401
     POSTGRES,
-    SQLITE,
     pytest_addoption,
     pytest_collection_modifyitems,
-    record_entry_kinds,
+    record_entry_kinds_of,
+    record_entry_kinds_of_file,
 )
 
 
@@ -121,7 +120,7 @@ def pg_url() -> Iterator[str]:
     async def last_kinds() -> None:
         engine = create_async_engine(PG_URL)
         async with engine.connect() as conn:
-            record_entry_kinds(POSTGRES, await conn.scalars(text(_ENTRY_KINDS_SQL)))
+            await record_entry_kinds_of(conn, POSTGRES)
         await engine.dispose()
 
     asyncio.run(last_kinds())
@@ -147,18 +146,6 @@ async def _create_database(url: str) -> None:
             )
     finally:
         await admin.dispose()
-
-
-# The kinds of money movement a test wrote (tests/databases.py's check).
-_ENTRY_KINDS_SQL = "SELECT DISTINCT kind FROM journal_entries"
-
-
-def record_sqlite_entry_kinds(db: Path) -> None:
-    """Record the kinds of journal entry a test wrote to its SQLite file (tests/databases.py).
-
-    PostgreSQL's are read from the worker's database before the next test empties it."""
-    with sqlite3.connect(db) as conn:
-        record_entry_kinds(SQLITE, (row[0] for row in conn.execute(_ENTRY_KINDS_SQL)))
 
 
 # Every table, children first; and the script that empties them between tests.
@@ -190,7 +177,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         db = tmp_path / "pao.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), db)
         yield f"sqlite+aiosqlite:///{db}"
-        record_sqlite_entry_kinds(db)
+        record_entry_kinds_of_file(db)
         return
     url = request.getfixturevalue("pg_url")
     import asyncio
@@ -199,7 +186,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         engine = create_async_engine(url)
         async with engine.begin() as conn:
             # The last test's rows, before they go (the worker's last test: pg_url's teardown).
-            record_entry_kinds(POSTGRES, await conn.scalars(text(_ENTRY_KINDS_SQL)))
+            await record_entry_kinds_of(conn, POSTGRES)
             await empty_postgres(conn)
         await engine.dispose()
 

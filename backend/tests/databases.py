@@ -20,11 +20,14 @@ written on SQLite, so that no money path loses its SQLite coverage by a marker f
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 # The parameters that choose a test's database: conftest's ``database_url`` and the modules
 # that make their own database (migrations, the ledger's property test).
@@ -82,9 +85,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # --- the check: every kind of journal entry written on PostgreSQL is written on SQLite too ----
 
 
+ENTRY_KINDS_SQL = "SELECT DISTINCT kind FROM journal_entries"
+
+
+def _folder() -> str | None:
+    return os.environ.get("PAO_TEST_ENTRY_KINDS") or None
+
+
+async def record_entry_kinds_of(conn: AsyncConnection, database: str) -> None:
+    """Record the kinds of journal entry ``conn``'s database holds (nothing, not even the query,
+    when the check is off): PostgreSQL's before a test empties the worker's database."""
+    if _folder():
+        record_entry_kinds(database, await conn.scalars(text(ENTRY_KINDS_SQL)))
+
+
+def record_entry_kinds_of_file(db: Path) -> None:
+    """The same for a test's own SQLite file, once the test is done with it."""
+    if _folder():
+        with sqlite3.connect(db) as conn:
+            record_entry_kinds(SQLITE, (row[0] for row in conn.execute(ENTRY_KINDS_SQL)))
+
+
 def record_entry_kinds(database: str, kinds: Iterable[str]) -> None:
     """Add ``kinds`` to this worker's record for ``database`` (when the check is on)."""
-    folder = os.environ.get("PAO_TEST_ENTRY_KINDS")
+    folder = _folder()
     kinds = set(kinds)
     if not folder or not kinds:
         return

@@ -28,7 +28,7 @@ from pao.ledger.exceptions import AlreadyReversed, InsufficientFunds
 from pao.ledger.models import AccountKind, LedgerAccount
 
 from ..conftest import DATABASES, empty_postgres
-from ..databases import POSTGRES, SQLITE, record_entry_kinds
+from ..databases import POSTGRES, SQLITE, record_entry_kinds_of
 
 # Also on SQLite (tests/databases.py): the ledger's invariants on the steps.
 pytestmark = pytest.mark.sqlite
@@ -59,9 +59,8 @@ class LedgerMachine(RuleBasedStateMachine):
             async with self.engine.begin() as conn:
                 # The last example's movements, for the SQLite coverage check (tests/databases.py):
                 # each example empties the books, so what it wrote is read before it goes.
-                record_entry_kinds(
-                    POSTGRES if conn.dialect.name == "postgresql" else SQLITE,
-                    await conn.scalars(text("SELECT DISTINCT kind FROM journal_entries")),
+                await record_entry_kinds_of(
+                    conn, POSTGRES if conn.dialect.name == "postgresql" else SQLITE
                 )
                 if conn.dialect.name == "postgresql":
                     await empty_postgres(conn)
