@@ -220,16 +220,11 @@ def parse_money_text(key: str, raw: str, currency: Currency | None) -> dict[str,
     keep their value. Minor units per currency, as stored."""
     if currency is not None:
         return {currency.value: _amount_text(key, raw)}
-    pairs = [part for part in raw.replace(",", " ").split() if part]
-    amounts: dict[str, int | None] = {}
-    for pair in pairs:
-        name, sep, amount = pair.partition("=")
-        if not sep or name.strip().upper() not in Currency.__members__:
-            break
-        amounts[Currency[name.strip().upper()].value] = _amount_text(key, amount)
-    else:
-        if amounts:
-            return amounts
+    pairs = [part.partition("=") for part in raw.replace(",", " ").split()]
+    if pairs and all(sep and name.upper() in Currency.__members__ for name, sep, _ in pairs):
+        return {
+            Currency[name.upper()].value: _amount_text(key, amount) for name, _, amount in pairs
+        }
     codes = "|".join(Currency)
     raise InvalidSettingValue(
         key,
