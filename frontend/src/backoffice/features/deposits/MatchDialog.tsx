@@ -3,7 +3,7 @@
  * account, the chosen member's name, phone and bank, a warning with a confirm box when the
  * paying account is another member's, and a required note (kept in the audit log). */
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { components } from '@/api/schema.gen';
 import { TextField } from '@/components/ui/Field';
@@ -13,6 +13,7 @@ import { boApi } from '../../lib/api';
 import { DEPOSITS, newIdempotencyKey, useDepositsChanged } from './deposits-api';
 
 type Payment = components['schemas']['UnmatchedOut'];
+const SEARCH_PAUSE_MS = 300;
 type Chosen = { id: number; name: string; phone: string; bankCode: string; accountNoMasked: string };
 
 function MemberLine({ member }: { member: Chosen }) {
@@ -39,7 +40,12 @@ export function MatchDialog({ payment, onClose }: { payment: Payment; onClose: (
     queryKey: [...DEPOSITS, 'unmatched', 'one', payment.kind, payment.id],
     queryFn: ({ signal }) => boApi.get('/api/backoffice/deposits/unmatched/{kind}/{payment_id}', { params, signal }),
   });
-  const search = q.trim();
+  // The search asks once typing pauses, not at every key (a phone number is ten of them).
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const pause = window.setTimeout(() => setSearch(q.trim()), SEARCH_PAUSE_MS);
+    return () => window.clearTimeout(pause);
+  }, [q]);
   const found = useQuery({
     queryKey: ['bo', 'members', 'match-search', search],
     queryFn: ({ signal }) => boApi.get('/api/backoffice/members', { query: { q: search, limit: 5 }, signal }),
