@@ -49,9 +49,17 @@ export default function NewAdjustmentPage() {
     amount: amount !== null && amount > 0 ? null : t('bo.adjustments.amountInvalid'),
     reason: reason.trim() ? null : t('bo.adjustments.reasonRequired'),
   };
-  // Per currency: the variant's (the member's currency is not known before the save); none set
-  // for it means every adjustment waits.
-  const limit = policy.data === undefined ? undefined : (policy.data.approvalAbove[variantCurrency()] ?? null);
+  // The member named by the id: who is credited, and the wallet's currency, which picks the
+  // approval limit (per currency: none set for it means every adjustment waits).
+  const id = errors.memberId === null ? Number(memberId) : null;
+  const member = useQuery({
+    queryKey: [...POLICY, 'member', id],
+    queryFn: ({ signal }) => boApi.get('/api/backoffice/members/{member_id}', { params: { member_id: id ?? 0 }, signal }),
+    enabled: id !== null,
+    retry: false,
+  });
+  const currency = (id !== null && member.data?.currency) || variantCurrency();
+  const limit = policy.data === undefined ? undefined : (policy.data.approvalAbove[currency] ?? null);
   const waits = amount !== null && limit !== undefined && (limit === null || amount > limit);
 
   const submit = (event: FormEvent) => {
@@ -110,6 +118,7 @@ export default function NewAdjustmentPage() {
             value={memberId}
             onChange={(event) => setMemberId(event.target.value.trim())}
             error={touched ? errors.memberId : null}
+            hint={id !== null && member.data ? `${member.data.name} · ${member.data.phone} · ${member.data.currency}` : undefined}
           />
           <fieldset className="bo-adj-direction">
             <legend className="field-label">{t('bo.adjustments.directionLabel')}</legend>
@@ -129,8 +138,7 @@ export default function NewAdjustmentPage() {
             hint={
               limit === undefined || limit === null
                 ? undefined
-                : // A site setting, like the others in the variant's currency (the document names it).
-                  t('bo.adjustments.limitHint', { limit: formatMoney(limit, variantCurrency()) })
+                : t('bo.adjustments.limitHint', { limit: `${formatMoney(limit, currency)} ${currency}` })
             }
           />
           <TextField
