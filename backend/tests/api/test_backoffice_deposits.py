@@ -370,8 +370,9 @@ async def test_payer_shown_and_its_owner_suggested(client: httpx.AsyncClient, ap
     listed = await client.get(f"{BASE}/unmatched?limit=100", headers=bearer(cashier))
     rows = {(i["kind"], i["id"]): i for i in listed.json()["items"]}
     row = rows[("bank", payment)]
+    # Shown as the bank Pao knows (the lists name banks by Pao's code), not the clearing code.
     assert (row["payerBank"], row["payerAccount"], row["payerName"]) == (
-        "004",
+        "KBANK",
         "xxxxxx" + account[-4:],
         "SOMCHAI JAIDEE",
     )

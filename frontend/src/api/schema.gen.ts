@@ -6393,7 +6393,7 @@ export interface components {
             payerAccount: string | null;
             /**
              * Payerbank
-             * @description The payer's bank as the bank sent it.
+             * @description The payer's bank: Pao's bank code (SCB, BCEL …) when the code the bank sent is known (a Thai clearing code such as 014 included), else as sent.
              */
             payerBank: string | null;
             /**

@@ -14,7 +14,7 @@ from pao.identity.models import Member
 from pao.kit.money import MajorAmount, WireAmount
 from pao.payments.qr.matching import PaymentKind, UnmatchedPayment
 from pao.payments.qr.models import PaymentOutcome
-from pao.payments.qr.payer import PayerOwners
+from pao.payments.qr.payer import PayerOwners, bank_code
 from pao.payments.slips.models import LookupOutcome, Slip, SlipReview, SlipStatus
 from pao.payments.slips.review import ReviewSort
 
@@ -155,7 +155,10 @@ class UnmatchedOut(_Wire):
     matched_by: str | None
     matched_at: datetime | None
     entry_id: int | None
-    payer_bank: str | None = Field(description="The payer's bank as the bank sent it.")
+    payer_bank: str | None = Field(
+        description="The payer's bank: Pao's bank code (SCB, BCEL …) when the code the bank "
+        "sent is known (a Thai clearing code such as 014 included), else as sent."
+    )
     payer_account: str | None = Field(
         description="The payer's account: the last 4 digits, or as the bank masked it."
     )
@@ -176,7 +179,7 @@ class UnmatchedOut(_Wire):
             matched_by=row.matched_by,
             matched_at=row.matched_at,
             entry_id=row.entry_id,
-            payer_bank=row.payer_bank,
+            payer_bank=bank_code(row.payer_bank) or row.payer_bank,
             payer_account=mask_payer(row.payer_account),
             payer_name=row.payer_name,
         )
