@@ -7,7 +7,7 @@ Every answer is built from the operator settings in the database (:mod:`pao.site
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
@@ -66,7 +66,7 @@ async def _wallet_currency(
 WalletCurrency = Annotated[Currency, Depends(_wallet_currency)]
 # A lookup that answers anyone, and the signed-in member for their own currency: the member's
 # token is optional (the empty requirement beside the bearer), so a request without one is valid.
-OPTIONAL_MEMBER = {"security": [{}]}  # FastAPI adds it beside the bearer scheme
+OPTIONAL_MEMBER: dict[str, Any] = {"security": [{}]}  # FastAPI adds it beside the bearer
 Lang = RequestLanguage
 
 
