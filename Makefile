@@ -134,10 +134,13 @@ frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
 # Everything the stages need, installed first so that its time is a stage of its own.
 install: $(VENV)/.installed $(SPA) deploy-tools $(if $(HAS_FRONTEND),chromium)
 
-# `make test`'s stages, in order ("name: targets"); scripts/stages.py times each.
+# `make test`'s stages, in order ("name: targets"); scripts/stages.py times each. "&" stages
+# run beside the ones after them: the fuzz and the smoke run (one server each, about one core
+# busy) beside the frontend checks and the browser tests (about one core too), instead of
+# after them; both backend suites keep the two cores busy on their own.
 STAGES := "install: install" "checks: check contract-check deploy-check" \
   "backend on PostgreSQL: backend-postgres" "backend on SQLite: backend-sqlite" \
-  "fuzz: fuzz" "smoke: smoke"
+  "&fuzz: fuzz" "&smoke: smoke"
 ifneq ($(HAS_FRONTEND),)
 STAGES += "frontend checks: frontend-check" "browser: frontend-e2e"
 endif
