@@ -3,8 +3,9 @@
  * player's card and modal) with a sort order that puts it last; a player, in a phone-sized
  * browser of their own, finds it last on the bonus page and receives it. The manager creates a
  * promotion code, a player redeems it and the usage shows one claim. A sort order out of bounds
- * is refused before anything is sent, a negative amount and a code already used by the server,
- * each beside its field, and nothing is created. The screens pass axe; screenshots go to
+ * is refused before anything is sent, a negative amount (with the rule it breaks) and a code
+ * already used by the server, each beside its field, and nothing is created. A fixed amount asks
+ * for no maximum; the preview's language changes the player's words too. The screens pass axe; screenshots go to
  * test-results/screens/.
  */
 import { createMember } from './support/backend';
@@ -35,7 +36,8 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await dialog.getByLabel(`${t('bo.promotions.name')} (${t('bo.promotions.lang.en')})`).fill(bonusName);
   await dialog.getByRole('radio', { name: t('bo.promotions.mode.fixed') }).check();
   await dialog.getByLabel(t('bo.promotions.fixedAmount'), { exact: true }).fill('-5');
-  await dialog.getByLabel(t('bo.promotions.maxAmount'), { exact: true }).fill('50');
+  // A fixed amount is its own maximum: no maximum to type (with a percent there is one).
+  await expect(dialog.getByLabel(t('bo.promotions.maxAmount'), { exact: true })).toHaveCount(0);
   await dialog.getByLabel(t('bo.promotions.turnoverMultiplier'), { exact: true }).fill('2');
   // A sort order beyond the server's bounds is refused here, before anything is sent.
   const sortOrder = dialog.getByLabel(t('bo.promotions.sortOrder'), { exact: true });
@@ -51,12 +53,18 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await expect(sortOrder).not.toHaveAttribute('aria-invalid');
   // The negative amount is refused beside its field; the dialog stays and nothing is created.
   await expect(dialog.getByLabel(t('bo.promotions.fixedAmount'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await expect(dialog.getByRole('alert')).toBeVisible();
+  // It says the rule, beside the field that breaks it.
+  await expect(dialog.getByRole('alert')).toHaveText(t('bo.rule.min', { min: 0 }));
   await dialog.getByLabel(t('bo.promotions.fixedAmount'), { exact: true }).fill('50');
   const preview = dialog.getByRole('region', { name: t('bo.promotions.preview') });
   await preview.getByRole('button', { name: t('bo.promotions.lang.en') }).click();
   await expect(preview.getByRole('button', { name: new RegExp(bonusName) })).toBeVisible();
   await expect(preview.getByText(t('promotions.bonus.turnoverRule', { times: 2 }))).toBeVisible();
+  // The player's own words follow the preview's language too, not the back office's.
+  await preview.getByRole('button', { name: t('bo.promotions.lang.th') }).click();
+  await expect(preview.getByRole('button', { name: tr('th', 'promotions.bonus.receive') })).toBeVisible();
+  await expect(preview.getByText(tr('th', 'promotions.bonus.turnoverRule', { times: 2 }))).toBeVisible();
+  await preview.getByRole('button', { name: t('bo.promotions.lang.en') }).click();
   await expectAccessible(page, 'bonus editor');
   await page.screenshot({ path: shot('editor') });
   await dialog.getByRole('button', { name: t('common.save') }).click();
@@ -96,7 +104,6 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
     await form.getByLabel(t('bo.promotions.promoCode'), { exact: true }).fill(promoCode);
     await form.getByLabel(`${t('bo.promotions.name')} (${t('bo.promotions.lang.en')})`).fill(`Spring ${suffix}`);
     await form.getByLabel(t('bo.promotions.fixedAmount'), { exact: true }).fill('20');
-    await form.getByLabel(t('bo.promotions.maxAmount'), { exact: true }).fill('20');
     await form.getByLabel(t('bo.promotions.totalLimit'), { exact: true }).fill('5');
     await form.getByRole('button', { name: t('common.save') }).click();
     if (attempt === 'first') {

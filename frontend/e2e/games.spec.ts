@@ -35,6 +35,29 @@ test('activate a game, transfer in, play, transfer back, see the statement @desk
   for (const category of ['slot', 'sport', 'lotto']) {
     await expect(page.getByRole('heading', { name: t(`games.category.${category}`) })).toBeVisible();
   }
+  // Three cards of a carousel are seen, as the spec has it: the front card and both neighbours
+  // (a ring: the last game sits left of the first), each mostly inside the stage, on a phone as
+  // on a desktop; at the first place and after a turn.
+  const slotTitle = t('games.category.slot');
+  const stage = page.getByRole('group', { name: t('games.carouselHint', { title: slotTitle }) });
+  const shown = stage.getByRole('button');
+  const seenFractions = async () => {
+    const frame = await stage.boundingBox();
+    const fractions: number[] = [];
+    for (const card of await shown.all()) {
+      const box = await card.boundingBox();
+      if (!frame || !box) return [];
+      const inside = Math.min(box.x + box.width, frame.x + frame.width) - Math.max(box.x, frame.x);
+      fractions.push(Math.max(0, inside) / box.width);
+    }
+    return fractions;
+  };
+  for (const turn of ['first place', 'next']) {
+    if (turn === 'next') await page.getByRole('button', { name: t('games.next', { title: slotTitle }) }).click();
+    await expect(shown).toHaveCount(3);
+    await expect.poll(async () => (await seenFractions()).filter((fraction) => fraction >= 0.4).length).toBe(3);
+  }
+  await page.getByRole('button', { name: t('games.previous', { title: slotTitle }) }).click();
   await expectAccessible(page, 'home with game carousels');
   await page.screenshot({ path: `/tmp/games-e2e/shots/games-home-${test.info().project.name}.png`, fullPage: true });
 

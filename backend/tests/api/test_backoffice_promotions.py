@@ -419,3 +419,29 @@ async def test_image_upload_checked_by_content_and_served_publicly(
             await s.execute(select(AuditEntry.action).where(AuditEntry.object_type == "image"))
         ).scalars()
         assert list(actions) == ["image.upload"]
+
+
+# Each refusal names the rule the field breaks, and its bound, for the form to say beside it.
+RULES: list[tuple[dict[str, Any], str, dict[str, Any]]] = [
+    ({"fixedAmount": -1}, "fixedAmount", {"rule": "min", "min": 0}),
+    ({"maxAmount": 0}, "maxAmount", {"rule": "above", "min": 0}),
+    ({"maxAmount": None}, "maxAmount", {"rule": "number"}),
+    ({"percent": 0, "fixedAmount": 0}, "fixedAmount", {"rule": "needsAmount"}),
+    ({"turnoverMultiplier": 0}, "turnoverMultiplier", {"min": 1, "max": 2_147_483_647}),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "rule"), RULES)
+async def test_a_refusal_names_the_rule(
+    client: httpx.AsyncClient,
+    app: FastAPI,
+    change: dict[str, Any],
+    field: str,
+    rule: dict[str, Any],
+) -> None:
+    headers = await token_of(app)
+    refused = await client.post(URL, headers=headers, json={**BONUS, "code": "RULES", **change})
+    assert refused.status_code == 422, refused.text
+    body = refused.json()
+    assert body["field"] == field
+    assert {key: body.get(key) for key in rule} == rule

@@ -26,7 +26,7 @@ from pao.ledger.service import check_books, get_or_open_account, player_wallet
 from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.payments.slips import service
 from pao.payments.slips.jobs import reconcile_tick
-from pao.payments.slips.models import Slip, SlipClaim, SlipStatus
+from pao.payments.slips.models import REVIEWABLE_REASONS, Slip, SlipClaim, SlipStatus
 from pao.payments.slips.verifier import SlipVerifier
 from pao.site import settings as site_settings
 from pao.site.settings import load_site_settings
@@ -233,6 +233,9 @@ async def _rejected(client: httpx.AsyncClient, token: str, data: bytes, reason: 
     body = response.json()
     assert (body["code"], body["status"], body["reason"]) == ("SLIP_UPLOAD_FAIL", "FAILED", reason)
     assert body["slip"]["note"] == reason
+    # A refusal that may still hide a real deposit goes to staff (the player is told so);
+    # the others are final.
+    assert body["slip"]["review"] == ("OPEN" if reason in REVIEWABLE_REASONS else None)
     assert await balance(client, token) == before
 
 

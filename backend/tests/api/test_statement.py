@@ -11,10 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.kit.clock import clock
 from pao.kit.money import Currency
 from pao.wallet.adjustments import credit_manually
-from pao.wallet.models import StatementStatus, StatementType
+from pao.wallet.models import StatementStatus, StatementType, WithdrawalStatus
 from pao.wallet.service import find_member_by_phone
 from pao.wallet.statements import record_statement
+from pao.wallet.withdrawals import lock_withdrawal, mark_withdrawal_failed, reject_withdrawal
 from tests.helpers import auth, register_and_login
+from tests.withdrawal_helpers import pending_withdrawal, request_withdrawal
 
 
 async def member_with_lines(
@@ -175,3 +177,33 @@ async def test_bad_page_requests_are_422(
     response = await client.post("/api/statement", json=body, headers=auth(token))
     assert response.status_code == 422, response.text
     assert response.json()["message"] == code
+
+
+async def test_a_withdrawal_not_paid_says_why_and_that_the_money_is_back(
+    client: httpx.AsyncClient, session: AsyncSession
+) -> None:
+    rejected, token = await pending_withdrawal(client, 300)
+    failed = await request_withdrawal(client, token, 200)
+    await reject_withdrawal(
+        session, withdrawal_id=rejected, actor="staff:ann", reason="name does not match"
+    )
+    # The bank refused an approved payout: the same note, with the bank's reason.
+    withdrawal = await lock_withdrawal(session, failed)
+    withdrawal.status = WithdrawalStatus.APPROVED
+    await mark_withdrawal_failed(
+        session, withdrawal_id=failed, actor="payouts", reason="account closed"
+    )
+    await session.commit()
+
+    response = await client.post(
+        "/api/statement?lang=th", json={"page": 1, "limit": 10}, headers=auth(token)
+    )
+    lines = {line["amount"]: line for line in response.json()["statements"]}
+    assert lines[300]["status"] == lines[200]["status"] == "FAILED"
+    assert lines[300]["withdraw"] == {
+        "code": "withdraw.rejected",
+        "params": {"reason": "name does not match"},
+        "description": "ไม่อนุมัติ: name does not match เงินคืนเข้ากระเป๋าแล้ว",
+    }
+    assert lines[200]["withdraw"]["code"] == "withdraw.failed"
+    assert lines[200]["withdraw"]["params"] == {"reason": "account closed"}

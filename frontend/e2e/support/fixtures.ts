@@ -52,7 +52,11 @@ export function tr(
   currency: 'THB' | 'LAK' = 'THB',
 ): string {
   const values: Record<string, string | number> = { unit: lookup(locale, `common.currency.${currency}`), ...vars };
-  return lookup(locale, plural(locale, key, vars.count)).replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
+  // `{{min, number}}` is formatted as the app's i18next formats it (grouped digits).
+  return lookup(locale, plural(locale, key, vars.count)).replace(/\{\{\s*(\w+)\s*(,\s*number\s*)?\}\}/g, (_, name: string, number?: string) => {
+    const value = values[name] ?? '';
+    return number && typeof value === 'number' ? new Intl.NumberFormat(locale === 'la' ? 'lo' : locale).format(value) : String(value);
+  });
 }
 
 /** Fails on serious or critical axe-core violations of the current page. */

@@ -4240,15 +4240,30 @@ export interface components {
              */
             field?: string | null;
             /**
+             * Max
+             * @description The rule's upper bound, when it has one.
+             */
+            max?: number | null;
+            /**
              * Message
              * @description A code of the error catalogue (spec §8).
              */
             message: string;
             /**
+             * Min
+             * @description The rule's lower bound, when it has one.
+             */
+            min?: number | null;
+            /**
              * Retryafter
              * @description Seconds until the same call is taken again (REQUEST_LIMIT_1MIN).
              */
             retryAfter?: number | null;
+            /**
+             * Rule
+             * @description On 422, the rule the field breaks, for a form to say beside it: required, min, above, max, below, minLength, maxLength, number, wholeNumber, decimals, format, choice, dateTime, or a domain rule (needsAmount, tooLarge); its bounds in min / max.
+             */
+            rule?: string | null;
         };
         /** FieldOut */
         FieldOut: {
@@ -6190,12 +6205,14 @@ export interface components {
             status: components["schemas"]["StatementStatus"];
             /** To */
             to: string;
+            /** @description Why a FAILED withdrawal was not paid, and that the money is back. */
+            withdraw?: components["schemas"]["StatementNote"] | null;
         };
         /** StatementNote */
         StatementNote: {
             /**
              * Code
-             * @description What the note says, for the client to translate: bonus.received, bonus.finished, promotion.received, refund.received, invite.collected, luckydraw.prize. Absent on lines older than the codes.
+             * @description What the note says, for the client to translate: bonus.received, bonus.finished, promotion.received, refund.received, invite.collected, luckydraw.prize, withdraw.rejected, withdraw.failed. Absent on lines older than the codes.
              */
             code?: string | null;
             /**
@@ -6205,7 +6222,7 @@ export interface components {
             description: string;
             /**
              * Params
-             * @description The code's parameters in the requested locale (name: the bonus's name; prize: the wheel prize).
+             * @description The code's parameters in the requested locale (name: the bonus's name; prize: the wheel prize; reason: why a withdrawal was not paid, as staff wrote it).
              */
             params?: {
                 [key: string]: string;
@@ -6854,6 +6871,8 @@ export interface components {
              * @description The transfer reference read from the QR.
              */
             reference: string | null;
+            /** @description Staff review of a FAILED slip whose money may still have arrived: OPEN (staff are checking it; it may yet be credited), APPROVED (credited after review: status SUCCESS), REJECTED (refused after review). Absent when no review applies. */
+            review?: components["schemas"]["SlipReview"] | null;
             /** @description PENDING is shown as 'in progress'. */
             status: components["schemas"]["SlipStatus"];
         };

@@ -75,8 +75,10 @@ export function toApiError(status: number, body: unknown): ApiError {
   const field = typeof record.field === 'string' ? record.field : undefined;
   // A refusal names the bounds it missed (an amount's minimum for QR and TrueMoney, a count's min
   // and max in the back office's bonus editor): the text shows them.
-  const details: Record<string, number> = {};
+  const details: Record<string, string | number> = {};
   for (const key of BOUNDS) if (typeof record[key] === 'number') details[key] = record[key];
+  // The rule a 422 says the field breaks (min, required, number, …): forms say it beside it.
+  if (typeof record.rule === 'string') details.rule = record.rule;
   const retryAfter = typeof record.retryAfter === 'number' ? record.retryAfter : undefined;
   const error = new ApiError(status, message, field, details, retryAfter);
   const route = errorRoute(message);

@@ -222,6 +222,60 @@ class DatabaseOutageMiddleware:
             await response(scope, receive, send)
 
 
+# Pydantic's error types, as the rule a form says beside the field ("must be at least 1"),
+# and the bounds each carries (its ``ctx``), named as the domain's own refusals name them.
+_RULES = {
+    "missing": "required",
+    "greater_than_equal": "min",
+    "greater_than": "above",
+    "less_than_equal": "max",
+    "less_than": "below",
+    "string_too_short": "minLength",
+    "too_short": "minLength",
+    "string_too_long": "maxLength",
+    "too_long": "maxLength",
+    "int_parsing": "number",
+    "int_type": "number",
+    "int_from_float": "wholeNumber",
+    "float_parsing": "number",
+    "float_type": "number",
+    "decimal_parsing": "number",
+    "decimal_type": "number",
+    "decimal_max_places": "decimals",
+    "finite_number": "number",
+    "string_pattern_mismatch": "format",
+    "enum": "choice",
+    "literal_error": "choice",
+    "datetime_parsing": "dateTime",
+    "datetime_from_date_parsing": "dateTime",
+    "datetime_type": "dateTime",
+}
+_BOUNDS = {
+    "ge": "min",
+    "gt": "min",
+    "le": "max",
+    "lt": "max",
+    "min_length": "min",
+    "max_length": "max",
+    "decimal_places": "max",
+}
+
+
+def _rule_of(error: Mapping[str, Any]) -> dict[str, Any]:
+    """The broken rule of one pydantic error and its bounds: ``{"rule": "min", "min": 1}``.
+    A validator of Pao's own names its rule in the error's context (``rule``, ``min``, ``max``)."""
+    context = error.get("ctx") or {}
+    rule = context.get("rule") or _RULES.get(str(error.get("type", "")))
+    if not isinstance(rule, str):
+        return {}
+    found: dict[str, Any] = {"rule": rule}
+    for key, value in context.items():
+        bound = key if key in ("min", "max") else _BOUNDS.get(key)
+        if bound and isinstance(value, int | float) and not isinstance(value, bool):
+            found[bound] = value
+    return found
+
+
 def _validation_response(exc: RequestValidationError) -> JSONResponse:
     errors = exc.errors()
     first = errors[0] if errors else {}
@@ -241,7 +295,8 @@ def _validation_response(exc: RequestValidationError) -> JSONResponse:
         code = "KEY_MISSING"
     else:
         code = "KEY_INVALID"
-    return error_response(422, {"message": code, "field": ".".join(loc)})
+    body = {"message": code, "field": ".".join(loc), **_rule_of(first)}
+    return error_response(422, body)
 
 
 # Starlette and FastAPI raise HTTPException with an English sentence as its detail; the API

@@ -17,6 +17,14 @@ from pydantic import BaseModel, Field
 class ErrorBody(BaseModel):
     message: str = Field(description="A code of the error catalogue (spec §8).")
     field: str | None = Field(default=None, description="The offending field, on 422.")
+    rule: str | None = Field(
+        default=None,
+        description="On 422, the rule the field breaks, for a form to say beside it: required, "
+        "min, above, max, below, minLength, maxLength, number, wholeNumber, decimals, format, "
+        "choice, dateTime, or a domain rule (needsAmount, tooLarge); its bounds in min / max.",
+    )
+    min: float | None = Field(default=None, description="The rule's lower bound, when it has one.")
+    max: float | None = Field(default=None, description="The rule's upper bound, when it has one.")
     retry_after: int | None = Field(
         default=None,
         alias="retryAfter",

@@ -38,23 +38,30 @@ def to_major(minor: int) -> float:
 
 
 def _parse_wire_amount(value: Any) -> int:
+    # Each refusal names its rule (the error's context), for the form to say (pao.core.errors).
     if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-        raise PydanticCustomError("KEY_INVALID", "amount must be a JSON number")
+        raise PydanticCustomError("KEY_INVALID", "amount must be a JSON number", {"rule": "number"})
     try:
         # str(float) is the shortest repr that round-trips, so 10.01 stays "10.01".
         amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
     except InvalidOperation as exc:  # pragma: no cover - Decimal(str(float)) always parses
-        raise PydanticCustomError("KEY_INVALID", "amount is not a number") from exc
+        raise PydanticCustomError(
+            "KEY_INVALID", "amount is not a number", {"rule": "number"}
+        ) from exc
     if not amount.is_finite():
-        raise PydanticCustomError("KEY_INVALID", "amount must be finite")
+        raise PydanticCustomError("KEY_INVALID", "amount must be finite", {"rule": "number"})
     if amount < 0:
-        raise PydanticCustomError("KEY_INVALID", "amount must not be negative")
+        raise PydanticCustomError(
+            "KEY_INVALID", "amount must not be negative", {"rule": "min", "min": 0}
+        )
     exponent = amount.normalize().as_tuple().exponent
     if isinstance(exponent, int) and exponent < -2:
-        raise PydanticCustomError("KEY_INVALID", "amount has more than 2 decimals")
+        raise PydanticCustomError(
+            "KEY_INVALID", "amount has more than 2 decimals", {"rule": "decimals", "max": 2}
+        )
     minor = to_minor(amount)
     if minor > MAX_MINOR:
-        raise PydanticCustomError("KEY_INVALID", "amount is too large")
+        raise PydanticCustomError("KEY_INVALID", "amount is too large", {"rule": "tooLarge"})
     return minor
 
 

@@ -197,8 +197,12 @@ def normal_code(code: str) -> str:
 
 
 def _amount(value: int, wire: str, *, positive: bool = False) -> None:
-    if value < (1 if positive else 0) or value > MAX_MINOR:
-        raise BonusInvalid("BONUS_AMOUNT_INVALID", field=wire)
+    if value < (1 if positive else 0):
+        # The form's unit is the major one: "at least 0.01" reads as "above 0".
+        rule = "above" if positive else "min"
+        raise BonusInvalid("BONUS_AMOUNT_INVALID", field=wire, rule=rule, min=0)
+    if value > MAX_MINOR:
+        raise BonusInvalid("BONUS_AMOUNT_INVALID", field=wire, rule="tooLarge")
 
 
 def _count(value: int, code: str, wire: str, *, minimum: int) -> None:
@@ -219,7 +223,7 @@ def check(draft: BonusDraft, *, kind: BonusKind, claimed: int = 0) -> dict[str, 
         raise BonusInvalid("BONUS_PERCENT_INVALID", field="percent", max=PERCENT_MAX)
     if draft.percent == 0 and draft.fixed_amount == 0:
         # Nothing to give: every activation would be refused (BONUS_CONDITION).
-        raise BonusInvalid("BONUS_AMOUNT_INVALID", field="fixedAmount")
+        raise BonusInvalid("BONUS_AMOUNT_INVALID", field="fixedAmount", rule="needsAmount")
     if not 0 <= draft.percent_fail <= 100:
         raise BonusInvalid("BONUS_PERCENT_FAIL_INVALID", field="percentFail")
     _count(draft.turnover_multiplier, "BONUS_TURNOVER_INVALID", "turnoverMultiplier", minimum=1)

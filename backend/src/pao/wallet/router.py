@@ -142,6 +142,7 @@ def _line(statement: Statement, language: Language) -> StatementLine:
         invite=notes.get("invite"),
         refund=notes.get("refund"),
         luckydraw=notes.get("luckydraw"),
+        withdraw=notes.get("withdraw"),
     )
 
 

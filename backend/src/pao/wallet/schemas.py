@@ -95,12 +95,13 @@ class StatementNote(_Wire):
         default=None,
         description="What the note says, for the client to translate: bonus.received, "
         "bonus.finished, promotion.received, refund.received, invite.collected, "
-        "luckydraw.prize. Absent on lines older than the codes.",
+        "luckydraw.prize, withdraw.rejected, withdraw.failed. Absent on lines older than the "
+        "codes.",
     )
     params: dict[str, str] | None = Field(
         default=None,
         description="The code's parameters in the requested locale (name: the bonus's name; "
-        "prize: the wheel prize).",
+        "prize: the wheel prize; reason: why a withdrawal was not paid, as staff wrote it).",
     )
 
 
@@ -117,6 +118,10 @@ class StatementLine(_Wire):
     invite: StatementNote | None = None
     refund: StatementNote | None = None
     luckydraw: StatementNote | None = None
+    withdraw: StatementNote | None = Field(
+        default=None,
+        description="Why a FAILED withdrawal was not paid, and that the money is back.",
+    )
 
 
 class StatementsResponse(_Wire):

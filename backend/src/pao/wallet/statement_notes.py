@@ -24,6 +24,10 @@ class NoteCode(StrEnum):
     REFUND_RECEIVED = "refund.received"
     INVITE_COLLECTED = "invite.collected"
     LUCKYDRAW_PRIZE = "luckydraw.prize"  # params: prize
+    # A withdrawal that was not paid: staff rejected it, or the bank refused the payout. The
+    # reason is what staff wrote for the member (the back office says the member reads it).
+    WITHDRAW_REJECTED = "withdraw.rejected"  # params: reason
+    WITHDRAW_FAILED = "withdraw.failed"  # params: reason
 
 
 # The server's rendering of each code (``{param}`` is replaced by the parameter in the same
@@ -39,6 +43,16 @@ NOTE_TEXTS: dict[NoteCode, dict[str, str]] = {
         "en": "Invite bonus",
     },
     NoteCode.LUCKYDRAW_PRIZE: {"th": "{prize}", "la": "{prize}", "en": "{prize}"},
+    NoteCode.WITHDRAW_REJECTED: {
+        "th": "ไม่อนุมัติ: {reason} เงินคืนเข้ากระเป๋าแล้ว",
+        "la": "ບໍ່ອະນຸມັດ: {reason} ເງິນຄືນເຂົ້າກະເປົາແລ້ວ",
+        "en": "Not approved: {reason}. The money is back in your wallet.",
+    },
+    NoteCode.WITHDRAW_FAILED: {
+        "th": "ธนาคารโอนไม่สำเร็จ: {reason} เงินคืนเข้ากระเป๋าแล้ว",
+        "la": "ທະນາຄານໂອນບໍ່ສຳເລັດ: {reason} ເງິນຄືນເຂົ້າກະເປົາແລ້ວ",
+        "en": "The bank did not pay it: {reason}. The money is back in your wallet.",
+    },
 }
 
 

@@ -48,7 +48,7 @@ class StatementNote(BaseModel):
 
 class StatementExtra(BaseModel):
     """The optional detail of a line (spec §3: one of bonus, promotion, invite, refund,
-    luckydraw, each with a description)."""
+    luckydraw, each with a description; Pao adds withdraw: why a withdrawal was not paid)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -57,6 +57,7 @@ class StatementExtra(BaseModel):
     invite: StatementNote | None = None
     refund: StatementNote | None = None
     luckydraw: StatementNote | None = None
+    withdraw: StatementNote | None = None
 
 
 def _validated_extra(extra: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -119,8 +120,10 @@ async def set_statement_status(
     ref_id: int | str,
     status: StatementStatus,
     actor: str = "system",
+    extra: Mapping[str, Any] | None = None,
 ) -> Statement:
-    """Settle the line of ``(ref_type, ref_id)``: PENDING → SUCCESS | FAILED.
+    """Settle the line of ``(ref_type, ref_id)``: PENDING → SUCCESS | FAILED, with ``extra``
+    (as for :func:`record_statement`) when the outcome has something to say (why it failed).
 
     Setting the status it already has is a no-op (a repeated callback); any other change of
     a settled line raises :class:`~pao.kit.states.IllegalTransition`."""
@@ -132,6 +135,8 @@ async def set_statement_status(
     statement = executor.attach(session, Statement, rows[0])
     if statement.status != status:
         await transition_now(session, statement, status, STATEMENT_TRANSITIONS, actor=actor)
+        if extra:
+            statement.extra = _validated_extra(extra)
     return statement
 
 

@@ -46,6 +46,7 @@ from pao.wallet.exceptions import (
 from pao.wallet.models import StatementStatus, StatementType, Withdrawal, WithdrawalStatus
 from pao.wallet.ports import WITHDRAWAL_GATE
 from pao.wallet.rows import lock_withdrawal as lock_withdrawal  # callers lock through here
+from pao.wallet.statement_notes import NoteCode, note
 from pao.wallet.statements import WALLET_LABEL, record_statement, set_statement_status
 
 WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
@@ -233,12 +234,15 @@ async def _refund(
         actor=actor,
         memo=f"withdrawal {withdrawal.id} {new.lower()}: {reason}"[:500],
     )
+    rejected = new is WithdrawalStatus.REJECTED
+    code = NoteCode.WITHDRAW_REJECTED if rejected else NoteCode.WITHDRAW_FAILED
     await set_statement_status(
         session,
         ref_type=STATEMENT_REF,
         ref_id=withdrawal.id,
         status=StatementStatus.FAILED,
         actor=actor,
+        extra={"withdraw": note(code, reason=reason)},
     )
 
 

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from pao.kit.money import MajorAmount
-from pao.payments.slips.models import Slip, SlipStatus
+from pao.payments.slips.models import Slip, SlipReview, SlipStatus
 
 
 class _Out(BaseModel):
@@ -24,6 +24,12 @@ class SlipOut(_Out):
     note: str | None = Field(description="The reason code of a FAILED slip (spec §8).")
     link: str = Field(description="The slip image (needs the bearer token).")
     reference: str | None = Field(description="The transfer reference read from the QR.")
+    review: SlipReview | None = Field(
+        default=None,
+        description="Staff review of a FAILED slip whose money may still have arrived: OPEN "
+        "(staff are checking it; it may yet be credited), APPROVED (credited after review: "
+        "status SUCCESS), REJECTED (refused after review). Absent when no review applies.",
+    )
 
 
 class SlipUploadResponse(_Out):
@@ -58,6 +64,7 @@ def slip_out(slip: Slip) -> SlipOut:
         note=slip.reason,
         link=image_link(slip.id),
         reference=slip.reference,
+        review=slip.review_status,
     )
 
 

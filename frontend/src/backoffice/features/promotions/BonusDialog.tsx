@@ -164,11 +164,14 @@ export function BonusDialog({ bonus, kind, onClose }: { bonus: Bonus | null; kin
             </div>
             <div className="bo-form-row">
               {draft.mode === 'percent' ? (
-                <TextField label={t('bo.promotions.percent')} inputMode="numeric" value={draft.percent} error={errorAt('percent')} onChange={(event) => set('percent', event.target.value)} />
+                <>
+                  <TextField label={t('bo.promotions.percent')} inputMode="numeric" value={draft.percent} error={errorAt('percent')} onChange={(event) => set('percent', event.target.value)} />
+                  <TextField label={t('bo.promotions.maxAmount', { unit })} inputMode="decimal" value={draft.maxAmount} error={errorAt('maxAmount')} onChange={(event) => set('maxAmount', event.target.value)} />
+                </>
               ) : (
-                <TextField label={t('bo.promotions.fixedAmount', { unit })} inputMode="decimal" value={draft.fixedAmount} error={errorAt('fixedAmount')} onChange={(event) => set('fixedAmount', event.target.value)} />
+                // The fixed amount is sent as its own maximum (form.ts): its refusals show here.
+                <TextField label={t('bo.promotions.fixedAmount', { unit })} inputMode="decimal" value={draft.fixedAmount} error={errorAt('fixedAmount') ?? errorAt('maxAmount')} onChange={(event) => set('fixedAmount', event.target.value)} />
               )}
-              <TextField label={t('bo.promotions.maxAmount', { unit })} inputMode="decimal" value={draft.maxAmount} error={errorAt('maxAmount')} onChange={(event) => set('maxAmount', event.target.value)} />
             </div>
             <div className="bo-form-row">
               <TextField label={t('bo.promotions.minDeposit', { unit })} hint={t('bo.promotions.minDepositHint')} inputMode="decimal" value={draft.minDeposit} error={errorAt('minDeposit')} onChange={(event) => set('minDeposit', event.target.value)} />

@@ -48,3 +48,12 @@ describe('bonus sort order', () => {
     expect(bodyOf(draftOf({ ...STORED, kind: 'promotion', sortOrder: 3 })).sortOrder).toBe(3);
   });
 });
+
+describe('bonus amounts', () => {
+  it('sends a fixed amount as its own maximum: no maximum to type', () => {
+    const fixed = bodyOf({ ...emptyDraft('promotion'), mode: 'fixed', fixedAmount: '50', maxAmount: '' });
+    expect([fixed.percent, fixed.fixedAmount, fixed.maxAmount]).toEqual([0, 50, 50]);
+    const percent = bodyOf({ ...emptyDraft('bonus'), mode: 'percent', percent: '10', maxAmount: '300' });
+    expect([percent.percent, percent.fixedAmount, percent.maxAmount]).toEqual([10, 0, 300]);
+  });
+});

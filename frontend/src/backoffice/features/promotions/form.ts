@@ -135,7 +135,8 @@ export function bodyOf(draft: Draft): CreateBody {
     description: only(draft.description),
     percent,
     fixedAmount,
-    maxAmount: orNull(num(draft.maxAmount)),
+    // A fixed amount is its own maximum: the editor asks for a maximum only with a percent.
+    maxAmount: draft.mode === 'fixed' ? fixedAmount : orNull(num(draft.maxAmount)),
     minDeposit: orNull(num(draft.minDeposit || '0')),
     maxReceived: orNull(num(draft.maxReceived)),
     turnoverMultiplier: orNull(num(draft.turnoverMultiplier)),

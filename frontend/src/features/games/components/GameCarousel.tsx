@@ -1,9 +1,9 @@
 /**
- * One 3D carousel of game cards (spec §2, §9): three cards shown, 300×211, 330 px apart, swipe
- * on touch, arrow keys on the front card, previous/next buttons. Clicking the front card (or a side
+ * One 3D carousel of game cards (spec §2, §9): three cards shown, 300×211, 330 px apart (scaled
+ * to a phone's width: games.css), swipe on touch, arrow keys on the front card, previous/next buttons. Clicking the front card (or a side
  * card) opens the game account modal.
  */
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
 import { useMoney } from '@/lib/member-currency';
@@ -11,8 +11,7 @@ import { SITE_OR_WEB, cssUrl, safeUrl } from '@/lib/safe-url';
 import type { Slot } from '../api/games';
 import { providerNotice } from '../provider-state';
 import { useSwipe } from '@/hooks/use-swipe';
-
-const SPACING = 330;
+import { ringOffset } from './ring';
 
 type Props = {
   id: string;
@@ -23,13 +22,16 @@ type Props = {
   onOpen: (slot: Slot) => void;
 };
 
-function cardStyle(offset: number) {
+/** The card's place on the ring; the geometry is the stylesheet's (games.css), sized to the
+ * screen. */
+function cardStyle(offset: number): CSSProperties {
   const depth = Math.abs(offset);
   return {
-    transform: `translateX(${offset * SPACING * 0.45}px) translateZ(${-depth * 180}px) rotateY(${-offset * 35}deg)`,
-    opacity: depth > 1 ? 0 : depth === 1 ? 0.75 : 1,
+    '--offset': offset,
+    '--depth': depth,
+    opacity: depth > 1 ? 0 : depth === 1 ? 0.8 : 1,
     zIndex: 10 - depth,
-  };
+  } as CSSProperties;
 }
 
 export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Props) {
@@ -38,8 +40,9 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
   const [active, setActive] = useState(0);
   const cards = useRef<(HTMLButtonElement | null)[]>([]);
   const last = slots.length - 1;
+  const ring = slots.length >= 3;
   const go = (next: number, focus = false) => {
-    const index = Math.min(last, Math.max(0, next));
+    const index = ring ? (next + slots.length) % slots.length : Math.min(last, Math.max(0, next));
     setActive(index);
     // Keyboard users stay on the front card as it changes.
     if (focus) requestAnimationFrame(() => cards.current[index]?.focus());
@@ -71,7 +74,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
         onTouchEnd={onTouchEnd}
       >
         {slots.map((slot, index) => {
-          const offset = index - active;
+          const offset = ringOffset(index, active, slots.length);
           // Only the cards shown and the next ones a swipe brings in (invisible, so that they
           // slide in): the others would cost a cheap phone their layout, layers and artwork.
           if (Math.abs(offset) > (frontOnly ? 0 : 2)) return null;
@@ -120,7 +123,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
           type="button"
           className="icon-btn"
           onClick={() => go(active - 1)}
-          disabled={active === 0}
+          disabled={!ring && active === 0}
           aria-label={t('games.previous', { title })}
         >
           <Icon name="chevronLeft" />
@@ -132,7 +135,7 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
           type="button"
           className="icon-btn"
           onClick={() => go(active + 1)}
-          disabled={active === last}
+          disabled={!ring && active === last}
           aria-label={t('games.next', { title })}
         >
           <Icon name="chevronRight" />

@@ -13,7 +13,7 @@ import { formatDateTime } from '@/lib/dates';
 import { useMoney } from '@/lib/member-currency';
 import { pageCount } from '@/lib/pagination';
 import { SLIP_PAGE_SIZE, fetchSlipImage, useSlips, type Slip } from '../api/slips';
-import { SLIP_TONE, slipAmountText, slipReasonKey, slipStatus } from './slip-format';
+import { slipAmountText, slipBadge, slipReasonKey } from './slip-format';
 import { SlipUpload } from './SlipUpload';
 import './slips.css';
 
@@ -101,7 +101,7 @@ export function SlipTableModal({ open, onClose, onCredited }: Props) {
 function SlipRow({ slip, onView }: { slip: Slip; onView: () => void }) {
   const money = useMoney();
   const { t, i18n } = useTranslation();
-  const status = slipStatus(slip.status);
+  const badge = slipBadge(slip.status, slip.review);
   const reasonKey = slipReasonKey(slip.note);
   return (
     <tr>
@@ -110,7 +110,7 @@ function SlipRow({ slip, onView }: { slip: Slip; onView: () => void }) {
       </td>
       <td className="num">{slipAmountText(slip.amount, (v) => money(v))}</td>
       <td>
-        <span className={`badge badge-${SLIP_TONE[status]}`}>{t(`statement.status.${status}`)}</span>
+        <span className={`badge badge-${badge.tone}`}>{t(badge.key as never)}</span>
         {reasonKey && (
           <span className="slip-reason muted">
             {i18n.exists(reasonKey) ? t(reasonKey as never) : slip.note}

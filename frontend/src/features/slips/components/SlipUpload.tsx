@@ -67,6 +67,9 @@ export function SlipUpload({ onCredited }: Props) {
       onCredited?.();
     } else if (result.code === 'OK') {
       setOutcome({ tone: 'warning', text: t('slips.inProgress') });
+    } else if (result.slip.review === 'OPEN') {
+      // Not a refusal yet: staff look at the slip and may credit it (the slip's status says).
+      setOutcome({ tone: 'warning', text: t('slips.underReview', { reason: reasonText(result.reason) }) });
     } else {
       setOutcome({ tone: 'danger', text: t('slips.refused', { reason: reasonText(result.reason) }) });
     }

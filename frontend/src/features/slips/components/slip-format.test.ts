@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAcceptedImage, readUploadAnswer, SlipUploadError } from '../api/slips';
-import { slipAmountText, slipReasonKey, slipStatus } from './slip-format';
+import { slipAmountText, slipBadge, slipReasonKey, slipStatus } from './slip-format';
 
 describe('slip rows', () => {
   it('shows anything not final as in progress', () => {
@@ -15,6 +15,14 @@ describe('slip rows', () => {
     expect(slipAmountText(0, format)).toBe('-');
     expect(slipAmountText(-1, format)).toBe('-');
     expect(slipAmountText(500.25, format)).toBe('500.25');
+  });
+
+  it('shows a failed slip that staff still check as under review, not refused', () => {
+    expect(slipBadge('FAILED', 'OPEN')).toEqual({ key: 'slips.review.OPEN', tone: 'warning' });
+    expect(slipBadge('FAILED', 'REJECTED')).toEqual({ key: 'slips.review.REJECTED', tone: 'danger' });
+    expect(slipBadge('FAILED', null)).toEqual({ key: 'statement.status.FAILED', tone: 'danger' });
+    // Approved after review: the slip is SUCCESS, credited.
+    expect(slipBadge('SUCCESS', 'APPROVED')).toEqual({ key: 'statement.status.SUCCESS', tone: 'success' });
   });
 
   it('translates reason codes', () => {

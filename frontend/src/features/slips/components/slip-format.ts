@@ -13,6 +13,22 @@ export const SLIP_TONE: Record<SlipStatus, 'success' | 'danger' | 'warning'> = {
   PENDING: 'warning',
 };
 
+/**
+ * What a slip's badge says. A FAILED slip that staff are still checking (review OPEN) may yet be
+ * credited: it reads 'Under review' as a warning, not as a refusal; one refused after review
+ * says so.
+ */
+export function slipBadge(
+  status: string,
+  review: string | null | undefined,
+): { key: string; tone: 'success' | 'danger' | 'warning' } {
+  const shown = slipStatus(status);
+  if (shown === 'FAILED' && (review === 'OPEN' || review === 'REJECTED')) {
+    return { key: `slips.review.${review}`, tone: review === 'OPEN' ? 'warning' : 'danger' };
+  }
+  return { key: `statement.status.${shown}`, tone: SLIP_TONE[shown] };
+}
+
 /** The amount column: '-' unless above 0. */
 export function slipAmountText(amount: number, format: (value: number) => string): string {
   return amount > 0 ? format(amount) : '-';

@@ -52,7 +52,7 @@ export function StatementList() {
  * the server's description for a line older than the codes or a code this build does not know.
  */
 function describe(row: Statement, t: TFunction): string | null | undefined {
-  const note = row.bonus ?? row.promotion ?? row.invite ?? row.refund ?? row.luckydraw;
+  const note = row.bonus ?? row.promotion ?? row.invite ?? row.refund ?? row.luckydraw ?? row.withdraw;
   if (!note) return undefined;
   if (!note.code) return note.description;
   return t(`statement.notes.${note.code}`, { ...note.params, defaultValue: note.description });
