@@ -72,6 +72,7 @@ export function DecisionDialog({ kind, withdrawal, onClose }: { kind: Decision; 
         <p>{t(manual ? 'bo.withdrawals.confirmManual' : 'bo.withdrawals.confirmReject', { amount, who })}</p>
         <TextField
           label={t(manual ? 'bo.withdrawals.reference' : 'bo.withdrawals.reason')}
+          hint={manual ? undefined : t('bo.withdrawals.reasonHint')}
           maxLength={manual ? 200 : 500}
           value={text}
           required
