@@ -4,7 +4,8 @@
  * Lao number of free length and a LAK wallet at BCEL, deposits by Lao QR paid at the sandbox
  * bank, and sees the balance, the withdraw limits and the statement in kip (no decimals), the
  * withdraw amount named in kip, never baht; and withdraws 500,000 kip within kip's own limits
- * (ADR 0020), ten times baht's maximum read as kip.
+ * (ADR 0020), ten times baht's maximum read as kip; then spins the kip wheel with coins earned at
+ * kip's rate and claims a prize paid in kip.
  */
 import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -132,4 +133,31 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
   const after = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
   expect(((await after.json()) as { wallet: unknown }).wallet).toEqual({ amount: 550000, currency: 'LAK' });
+
+  // The kip wheel: coins earned at kip's own rate (50,000 kip a coin, not baht's 100), prizes
+  // defined in kip and paid in kip. Spin until a credit coupon can be claimed, and claim it.
+  await page.goto('/user/spin');
+  const spinButton = page.getByRole('button', { name: new RegExp(`^${t('promotions.spin.spinButton', { n: 'NN' }).replace('NN', '(\\d+)')}$`) });
+  await expect(spinButton).toHaveAccessibleName(t('promotions.spin.spinButton', { n: 21 }));
+  const claim = page.getByRole('button', { name: new RegExp(`^${t('promotions.spin.claim')}`) }).first();
+  for (let i = 0; i < 21 && !(await claim.isVisible()); i += 1) {
+    await spinButton.click();
+    const spun = page.getByRole('dialog', { name: t('promotions.spin.resultTitle') });
+    await expect(spun).toBeVisible({ timeout: 10_000 });
+    await spun.getByRole('button', { name: t('common.ok'), exact: true }).click();
+    await expect(spun).toBeHidden();
+  }
+  await claim.click();
+  const confirm = page.getByRole('alertdialog', { name: t('promotions.spin.claimTitle') });
+  // The coupon names its prize in kip, and the amount it pays is kip.
+  await expect(confirm).toContainText(t('common.currency.LAK'));
+  await expect(confirm).not.toContainText(t('common.currency.THB'), { useInnerText: true });
+  await page.screenshot({ path: 'test-results/screens/lao-variant-wheel-claim.png' });
+  await confirm.getByRole('button', { name: t('promotions.spin.claim') }).click();
+  await expect(page.getByRole('alertdialog', { name: t('common.success') })).toBeVisible();
+  const prized = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
+  const { wallet: won } = (await prized.json()) as { wallet: { amount: number; currency: string } };
+  expect(won.currency).toBe('LAK');
+  // One of the kip wheel's credit prizes (demo: 10,000, 50,000, 100,000 or 300,000 kip).
+  expect([10_000, 50_000, 100_000, 300_000]).toContain(won.amount - 550_000);
 });
