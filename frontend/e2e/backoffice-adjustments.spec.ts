@@ -2,7 +2,7 @@
  * Manual adjustments with four eyes, in English at 1366×768: manager A asks for a credit above
  * the approval limit for a member registered through the API; it waits and the balance does not
  * move; A has no approve button on it and the API refuses A's own approval; manager B, in a second
- * browser, approves it and the balance grows once. Every screen passes axe; screenshots go to
+ * browser, approves it (seeing why it waited) and the balance grows once. Every screen passes axe; screenshots go to
  * test-results/screens/.
  */
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -52,6 +52,8 @@ test('a large manual credit waits for a second manager, then moves the money onc
   await page.screenshot({ path: shot('new') });
   await page.getByRole('button', { name: t('bo.adjustments.submitForApproval') }).click();
   await expect(page.getByRole('status').filter({ hasText: t('bo.adjustments.doneWaiting') })).toBeVisible();
+  // It says why it waits: its amount is above the limit for one adjustment.
+  await expect(page.getByRole('list', { name: t('bo.adjustments.whyLabel') })).toHaveText(t('bo.adjustments.why.amount'));
   expect((await memberWallet(request, member)).amount).toBe(before);
 
   // A sees it awaiting approval, with no button to approve it: it is A's own.
@@ -89,6 +91,8 @@ test('a large manual credit waits for a second manager, then moves the money onc
   await rowOfB.getByRole('button', { name: t('bo.adjustments.approve') }).click();
   const dialog = pageB.getByRole('dialog', { name: t('bo.adjustments.approveTitle') });
   await expect(dialog.getByText(member.phone)).toBeVisible();
+  // The approver sees why it waited for them.
+  await expect(dialog.getByRole('list', { name: t('bo.adjustments.whyLabel') })).toHaveText(t('bo.adjustments.why.amount'));
   await expectAccessible(pageB, 'approve dialog');
   await pageB.screenshot({ path: shot('approve-dialog') });
   await dialog.getByRole('button', { name: t('bo.adjustments.approve') }).click();

@@ -1,10 +1,12 @@
 """Manual adjustments through the back office: credit and debit with a reason, four eyes above
-``manualAdjustmentApprovalAbove``, idempotent creation, one winner among concurrent approvals,
-no overdraft under concurrent debits, and the books balanced after each."""
+``manualAdjustmentApprovalAbove`` and past the 24-hour totals posted alone (per staff member,
+per member: a limit that cannot be split), idempotent creation, one winner among concurrent
+approvals, no overdraft under concurrent debits, and the books balanced after each."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -14,6 +16,7 @@ from sqlalchemy import func, select
 
 from pao.backoffice.models import AuditEntry
 from pao.backoffice.staff.roles import Role
+from pao.kit.clock import clock
 from pao.kit.money import Currency
 from pao.ledger.models import JournalEntry
 from pao.ledger.service import check_books
@@ -325,5 +328,104 @@ async def test_the_limit_is_a_site_setting(client: httpx.AsyncClient, app: FastA
     policy = await client.get(f"{PREFIX}/adjustments/policy", headers=a)
     waits = await create(client, a, mid, 100.01)
 
-    assert policy.json() == {"approvalAbove": {"THB": 100.0, "LAK": 3_000_000.0}}
+    assert policy.json() == {
+        "approvalAbove": {"THB": 100.0, "LAK": 3_000_000.0},
+        "staffDaily": {"THB": 20_000.0, "LAK": 12_000_000.0},
+        "memberDaily": {"THB": 10_000.0, "LAK": 6_000_000.0},
+    }
     assert waits.json()["status"] == "AWAITING_APPROVAL"
+
+
+# --- totals posted alone: a limit per adjustment cannot be split into many small ones ---------
+
+MEMBER_DAILY = 10_000.0  # the default manualAdjustmentMemberDaily, in baht
+STAFF_DAILY = 20_000.0  # the default manualAdjustmentStaffDaily, in baht
+
+
+async def test_ten_credits_of_5000_to_one_member_cannot_be_split(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    # The probe's finding: a cashier alone posted 10 × 5,000 to one member (+50,000).
+    _, cashier = await staff_token(app, Role.CASHIER)
+    mid = await new_member(client, app)
+
+    answers = [
+        (await create(client, cashier, mid, LIMIT, key=f"split-{i}")).json() for i in range(10)
+    ]
+
+    assert [a["status"] for a in answers] == ["POSTED"] * 2 + ["AWAITING_APPROVAL"] * 8
+    assert [a["approvalReasons"] for a in answers[1:3]] == [[], ["member_day"]]
+    assert await balance(app, mid) == int(MEMBER_DAILY * 100)
+    # A retry of a waiting one is that one, not another.
+    again = (await create(client, cashier, mid, LIMIT, key="split-9")).json()
+    assert again["id"] == answers[9]["id"]
+    # Approved by a second person, it does not count as posted alone: the next still waits.
+    _, manager = await staff_token(app)
+    approved = await client.post(
+        f"{PREFIX}/adjustments/{answers[2]['id']}/approve", headers=manager
+    )
+    assert approved.json()["status"] == "POSTED"
+    one_more = (await create(client, cashier, mid, 1)).json()
+    assert (one_more["status"], one_more["approvalReasons"]) == (
+        "AWAITING_APPROVAL",
+        ["member_day"],
+    )
+    # Debits are a total of their own.
+    debit = (await create(client, cashier, mid, LIMIT, direction="debit")).json()
+    assert (debit["status"], debit["approvalReasons"]) == ("POSTED", [])
+    # A rolling day: 24 hours later the member's total is free again.
+    clock.advance(timedelta(hours=24, seconds=1))
+    _, next_shift = await staff_token(app, Role.CASHIER)  # the 12-hour session is over
+    later = (await create(client, next_shift, mid, LIMIT)).json()
+    assert later["status"] == "POSTED"
+    assert await books_balanced(app)
+
+
+async def test_one_staff_members_total_over_many_members(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    _, cashier = await staff_token(app, Role.CASHIER)
+    members = [await new_member(client, app) for _ in range(5)]
+
+    answers = [(await create(client, cashier, mid, LIMIT)).json() for mid in members]
+
+    assert [a["status"] for a in answers] == ["POSTED"] * 4 + ["AWAITING_APPROVAL"]
+    assert answers[4]["approvalReasons"] == ["staff_day"]
+    # Another cashier has a total of their own; above the amount limit, every reason is said.
+    _, other = await staff_token(app, Role.CASHIER)
+    assert (await create(client, other, members[4], LIMIT)).json()["status"] == "POSTED"
+    big = (await create(client, cashier, members[4], LIMIT + 1)).json()
+    assert big["approvalReasons"] == ["amount", "staff_day", "member_day"]
+    # An operator at the shell is not limited, and not counted.
+    async with app.state.sessionmaker() as s:
+        from pao.identity.models import Member
+
+        member = await s.get(Member, members[3])
+        assert member is not None
+        await credit_manually(s, member=member, amount=50_000_00, note="cash", actor="ops:root")
+        await s.commit()
+    assert (await create(client, other, members[3], LIMIT)).json()["status"] == "POSTED"
+
+
+async def test_concurrent_credits_never_pass_a_total_alone(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    _, cashier = await staff_token(app, Role.CASHIER)
+    mid = await new_member(client, app)
+
+    answers = await asyncio.gather(
+        *(create(client, cashier, mid, LIMIT, key=f"burst-{i}") for i in range(8))
+    )
+
+    statuses = sorted(r.json()["status"] for r in answers)
+    assert statuses == ["AWAITING_APPROVAL"] * 6 + ["POSTED"] * 2, statuses
+    assert await balance(app, mid) == int(MEMBER_DAILY * 100)
+    assert await books_balanced(app)
+
+
+async def test_the_totals_are_site_settings(client: httpx.AsyncClient, app: FastAPI) -> None:
+    _, cashier = await staff_token(app, Role.CASHIER)
+    await set_money_setting(app, "manualAdjustmentMemberDaily", THB=None)
+    mid = await new_member(client, app)
+    # Unset for a currency: every adjustment in it waits, as for the amount limit.
+    assert (await create(client, cashier, mid, 1)).json()["approvalReasons"] == ["member_day"]

@@ -519,7 +519,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The amount above which an adjustment waits for approval */
+        /** The limits past which an adjustment waits for approval: its amount, and the totals posted alone in 24 hours by one staff member and for one member */
         get: operations["backofficeAdjustmentPolicy"];
         put?: never;
         post?: never;
@@ -1104,7 +1104,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit or debit a member's wallet by hand, with a reason: posted at once up to manualAdjustmentApprovalAbove, above it AWAITING_APPROVAL by another staff member */
+        /** Credit or debit a member's wallet by hand, with a reason: posted at once within the limits (manualAdjustmentApprovalAbove, manualAdjustmentStaffDaily, manualAdjustmentMemberDaily), past one AWAITING_APPROVAL by another staff member */
         post: operations["backofficeAdjustmentCreate"];
         delete?: never;
         options?: never;
@@ -3194,6 +3194,11 @@ export interface components {
              */
             amount: number;
             /**
+             * Approvalreasons
+             * @description Why it waits (or waited) for a second staff member: amount (above manualAdjustmentApprovalAbove), staff_day (the requester's total posted alone in 24 h would pass manualAdjustmentStaffDaily), member_day (the member's would pass manualAdjustmentMemberDaily). Empty when it posted at once.
+             */
+            approvalReasons: components["schemas"]["ApprovalReason"][];
+            /**
              * Createdat
              * Format: date-time
              */
@@ -3244,6 +3249,10 @@ export interface components {
         AdjustmentPolicyOut: {
             /** @description Per the member's wallet currency: adjustments above this amount wait for a second staff member's approval (site setting manualAdjustmentApprovalAbove; null: every adjustment in that currency waits). */
             approvalAbove: components["schemas"]["AmountsOut"];
+            /** @description Per currency: what one member may be given or debited by staff alone in 24 hours, each direction apart (manualAdjustmentMemberDaily). */
+            memberDaily: components["schemas"]["AmountsOut"];
+            /** @description Per currency: what one staff member may post alone in 24 hours, each direction apart (manualAdjustmentStaffDaily). */
+            staffDaily: components["schemas"]["AmountsOut"];
         };
         /**
          * AdjustmentStatus
@@ -3294,6 +3303,12 @@ export interface components {
             /** Thb */
             THB?: number | null;
         };
+        /**
+         * ApprovalReason
+         * @description Why an adjustment waits for a second staff member (pao.wallet.adjustments).
+         * @enum {string}
+         */
+        ApprovalReason: "amount" | "staff_day" | "member_day";
         /** ApproveIn */
         ApproveIn: {
             /**

@@ -117,6 +117,8 @@ GROUPS: dict[Group, tuple[FieldSpec, ...]] = {
         ("withdrawMax", Kind.MONEY),
         ("withdrawAutoApproveMax", Kind.MONEY),
         ("manualAdjustmentApprovalAbove", Kind.MONEY),
+        ("manualAdjustmentStaffDaily", Kind.MONEY),
+        ("manualAdjustmentMemberDaily", Kind.MONEY),
         ("bankChangeHoldHours", Kind.INT),
         ("slipMinimumDeposit", Kind.MONEY),
         ("slipClosedFrom", Kind.TIME),

@@ -89,6 +89,16 @@ class SiteSettings(BaseModel):
     manual_adjustment_approval_above: MoneyPerCurrency = _amounts(
         "manualAdjustmentApprovalAbove", thb=5_000_00, lak=3_000_000_00
     )
+    # Totals staff may post alone (no second approver) in 24 hours, per direction: one staff
+    # member's, and one member's from every staff member. A request that would pass either waits
+    # for approval as one above manualAdjustmentApprovalAbove does, so that a limit per
+    # adjustment cannot be split into many small ones. Unset: every adjustment waits.
+    manual_adjustment_staff_daily: MoneyPerCurrency = _amounts(
+        "manualAdjustmentStaffDaily", thb=20_000_00, lak=12_000_000_00
+    )
+    manual_adjustment_member_daily: MoneyPerCurrency = _amounts(
+        "manualAdjustmentMemberDaily", thb=10_000_00, lak=6_000_000_00
+    )
     # A withdrawal requested within this many hours after the member's bank account (bank,
     # number or holder name) changed, or while it changes, is never auto-approved: it waits
     # for a cashier (pao.identity.changes). 0 = no hold.

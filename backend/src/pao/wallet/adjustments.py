@@ -4,12 +4,18 @@ The money is always a ledger entry between the member's wallet and the operator'
 MANUAL_ADJUSTMENTS account, never an edit of a balance. Life of an adjustment (every change
 goes through :data:`ADJUSTMENT_TRANSITIONS`)::
 
-    (request) ── amount ≤ limit, or an operator at the shell ──► POSTED     entry written
-        └── amount > limit ──► AWAITING_APPROVAL ──approve──► POSTED        entry written
+    (request) ── within the limits, or an operator at the shell ──► POSTED  entry written
+        └── past a limit ──► AWAITING_APPROVAL ──approve──► POSTED          entry written
                                         └──reject──► REJECTED                nothing moved
 
-The limit is the site setting ``manualAdjustmentApprovalAbove`` (minor units). Above it a
-second staff member approves (four eyes): never the one who asked. Approving locks the
+The limits are site settings per currency (minor units): ``manualAdjustmentApprovalAbove`` for
+one adjustment, and, so that it cannot be split into many small ones, the totals one staff
+member (``manualAdjustmentStaffDaily``) and one member (``manualAdjustmentMemberDaily``) may
+have posted alone in the last 24 hours, each direction apart. An adjustment that would pass any
+of them waits, with its reasons kept (:class:`ApprovalReason`), for a second staff member to
+approve (four eyes): never the one who asked. Concurrent requests of one staff member or for one
+member are serialised (PostgreSQL: advisory locks; SQLite: one writer) before the totals are
+read, so that two requests cannot each fit under a limit they pass together. Approving locks the
 adjustment row first and checks the transition before any money moves, so of N concurrent
 approvals exactly one posts; the others find it decided. A debit is refused with
 MONEY_NOT_ENOUGH when the wallet lacks the money *when it posts* (at the request, or at the
@@ -25,9 +31,10 @@ writes a manual movement.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import BadRequest
@@ -51,6 +58,7 @@ from pao.wallet.exceptions import (
 from pao.wallet.models import (
     AdjustmentDirection,
     AdjustmentStatus,
+    ApprovalReason,
     ManualAdjustment,
     Statement,
     StatementStatus,
@@ -105,15 +113,79 @@ def _required_text(value: str, field: str) -> str:
     return value[:500]
 
 
-async def approval_limit(session: AsyncSession, currency: Currency | str) -> int | None:
-    """Adjustments in ``currency`` above this many minor units wait for a second staff member
-    (``None``: no limit set for that currency, so every adjustment in it waits)."""
-    settings = await load_site_settings(session)
-    return settings.manual_adjustment_approval_above.for_currency(currency)
-
-
 def waits_for_approval(amount: int, limit: int | None) -> bool:
     return limit is None or amount > limit
+
+
+# The window of the totals staff may post alone: a rolling day, which no midnight resets.
+ALONE_WINDOW = timedelta(hours=24)
+
+
+async def _posted_alone(
+    session: AsyncSession, *, direction: AdjustmentDirection, currency: Currency, who: Any
+) -> int:
+    """What staff posted without a second approver in the window, in one direction and
+    currency, for ``who`` (a condition on the requester or the member). An operator at the
+    shell is not staff: not counted, as not limited."""
+    total = await session.scalar(
+        select(func.coalesce(func.sum(ManualAdjustment.amount), 0)).where(
+            who,
+            ManualAdjustment.status == AdjustmentStatus.POSTED,
+            ManualAdjustment.direction == direction,
+            ManualAdjustment.currency == currency,
+            ManualAdjustment.requested_by_staff_id.is_not(None),
+            ManualAdjustment.decided_by_staff_id == ManualAdjustment.requested_by_staff_id,
+            ManualAdjustment.decided_at >= utcnow() - ALONE_WINDOW,
+        )
+    )
+    return int(total or 0)
+
+
+async def _serialise(session: AsyncSession, *, staff_id: int, member_id: int) -> None:
+    """Hold, until the transaction ends, the turn of this staff member and of this member (in
+    that order, always: no deadlock between two requests). SQLite needs none: its
+    transactions begin IMMEDIATE, one writer at a time (pao.core.db)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for key in (f"adjustment-staff:{staff_id}", f"adjustment-member:{member_id}"):
+        await session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+
+
+async def approval_reasons(
+    session: AsyncSession,
+    *,
+    member: Member,
+    direction: AdjustmentDirection,
+    amount: int,
+    by: AdjustmentActor,
+) -> list[ApprovalReason]:
+    """Why a staff member's adjustment must wait for a second one (empty: it posts at once).
+    Call it in the transaction that records the adjustment: it takes the turns of the staff
+    member and the member, so the totals it reads stay true until the commit."""
+    assert by.staff_id is not None
+    settings = await load_site_settings(session)
+    currency = Currency(member.currency)
+    reasons = []
+    if waits_for_approval(amount, settings.manual_adjustment_approval_above.for_currency(currency)):
+        reasons.append(ApprovalReason.AMOUNT)
+    await _serialise(session, staff_id=by.staff_id, member_id=member.id)
+    totals = (
+        (
+            ApprovalReason.STAFF_DAY,
+            settings.manual_adjustment_staff_daily,
+            ManualAdjustment.requested_by_staff_id == by.staff_id,
+        ),
+        (
+            ApprovalReason.MEMBER_DAY,
+            settings.manual_adjustment_member_daily,
+            ManualAdjustment.member_id == member.id,
+        ),
+    )
+    for reason, limits, who in totals:
+        posted = await _posted_alone(session, direction=direction, currency=currency, who=who)
+        if waits_for_approval(posted + amount, limits.for_currency(currency)):
+            reasons.append(reason)
+    return reasons
 
 
 async def request_adjustment(
@@ -126,7 +198,7 @@ async def request_adjustment(
     by: AdjustmentActor,
 ) -> ManualAdjustment:
     """Record a manual credit or debit of ``amount`` (minor units) and post it at once when it
-    may be: at or below ``manualAdjustmentApprovalAbove``, or asked by an operator at the shell
+    may be: within the limits (:func:`approval_reasons`), or asked by an operator at the shell
     (``pao ops deposit``: whoever holds the server's shell holds the database too, so a second
     pair of eyes there would be theatre). Otherwise it waits, AWAITING_APPROVAL, and no money
     moves until :func:`approve_adjustment`.
@@ -153,9 +225,14 @@ async def _request(
     if amount <= 0:
         raise AmountNotPositive()
     currency = Currency(member.currency)
-    waits = not by.at_the_shell and waits_for_approval(
-        amount, await approval_limit(session, currency)
+    reasons = (
+        []
+        if by.at_the_shell
+        else await approval_reasons(
+            session, member=member, direction=direction, amount=amount, by=by
+        )
     )
+    waits = bool(reasons)
     if waits and direction == AdjustmentDirection.DEBIT:
         await _check_covered(session, member_id=member.id, currency=currency, amount=amount)
     adjustment = await insert_now(
@@ -169,6 +246,7 @@ async def _request(
             status=AdjustmentStatus.AWAITING_APPROVAL if waits else AdjustmentStatus.POSTED,
             requested_by=by.label[:80],
             requested_by_staff_id=by.staff_id,
+            approval_reasons=",".join(reasons) or None,
         ),
     )
     if not waits:
@@ -431,5 +509,6 @@ def snapshot(adjustment: ManualAdjustment) -> dict[str, Any]:
         "requestedBy": adjustment.requested_by,
         "decidedBy": adjustment.decided_by,
         "decisionReason": adjustment.decision_reason,
+        "approvalReasons": adjustment.approval_reasons,
         "entryId": adjustment.entry_id,
     }

@@ -40,6 +40,14 @@ class AdjustmentStatus(StrEnum):
     REJECTED = "REJECTED"  # the approver said no: no money ever moved
 
 
+class ApprovalReason(StrEnum):
+    """Why an adjustment waits for a second staff member (pao.wallet.adjustments)."""
+
+    AMOUNT = "amount"  # above manualAdjustmentApprovalAbove
+    STAFF_DAY = "staff_day"  # the requester's total posted alone in 24 h would pass its limit
+    MEMBER_DAY = "member_day"  # the member's total posted alone in 24 h would pass its limit
+
+
 class AdjustmentDirection(StrEnum):
     CREDIT = "credit"  # manual adjustments → the member's wallet
     DEBIT = "debit"  # the member's wallet → manual adjustments
@@ -144,6 +152,9 @@ class ManualAdjustment(Base):
     decided_by: Mapped[str | None] = mapped_column(String(80))
     decided_by_staff_id: Mapped[int | None] = mapped_column(BigInteger)
     decision_reason: Mapped[str | None] = mapped_column(String(500))
+    # Why it waits for a second staff member: ApprovalReason values, comma-separated (None when
+    # it posted at once). Kept, so the approver sees the reasons of the moment it was asked.
+    approval_reasons: Mapped[str | None] = mapped_column(String(60))
     entry_id: Mapped[int | None] = mapped_column(ForeignKey("journal_entries.id"), unique=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

@@ -1,7 +1,8 @@
 """``/api/backoffice/…/adjustments``: manual credits and debits of a member's wallet.
 
-Staff holding ``members.credit`` ask; above ``manualAdjustmentApprovalAbove`` a second staff
-member holding ``members.credit.approve`` approves or rejects (never the requester). The rules
+Staff holding ``members.credit`` ask; past a limit (``manualAdjustmentApprovalAbove``, or the
+24-hour totals posted alone per staff member and per member) a second staff member holding
+``members.credit.approve`` approves or rejects (never the requester). The rules
 live in :mod:`pao.wallet.adjustments` (which ``pao ops deposit`` calls too); a route here checks
 the permission, calls it and writes the audit row, with the adjustment before and after.
 """
@@ -61,8 +62,9 @@ def _by(staff: Staff) -> AdjustmentActor:
         ),
         **VALIDATION,
     },
-    summary="Credit or debit a member's wallet by hand, with a reason: posted at once up to "
-    "manualAdjustmentApprovalAbove, above it AWAITING_APPROVAL by another staff member",
+    summary="Credit or debit a member's wallet by hand, with a reason: posted at once within "
+    "the limits (manualAdjustmentApprovalAbove, manualAdjustmentStaffDaily, "
+    "manualAdjustmentMemberDaily), past one AWAITING_APPROVAL by another staff member",
 )
 async def create_adjustment(
     member_id: DbId,
@@ -139,12 +141,15 @@ async def list_adjustments(
     operation_id="backofficeAdjustmentPolicy",
     response_model=AdjustmentPolicyOut,
     responses=AUTHENTICATED,
-    summary="The amount above which an adjustment waits for approval",
+    summary="The limits past which an adjustment waits for approval: its amount, and the "
+    "totals posted alone in 24 hours by one staff member and for one member",
 )
 async def adjustment_policy(session: SessionDep, staff: Requester) -> AdjustmentPolicyOut:
     settings = await load_site_settings(session)
     return AdjustmentPolicyOut(
-        approval_above=AmountsOut.of(settings.manual_adjustment_approval_above)
+        approval_above=AmountsOut.of(settings.manual_adjustment_approval_above),
+        staff_daily=AmountsOut.of(settings.manual_adjustment_staff_daily),
+        member_daily=AmountsOut.of(settings.manual_adjustment_member_daily),
     )
 
 

@@ -11,7 +11,7 @@ from pydantic.alias_generators import to_camel
 from pao.core.params import MAX_DB_INT, RequestModel
 from pao.kit.money import AmountsOut, Currency, MajorAmount, WireAmount
 from pao.wallet.adjustments import AdjustmentRow, AdjustmentSort
-from pao.wallet.models import AdjustmentDirection, AdjustmentStatus
+from pao.wallet.models import AdjustmentDirection, AdjustmentStatus, ApprovalReason
 
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 
@@ -59,6 +59,12 @@ class AdjustmentOut(_Wire):
     )
     decided_by: str | None
     decision_reason: str | None = Field(description="Why it was rejected.")
+    approval_reasons: list[ApprovalReason] = Field(
+        description="Why it waits (or waited) for a second staff member: amount (above "
+        "manualAdjustmentApprovalAbove), staff_day (the requester's total posted alone in 24 h "
+        "would pass manualAdjustmentStaffDaily), member_day (the member's would pass "
+        "manualAdjustmentMemberDaily). Empty when it posted at once."
+    )
     created_at: datetime
     decided_at: datetime | None
 
@@ -78,6 +84,9 @@ class AdjustmentOut(_Wire):
             requested_by_staff_id=a.requested_by_staff_id,
             decided_by=a.decided_by,
             decision_reason=a.decision_reason,
+            approval_reasons=[
+                ApprovalReason(r) for r in (a.approval_reasons or "").split(",") if r
+            ],
             created_at=a.created_at,
             decided_at=a.decided_at,
         )
@@ -88,4 +97,12 @@ class AdjustmentPolicyOut(_Wire):
         description="Per the member's wallet currency: adjustments above this amount wait for a "
         "second staff member's approval (site setting manualAdjustmentApprovalAbove; null: every "
         "adjustment in that currency waits)."
+    )
+    staff_daily: AmountsOut = Field(
+        description="Per currency: what one staff member may post alone in 24 hours, each "
+        "direction apart (manualAdjustmentStaffDaily)."
+    )
+    member_daily: AmountsOut = Field(
+        description="Per currency: what one member may be given or debited by staff alone in 24 "
+        "hours, each direction apart (manualAdjustmentMemberDaily)."
     )

@@ -29,6 +29,7 @@ import {
   type AdjustmentView,
 } from './adjustments-query';
 import { DecisionDialog, type Decision } from './DecisionDialog';
+import { ApprovalReasons } from './ApprovalReasons';
 
 type Adjustment = components['schemas']['AdjustmentOut'];
 
@@ -104,6 +105,7 @@ export default function AdjustmentsPage() {
           <span className="bo-stack">
             <span className={BADGE[row.original.status]}>{t(`bo.adjustments.statuses.${row.original.status}`)}</span>
             {row.original.decisionReason && <span className="bo-muted bo-small">{row.original.decisionReason}</span>}
+            {row.original.status === 'AWAITING_APPROVAL' && <ApprovalReasons adjustment={row.original} />}
           </span>
         ),
       },

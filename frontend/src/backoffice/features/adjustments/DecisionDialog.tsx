@@ -9,6 +9,7 @@ import { formatMoney } from '@/lib/money';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { boApi } from '../../lib/api';
 import { useAdjustmentsChanged } from './adjustments-api';
+import { ApprovalReasons } from './ApprovalReasons';
 
 type Adjustment = components['schemas']['AdjustmentOut'];
 export type Decision = 'approve' | 'reject';
@@ -43,6 +44,7 @@ export function DecisionDialog({ kind, adjustment, onClose }: { kind: Decision; 
     return (
       <ConfirmDialog {...common} title={t('bo.adjustments.approveTitle')} confirm={t('bo.adjustments.approve')}>
         <p>{what}</p>
+        <ApprovalReasons adjustment={adjustment} />
         <p className="bo-muted">{t('bo.adjustments.approveHint')}</p>
       </ConfirmDialog>
     );
@@ -55,6 +57,7 @@ export function DecisionDialog({ kind, adjustment, onClose }: { kind: Decision; 
     <ConfirmDialog {...common} title={t('bo.adjustments.rejectTitle')} confirm={t('bo.adjustments.reject')} formId={formId} danger>
       <form id={formId} className="bo-form" onSubmit={submit} noValidate>
         <p>{what}</p>
+        <ApprovalReasons adjustment={adjustment} />
         <TextField
           label={t('bo.adjustments.rejectReason')}
           value={reason}

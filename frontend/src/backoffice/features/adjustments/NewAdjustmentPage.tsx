@@ -16,6 +16,7 @@ import { formatMoney, parseAmount } from '@/lib/money';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { POLICY, useAdjustmentsChanged } from './adjustments-api';
+import { ApprovalReasons } from './ApprovalReasons';
 
 type Direction = components['schemas']['AdjustmentDirection'];
 type Request = { memberId: number; direction: Direction; amount: number; reason: string };
@@ -92,6 +93,7 @@ export default function NewAdjustmentPage() {
               requester: done.requestedBy,
             })}
           </p>
+          <ApprovalReasons adjustment={done} />
           <div className="bo-row-actions">
             <Link to={`..?status=${done.status}`} relative="path" className="bo-btn bo-btn-primary">
               {t('bo.adjustments.backToList')}
