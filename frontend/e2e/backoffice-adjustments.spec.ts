@@ -102,7 +102,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   await pageB.goto('/backoffice/adjustments');
   const posted = pageB.getByRole('table', { name: t('bo.adjustments.title') }).getByRole('row').filter({ hasText: member.phone });
   await expect(posted.getByText(t('bo.adjustments.statuses.POSTED'), { exact: true })).toBeVisible();
-  await expect(posted.getByText(t('bo.adjustments.decidedBy', { name: managerB.login }))).toBeVisible();
+  await expect(posted.getByText(t('bo.adjustments.decidedBy', { name: managerB.name }))).toBeVisible();
   await pageB.screenshot({ path: shot('list-posted') });
   expect((await memberWallet(request, member)).amount).toBe(before + AMOUNT);
 

@@ -33,7 +33,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   await page.getByRole('button', { name: t('bo.settingsEditor.save') }).click();
   await expect(page.getByRole('status').filter({ hasText: t('bo.settingsEditor.saved') })).toBeVisible();
   const history = page.getByRole('region', { name: t('bo.settingsEditor.history') });
-  await expect(history.getByText(manager.login).first()).toBeVisible();
+  await expect(history.getByText(manager.name).first()).toBeVisible();
   // The history reads the change as text per language, not as the stored JSON or markup.
   await expect(history.getByText(marker).first()).toBeVisible();
   await expect(history.getByText(/\{"(th|la|en)":|<b>/)).toHaveCount(0);

@@ -2,13 +2,16 @@
  * The back office's members at 1366×768, in Thai: a manager finds a member registered through
  * the API, opens the member's page, reveals the full bank account number, suspends the member
  * with a reason (the member's login is then refused) and reactivates them; a viewer opens the
- * same page, sees no action, and the server refuses a direct call (403).
+ * same page, sees no action, and the server refuses a direct call (403). A member's statement and
+ * withdrawals read in words (Deposit, Succeeded, Staff adjustment → Wallet, Rejected), and the
+ * cashier who decided is named, not "staff:<login>".
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
 import { expect, expectAccessible, test } from './support/fixtures';
-import { createMember } from './support/backend';
+import { createMember, paoOps } from './support/backend';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
+const PLAYER = { 'X-Pao-Client': 'wallet' };
 const shot = (name: string) => `test-results/screens/backoffice-members-${name}-th.png`;
 
 test.use({ appLocale: 'th' });
@@ -87,4 +90,44 @@ test('a manager finds, suspends and reactivates a member; a viewer cannot act', 
   });
   expect(direct.status()).toBe(403);
   expect(await direct.json()).toEqual({ message: 'STAFF_FORBIDDEN' });
+});
+
+test("a member's history reads in words, and who decided is named", async ({ page, request, t }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // A deposit taken by hand, then a withdrawal that a cashier rejects.
+  const member = await createMember(request);
+  paoOps('deposit', member.phone, '1000', '--note', 'e2e member history');
+  const login = await request.post('/api/login', { headers: PLAYER, data: { username: member.phone, password: member.password } });
+  const { token } = (await login.json()) as { token: string };
+  const asked = await request.post('/api/wallet/withdraw', {
+    headers: { ...PLAYER, Authorization: `Bearer ${token}`, 'Idempotency-Key': `e2e-history-${member.phone}` },
+    data: { amount: 200 },
+  });
+  expect(asked.status(), await asked.text()).toBe(200);
+  const { withdrawalId } = (await asked.json()) as { withdrawalId: number };
+  const cashier = await enrolledStaff(request, 'cashier');
+  const asCashier = { Authorization: `Bearer ${cashier.token}` };
+  expect((await request.post(`/api/backoffice/withdrawals/${withdrawalId}/claim`, { headers: asCashier })).status()).toBe(200);
+  const rejected = await request.post(`/api/backoffice/withdrawals/${withdrawalId}/reject`, { headers: asCashier, data: { reason: 'e2e: wrong account' } });
+  expect(rejected.status(), await rejected.text()).toBe(200);
+  const profile = (await (await request.get('/api/account/profile', { headers: { ...PLAYER, Authorization: `Bearer ${token}` } })).json()) as { profile: { _id: number } };
+
+  const manager = await enrolledStaff(request, 'manager');
+  await openBackOffice(page, t, manager, `/backoffice/members/${profile.profile._id}?tab=statement`);
+  const statement = page.getByRole('table', { name: t('bo.members.tab.statement') });
+  const credit = statement.getByRole('row').filter({ hasText: `${t('bo.labels.party.MANUAL')} → ${t('bo.labels.party.WALLET')}` });
+  await expect(credit.getByRole('cell', { name: t('bo.labels.statementType.deposit'), exact: true })).toBeVisible();
+  await expect(credit.getByRole('cell', { name: t('bo.labels.status.SUCCESS'), exact: true })).toBeVisible();
+  await expect(statement).not.toContainText('MANUAL');
+  await page.screenshot({ path: shot('statement') });
+
+  await page.getByRole('tab', { name: t('bo.members.tab.withdrawals') }).click();
+  const withdrawals = page.getByRole('table', { name: t('bo.members.tab.withdrawals') });
+  const row = withdrawals.getByRole('row').filter({ hasText: 'e2e: wrong account' });
+  await expect(row.getByRole('cell', { name: t('bo.labels.status.REJECTED'), exact: true })).toBeVisible();
+  // Decided by the cashier's name, not "staff:<login>".
+  await expect(row.getByRole('cell', { name: cashier.name, exact: true })).toBeVisible();
+  await expect(withdrawals).not.toContainText('staff:');
+  await expectAccessible(page, 'member history in words');
+  await page.screenshot({ path: shot('withdrawals') });
 });

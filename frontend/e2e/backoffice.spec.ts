@@ -2,13 +2,14 @@
  * The back office at 1366×768, in Thai and English: an owner signs in with a code, sees every
  * screen, filters the audit log (the filter is the URL) and adds a staff member, whose enrolment
  * is shown once, until the session ends on the server; a new staff member enrols at first
- * sign-in; a viewer reads the money screens but finds no action, and the server refuses each one
+ * sign-in; a manager reads the audit log's amounts in baht, picks an action from its list, types
+ * days as DD/MM/YYYY and hides the sign-ins; a viewer reads the money screens but finds no action, and the server refuses each one
  * made with their token.
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
 import { expect, expectAccessible, test, type Locale } from './support/fixtures';
 import { createMember, paoOps } from './support/backend';
-import { addStaff, enrolledStaff, enterPassword, signIn } from './support/staff';
+import { addStaff, enrolledStaff, enterPassword, openBackOffice, signIn } from './support/staff';
 import { totpCode } from './support/totp';
 
 const PLAYER = { 'X-Pao-Client': 'wallet' };
@@ -37,16 +38,16 @@ for (const locale of ['th', 'en'] as const) {
       }
       await expect(page.getByText(t('bo.top.signedInAs', { name: owner.name, role: t('bo.role.owner') }))).toBeAttached();
 
-      // The audit log: the owner's own sign-in is there; filter on it, then sort.
+      // The audit log: the owner's own sign-in is there, named; filter on an action from the list.
       await nav.getByRole('link', { name: t('bo.nav.audit') }).click();
       await expect(page).toHaveURL(/\/backoffice\/audit$/);
       const table = page.getByRole('table', { name: t('bo.audit.title') });
-      await expect(table.getByRole('cell', { name: 'auth.login', exact: true }).first()).toBeVisible();
-      await page.getByLabel(t('bo.audit.action'), { exact: true }).fill('staff.create');
+      await expect(table.getByRole('cell', { name: t('bo.auditAction.auth_login'), exact: true }).first()).toBeVisible();
+      await page.getByLabel(t('bo.audit.action'), { exact: true }).selectOption({ label: t('bo.auditAction.staff_create') });
       await page.getByRole('button', { name: t('bo.audit.apply') }).click();
       await expect(page).toHaveURL(/[?&]action=staff\.create/);
-      await expect(table.getByRole('cell', { name: 'auth.login', exact: true })).toHaveCount(0);
-      await expect(table.getByRole('cell', { name: 'staff.create', exact: true }).first()).toBeVisible();
+      await expect(table.getByRole('cell', { name: t('bo.auditAction.auth_login'), exact: true })).toHaveCount(0);
+      await expect(table.getByRole('cell', { name: t('bo.auditAction.staff_create'), exact: true }).first()).toBeVisible();
       await expect(table.getByText(owner.login, { exact: true }).first()).toBeVisible();
       await table.getByRole('button', { name: t('bo.audit.at') }).click();
       await expect(page).toHaveURL(/[?&]sort=at/);
@@ -54,7 +55,7 @@ for (const locale of ['th', 'en'] as const) {
       // The filtered view is a link: opened afresh, it shows the same.
       await page.reload();
       await expect(page.getByLabel(t('bo.audit.action'), { exact: true })).toHaveValue('staff.create');
-      await expect(table.getByRole('cell', { name: 'staff.create', exact: true }).first()).toBeVisible();
+      await expect(table.getByRole('cell', { name: t('bo.auditAction.staff_create'), exact: true }).first()).toBeVisible();
       await expectAccessible(page, 'audit log');
       await page.screenshot({ path: shot('audit', locale) });
 
@@ -95,6 +96,50 @@ for (const locale of ['th', 'en'] as const) {
       await page.reload();
       await expect(page).toHaveURL(/\/backoffice\/login$/);
       await expect(page.getByRole('status').filter({ hasText: t('bo.login.ended') })).toBeVisible();
+    });
+
+    test('a manager reads amounts in the audit log, picks an action from the list, types days as DD/MM/YYYY and hides sign-ins', async ({ page, request, t }) => {
+      // A manual credit of 555 baht by the manager through the API: its audit row carries the amount.
+      const manager = await enrolledStaff(request, 'manager');
+      const member = await createMember(request);
+      const login = await request.post('/api/login', { headers: PLAYER, data: { username: member.phone, password: member.password } });
+      const { token: memberToken } = (await login.json()) as { token: string };
+      const profile = (await (await request.get('/api/account/profile', { headers: { ...PLAYER, Authorization: `Bearer ${memberToken}` } })).json()) as {
+        profile: { _id: number };
+      };
+      const credited = await request.post(`/api/backoffice/members/${profile.profile._id}/adjustments`, {
+        headers: { Authorization: `Bearer ${manager.token}`, 'Idempotency-Key': `e2e-audit-${member.phone}` },
+        data: { direction: 'credit', amount: 555, reason: `audit e2e ${member.phone}` },
+      });
+      expect(credited.status(), await credited.text()).toBe(201);
+
+      await openBackOffice(page, t, manager, '/backoffice/audit');
+      const table = page.getByRole('table', { name: t('bo.audit.title') });
+      const credit = table.getByRole('row').filter({ hasText: `audit e2e ${member.phone}` });
+      // Who: the manager's display name; what: the action's name; the amount in baht, not 55500.
+      await expect(credit.getByText(manager.name, { exact: true })).toBeVisible();
+      await expect(credit.getByRole('cell', { name: t('bo.auditAction.adjustment_request'), exact: true })).toBeVisible();
+      await expect(credit.getByText('555.00 ฿', { exact: true })).toBeVisible();
+      await expect(credit.getByText('55500')).toHaveCount(0);
+
+      // Sign-ins hidden; days typed as Thai staff write them (a month-first date is refused).
+      const today = new Date();
+      const dd = String(today.getDate()).padStart(2, '0');
+      const mm = String(today.getMonth() + 1).padStart(2, '0');
+      const iso = `${today.getFullYear()}-${mm}-${dd}`;
+      await page.getByLabel(t('bo.audit.from'), { exact: true }).fill('12/31/2026');
+      await page.getByRole('button', { name: t('bo.audit.apply') }).click();
+      await expect(page.getByText(t('bo.audit.badDay')).first()).toBeVisible();
+      await expect(page).toHaveURL(/\/backoffice\/audit$/);
+      await page.getByLabel(t('bo.audit.from'), { exact: true }).fill(`${dd}/${mm}/${today.getFullYear()}`);
+      await page.getByLabel(t('bo.audit.hideSignIns'), { exact: true }).check();
+      await page.getByRole('button', { name: t('bo.audit.apply') }).click();
+      await expect(page).toHaveURL(new RegExp(`[?&]from=${iso}.*hideSignIns=1`));
+      await expect(page.getByLabel(t('bo.audit.from'), { exact: true })).toHaveValue(`${dd}/${mm}/${today.getFullYear()}`);
+      await expect(credit.getByText('555.00 ฿', { exact: true })).toBeVisible();
+      await expect(table.getByRole('cell', { name: t('bo.auditAction.auth_login'), exact: true })).toHaveCount(0);
+      await expectAccessible(page, 'audit log, money');
+      await page.screenshot({ path: shot('audit-money', locale) });
     });
 
     test('a new staff member enrols an authenticator at the first sign-in', async ({ page, t }) => {

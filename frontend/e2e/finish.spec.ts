@@ -257,7 +257,7 @@ test('the wheel eases onto the server’s slice and reveals the prize', async ({
   ).json()) as { slice: { label: string; bgColor: string }[] };
   await openHome(page, t, member);
   await page.goto('/user/spin');
-  const spinButton = page.getByRole('button', { name: t('promotions.spin.spinButton', { n: 3 }) });
+  const spinButton = page.getByRole('button', { name: t('promotions.spin.spinButton', { count: 3 }) });
   await expect(spinButton).toBeEnabled();
 
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/spinwheel/spin'));
@@ -281,7 +281,7 @@ test('the wheel eases onto the server’s slice and reveals the prize', async ({
   // Reduced motion: no spin and no burst, the prize at once.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const started = Date.now();
-  await page.getByRole('button', { name: t('promotions.spin.spinButton', { n: 2 }) }).click();
+  await page.getByRole('button', { name: t('promotions.spin.spinButton', { count: 2 }) }).click();
   await expect(prize).toBeVisible({ timeout: 2000 });
   expect(Date.now() - started).toBeLessThan(2000);
   await expect(page.locator('.wheel-spark')).toHaveCount(0);

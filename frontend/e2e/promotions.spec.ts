@@ -217,7 +217,7 @@ test.describe('promotions', () => {
     const claim = page.getByRole('button', { name: new RegExp(`^${t('promotions.spin.claim')}`) }).first();
     for (let i = 0; i < 20 && !(await claim.isVisible()); i += 1) {
       const spun = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/spinwheel/spin');
-      await page.getByRole('button', { name: t('promotions.spin.spinButton', { n: 20 - i }) }).click();
+      await page.getByRole('button', { name: t('promotions.spin.spinButton', { count: 20 - i }) }).click();
       const { result: won } = (await (await spun).json()) as { result: { index: number } };
       const result = page.getByRole('dialog', { name: t('promotions.spin.resultTitle') });
       await expect(result).toBeVisible({ timeout: 10_000 });

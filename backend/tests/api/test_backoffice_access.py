@@ -588,6 +588,22 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         "settings.revert",
     ),
 }
+# The actions that move (or decide on) money: each records its amount with its currency.
+MONEY_ACTIONS = {
+    "withdrawal.approve",
+    "withdrawal.reject",
+    "deposit.slip.approve",
+    "deposit.payment.match",
+    "adjustment.request",
+    "adjustment.approve",
+    "adjustment.reject",
+}
+
+
+def _tagged_amounts(values: dict[str, Any] | None) -> list[dict[str, Any]]:
+    return [v["$minor"] for v in (values or {}).values() if isinstance(v, dict) and "$minor" in v]
+
+
 # POST routes that change nothing (a computation too large for a query string).
 READ_ONLY = {("POST", f"{PREFIX}/content/preview")}
 
@@ -624,5 +640,9 @@ async def test_every_mutating_route_writes_an_audit_row(
     assert action in [e.action for e in written], [e.action for e in written]
     entry = next(e for e in written if e.action == action)
     assert entry.ip == "127.0.0.1"
+    if action in MONEY_ACTIONS:
+        amounts = _tagged_amounts(entry.after)
+        assert amounts, f"{action} records no amount: {entry.after}"
+        assert all(set(a) <= {"THB", "LAK"} and all(v > 0 for v in a.values()) for a in amounts)
     if action.startswith(("staff.", "session.", "auth.logout")):
         assert (entry.staff_id, entry.staff_role) == (owner.id, "owner")

@@ -145,7 +145,8 @@ async def test_figures_equal_what_was_moved(client: httpx.AsyncClient, app: Fast
     assert body["withdrawals"] == {"count": 1, "sum": 300}
     assert body["net"] == pytest.approx(deposits - 300)
     assert body["bonusesPaid"] == 150
-    assert body["manualAdjustments"] == {"credit": 1200, "debit": 0}
+    # Money received by hand (pao ops deposit) is a deposit; no goodwill was given.
+    assert body["manualAdjustments"] == {"credit": 0, "debit": 0}
     # Five members registered today, each of them credited.
     assert body["members"] == {"total": 5, "new": 5, "newDeposited": 5}
     assert body["series"] == [
@@ -302,3 +303,93 @@ async def test_needs_a_staff_token(client: httpx.AsyncClient) -> None:
         _, token = await register_and_login(client)
         member = await client.get(path, headers=bearer(token))
         assert member.status_code == 401
+
+
+async def test_goodwill_credits_are_apart_from_deposits_and_the_net(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    headers = await viewer(app)
+    _, token = await register_and_login(client)
+    member = await member_id(client, token)
+    await manual(app, member, 400_00)  # received by hand: a deposit (ADR 0010)
+    manager = bearer(await open_token(app, await add_staff(app, role=Role.MANAGER)))
+    for key, direction, amount in (("gw-1", "credit", 250), ("gw-2", "debit", 50)):
+        made = await client.post(
+            f"/api/backoffice/members/{member}/adjustments",
+            headers=manager | {"Idempotency-Key": key},
+            json={"direction": direction, "amount": amount, "reason": "goodwill, ticket 7"},
+        )
+        assert made.json()["status"] == "POSTED", made.text
+
+    body = await dashboard(client, headers)
+    assert body["deposits"]["count"] == 1
+    assert body["deposits"]["sum"] == 400
+    assert channels(body)["manual"] == (1, 400)
+    assert body["net"] == 400
+    assert body["manualAdjustments"] == {"credit": 250, "debit": 50}
+    assert body["series"][0]["deposits"] == 400
+    # A goodwill credit makes no depositor: the member deposited by hand, so counted once.
+    assert body["members"]["newDeposited"] == 1
+
+
+async def test_each_figure_comes_with_the_period_before(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    headers = await viewer(app)
+    # 18 November (Bangkok): one member, 300 deposited and 100 paid out.
+    move_clock_to(datetime(2026, 11, 18, 3, 0, tzinfo=UTC))
+    _, token = await register_and_login(client)
+    yesterday_member = await member_id(client, token)
+    await manual(app, yesterday_member, 300_00)
+    async with app.state.sessionmaker() as session:
+        row = await session.get(Member, yesterday_member)
+        assert row is not None
+        paid = await request_withdrawal(session, member=row, amount=100_00)
+        await approve_withdrawal(session, withdrawal_id=paid.id, actor="test")
+        await session.commit()
+    # The 19th: another member deposits 500.
+    move_clock_to(datetime(2026, 11, 19, 3, 0, tzinfo=UTC))
+    _, token = await register_and_login(client)
+    await manual(app, await member_id(client, token), 500_00)
+
+    body = await dashboard(client, headers)
+    assert (body["from"], body["to"]) == ("2026-11-19", "2026-11-19")
+    previous = body["previous"]
+    assert (previous["from"], previous["to"]) == ("2026-11-18", "2026-11-18")
+    assert previous["deposits"] == {"count": 1, "sum": 300}
+    assert previous["withdrawals"] == {"count": 1, "sum": 100}
+    assert previous["net"] == 200
+    assert (previous["membersNew"], previous["membersNewDeposited"]) == (1, 1)
+    assert previous["manualAdjustments"] == {"credit": 0, "debit": 0}
+    assert (body["deposits"]["sum"], body["net"]) == (500, 500)
+
+    # A week: the seven days before it.
+    week = await dashboard(client, headers, **{"from": "2026-11-13", "to": "2026-11-19"})
+    assert (week["previous"]["from"], week["previous"]["to"]) == ("2026-11-06", "2026-11-12")
+    assert week["deposits"]["sum"] == 800
+    assert week["previous"]["deposits"]["sum"] == 0
+    # The day after: the 19th is now the period before.
+    after = await dashboard(client, headers, **{"from": "2026-11-20", "to": "2026-11-20"})
+    assert after["previous"]["deposits"] == {"count": 1, "sum": 500}
+
+
+async def test_the_currencies_with_wallets_can_be_switched(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    headers = await viewer(app)
+    _, token = await register_and_login(client)
+    thb = await dashboard(client, headers)
+    assert (thb["currency"], thb["currencies"]) == ("THB", ["THB"])
+    async with app.state.sessionmaker() as session:
+        member = await session.get(Member, await member_id(client, token))
+        assert member is not None
+        member.currency = "LAK"  # a kip wallet, as on a Lao server
+        await session.commit()
+    _, token = await register_and_login(client)
+    await manual(app, await member_id(client, token), 1000)
+    both = await dashboard(client, headers)
+    assert both["currencies"] == ["LAK", "THB"]
+    lak = await dashboard(client, headers, currency="LAK")
+    assert lak["currency"] == "LAK"
+    assert lak["deposits"]["sum"] == 0
+    assert (await dashboard(client, headers, currency="THB"))["deposits"]["sum"] == 10

@@ -127,11 +127,17 @@ async def test_reports_show_what_moved_and_agree_with_the_dashboard(
     )
     assert credit.status_code == 201, credit.text
     actions = (await report(client, manager, "staff"))["actions"]
-    assert {"staff": "manager1", "role": "manager", "action": "adjustment.request", "count": 1} in (
-        actions
-    )
-    # Current to the second: the credit just made is in the next read.
-    assert (await report(client, manager, "daily"))["days"][0]["deposits"] == 1495.5
+    assert {
+        "staff": "manager1",
+        "login": "manager1",
+        "role": "manager",
+        "action": "adjustment.request",
+        "count": 1,
+    } in actions
+    # Current to the second: the credit just made is in the next read, as a goodwill credit
+    # by staff, not a deposit (ADR 0010).
+    (after,) = (await report(client, manager, "daily"))["days"]
+    assert (after["deposits"], after["manual_credit"]) == (1490.5, 5)
     assert idle
 
 

@@ -201,7 +201,7 @@ async def test_rules_in_major_units_history_and_revert(
     assert len(reverts) == 1
     assert reverts[0].object_id == "rules"
     assert reverts[0].after == {
-        "refundMinimum": {"THB": 100, "LAK": 1_000_00},
+        "refundMinimum": {"$minor": {"THB": 100, "LAK": 1_000_00}},
         "refundRateBp": 500,
         "refundPeriod": "week",
     }
@@ -305,10 +305,13 @@ async def test_save_is_audited_with_before_and_after(
     assert (row.actor, row.object_type, row.object_id) == (owner.login, "settings", "site")
     # Only what changed: withdrawMax kept its default.
     assert row.before == {
-        "withdrawMin": {"THB": 100_00, "LAK": 50_000_00},
+        "withdrawMin": {"$minor": {"THB": 100_00, "LAK": 50_000_00}},
         "gameLaunchIframe": False,
     }
-    assert row.after == {"withdrawMin": {"THB": 150_00, "LAK": 50_000_00}, "gameLaunchIframe": True}
+    assert row.after == {
+        "withdrawMin": {"$minor": {"THB": 150_00, "LAK": 50_000_00}},
+        "gameLaunchIframe": True,
+    }
     assert [c.actor for c in await changes(app)] == [owner.login, owner.login]
     # Saving the same values again changes nothing and writes nothing.
     again = await client.put(

@@ -122,8 +122,8 @@ async def test_save_computes_odds_and_expected_payout_and_players_follow(
     assert entry.after["slice:C10"]["label"] == label("Ten")
     assert (entry.before["slice:NONE"]["weight"], entry.after["slice:NONE"]["weight"]) == (0, 2)
     assert (entry.before["spinDepositPerCoin"], entry.after["spinDepositPerCoin"]) == (
-        {"THB": 100_00, "LAK": 50_000_00},
-        {"THB": 50_00, "LAK": 50_000_00},
+        {"$minor": {"THB": 100_00, "LAK": 50_000_00}},
+        {"$minor": {"THB": 50_00, "LAK": 50_000_00}},
     )
     assert "couponValidDays" in entry.after
     assert "spinEnabled" not in entry.after  # unchanged: not in the row

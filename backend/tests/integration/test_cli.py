@@ -158,7 +158,7 @@ def test_deposit_credits_the_wallet_with_who_and_why(cli_db: Settings) -> None:
             (
                 await session.execute(
                     select(JournalEntry)
-                    .where(JournalEntry.kind == "manual_credit")
+                    .where(JournalEntry.kind == "manual_deposit")
                     .order_by(JournalEntry.id.desc())
                 )
             )

@@ -597,6 +597,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/audit/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The actions the audit log records and the object types they act on (the filters' lists) */
+        get: operations["backofficeAuditActions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/auth/login": {
         parameters: {
             query?: never;
@@ -3209,6 +3226,11 @@ export interface components {
             /** Decidedby */
             decidedBy: string | null;
             /**
+             * Decidedbyname
+             * @description The decider's display name (else decidedBy).
+             */
+            decidedByName: string | null;
+            /**
              * Decisionreason
              * @description Why it was rejected.
              */
@@ -3227,6 +3249,11 @@ export interface components {
              * @description The requester's login (or ops:<user>).
              */
             requestedBy: string;
+            /**
+             * Requestedbyname
+             * @description The requester's display name (else requestedBy).
+             */
+            requestedByName: string;
             /**
              * Requestedbystaffid
              * @description The requester's staff id; null for an operator at the shell.
@@ -3337,13 +3364,37 @@ export interface components {
              */
             staffId: number;
         };
+        /** AuditActionsOut */
+        AuditActionsOut: {
+            /**
+             * Items
+             * @description Every action the log records, grouped by area.
+             */
+            items: string[];
+            /**
+             * Objecttypes
+             * @description What the actions act on (objectType).
+             */
+            objectTypes: string[];
+            /**
+             * Signins
+             * @description Those that hideSignIns leaves out.
+             */
+            signIns: string[];
+        };
         /** AuditEntryOut */
         AuditEntryOut: {
             /** Action */
             action: string;
-            /** Actor */
+            /**
+             * Actor
+             * @description The staff login, ops:<user> at the shell, or what was typed.
+             */
             actor: string;
-            /** After */
+            /**
+             * After
+             * @description The changed fields. An amount is {"$money": {"THB": 555.0}} (major units; a per-currency setting names every currency, null where unset; "XXX" when an old row did not say which).
+             */
             after: {
                 [key: string]: unknown;
             } | null;
@@ -3352,7 +3403,10 @@ export interface components {
              * Format: date-time
              */
             at: string;
-            /** Before */
+            /**
+             * Before
+             * @description The changed fields. An amount is {"$money": {"THB": 555.0}} (major units; a per-currency setting names every currency, null where unset; "XXX" when an old row did not say which).
+             */
             before: {
                 [key: string]: unknown;
             } | null;
@@ -3368,6 +3422,11 @@ export interface components {
             objectType: string | null;
             /** Staffid */
             staffId: number | null;
+            /**
+             * Staffname
+             * @description The staff member's display name (None: not staff).
+             */
+            staffName: string | null;
             /** Staffrole */
             staffRole: string | null;
         };
@@ -3896,7 +3955,7 @@ export interface components {
         ChannelOut: {
             /**
              * Channel
-             * @description slip, WW, PAYTIMZ, PAYONEX, bank_qr, truemoney or manual.
+             * @description slip, WW, PAYTIMZ, PAYONEX, bank_qr, truemoney or manual (money received by hand, pao ops deposit; never a back-office correction).
              */
             channel: string;
             /** Count */
@@ -4121,7 +4180,13 @@ export interface components {
              * @description Major units (baht or kip).
              */
             bonusesPaid: number;
+            /**
+             * Currencies
+             * @description The currencies the site has wallets in (each one's figures: ?currency=).
+             */
+            currencies: components["schemas"]["Currency"][];
             currency: components["schemas"]["Currency"];
+            /** @description Money players brought in; goodwill credits not. */
             deposits: components["schemas"]["DepositsOut"];
             /**
              * From
@@ -4132,9 +4197,10 @@ export interface components {
             members: components["schemas"]["MembersOut"];
             /**
              * Net
-             * @description Deposits − paid withdrawals.
+             * @description Deposits − paid withdrawals (goodwill left out).
              */
             net: number;
+            previous: components["schemas"]["PreviousOut"];
             /** Providerfloats */
             providerFloats: components["schemas"]["ProviderFloatOut"][];
             queues: components["schemas"]["QueuesOut"];
@@ -4631,12 +4697,12 @@ export interface components {
         ManualAdjustmentsOut: {
             /**
              * Credit
-             * @description Major units (baht or kip).
+             * @description Goodwill credits: back-office corrections in members' favour (not deposits).
              */
             credit: number;
             /**
              * Debit
-             * @description Major units (baht or kip).
+             * @description Back-office corrections taken from members.
              */
             debit: number;
         };
@@ -4905,10 +4971,18 @@ export interface components {
         };
         /** MemberNoteOut */
         MemberNoteOut: {
-            /** Author */
+            /**
+             * Author
+             * @description The author's login.
+             */
             author: string;
             /** Authorid */
             authorId: number | null;
+            /**
+             * Authorname
+             * @description The author's display name (else the login).
+             */
+            authorName: string;
             /** Body */
             body: string;
             /**
@@ -5082,8 +5156,16 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** Decidedat */
             decidedAt: string | null;
-            /** Decidedby */
+            /**
+             * Decidedby
+             * @description How the decision was signed (staff:<login> …).
+             */
             decidedBy: string | null;
+            /**
+             * Decidedbyname
+             * @description The deciding staff member's display name.
+             */
+            decidedByName: string | null;
             /** Id */
             id: number;
             /** Reason */
@@ -5317,6 +5399,40 @@ export interface components {
              * @description The HTML as players get it (sanitised).
              */
             html: string;
+        };
+        /**
+         * PreviousOut
+         * @description The same figures for as many days just before the range (the day before a day, the week
+         *     before a week): what the screen compares each figure with.
+         */
+        PreviousOut: {
+            /**
+             * Bonusespaid
+             * @description Major units (baht or kip).
+             */
+            bonusesPaid: number;
+            deposits: components["schemas"]["TallyOut"];
+            /**
+             * From
+             * Format: date
+             */
+            from: string;
+            manualAdjustments: components["schemas"]["ManualAdjustmentsOut"];
+            /** Membersnew */
+            membersNew: number;
+            /** Membersnewdeposited */
+            membersNewDeposited: number;
+            /**
+             * Net
+             * @description Major units (baht or kip).
+             */
+            net: number;
+            /**
+             * To
+             * Format: date
+             */
+            to: string;
+            withdrawals: components["schemas"]["TallyOut"];
         };
         /**
          * PrizeType
@@ -6502,6 +6618,11 @@ export interface components {
              * @description A staff login, or ops:<user> for the command line.
              */
             actor: string;
+            /**
+             * Actorname
+             * @description The staff member's display name (else the actor).
+             */
+            actorName: string;
             /**
              * At
              * Format: date-time
@@ -9830,6 +9951,8 @@ export interface operations {
                 from?: string | null;
                 /** @description Exclusive; with a time zone. */
                 to?: string | null;
+                /** @description Leave out sign-ins and sign-outs (the auth.* actions). */
+                hideSignIns?: boolean;
                 page?: number;
                 limit?: number;
                 sort?: "at" | "-at" | "action" | "-action" | "staff" | "-staff";
@@ -9887,6 +10010,71 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeAuditActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditActionsOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatRelative, relativeParts, RELATIVE_UNITS } from './dates';
+import { formatDate, formatDateTime, formatRelative, parseDay, relativeParts, RELATIVE_UNITS, showDay } from './dates';
 
 describe('formatDateTime', () => {
   it('formats DD/MM/YYYY HH:mm:ss in local time', () => {
@@ -47,5 +47,33 @@ describe('relative time', () => {
     expect(formatRelative(ago(7200), 'th', now)).toMatch(/2/);
     expect(formatRelative(ago(7200), 'th', now)).toMatch(/ชั่วโมง/);
     expect(formatRelative('garbage', 'en', now)).toBe('');
+  });
+});
+
+describe('a day typed as DD/MM/YYYY', () => {
+  it('reads day first, as Thai operators write it', () => {
+    expect(parseDay('03/12/2026')).toBe('2026-12-03');
+    expect(parseDay(' 3/2/2026 ')).toBe('2026-02-03');
+    expect(parseDay('31.01.2026')).toBe('2026-01-31');
+    expect(parseDay('29-02-2028')).toBe('2028-02-29');
+  });
+
+  it('reads a Buddhist-era year (2569 is 2026)', () => {
+    expect(parseDay('06/12/2569')).toBe('2026-12-06');
+  });
+
+  it('refuses what is no day: month first, 31 November, 29 February of a common year, garbage', () => {
+    expect(parseDay('12/31/2026')).toBeNull();
+    expect(parseDay('31/11/2026')).toBeNull();
+    expect(parseDay('29/02/2026')).toBeNull();
+    expect(parseDay('2026-12-03')).toBeNull();
+    expect(parseDay('')).toBeNull();
+    expect(parseDay('00/01/2026')).toBeNull();
+  });
+
+  it('shows a stored day back as DD/MM/YYYY', () => {
+    expect(showDay('2026-12-03')).toBe('03/12/2026');
+    expect(showDay('')).toBe('');
+    expect(showDay(parseDay('7/8/2026') ?? '')).toBe('07/08/2026');
   });
 });

@@ -68,3 +68,26 @@ export function formatRelative(
 export function hasIntlRelative(locale: Locale): boolean {
   return Intl.RelativeTimeFormat.supportedLocalesOf(intlTag(locale)).length > 0;
 }
+
+/** A day as staff type it, DD/MM/YYYY (Thai operators' order; `/`, `-` or `.` between, one or
+ * two digits of day and month), as YYYY-MM-DD; null when it is no day of the calendar. A year
+ * of the Buddhist era (2400 and later: 2569 is 2026) is read as such, since Thai staff often
+ * write one. */
+export function parseDay(text: string): string | null {
+  const match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text.trim());
+  if (!match) return null;
+  const day = Number(match[1]);
+  const month = Number(match[2]);
+  let year = Number(match[3]);
+  if (year >= 2400) year -= 543;
+  if (year < 1900 || month < 1 || month > 12 || day < 1) return null;
+  // Day 0 of the next month is the last day of this one (leap years included).
+  if (day > new Date(year, month, 0).getDate()) return null;
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+/** YYYY-MM-DD as staff read it, DD/MM/YYYY ('' for anything else). */
+export function showDay(iso: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : '';
+}

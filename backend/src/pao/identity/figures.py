@@ -54,3 +54,14 @@ async def new_members_by_day(
         .group_by(literal_column("f_day"))
     )
     return {as_date(value): int(count) for value, count in await session.execute(query)}
+
+
+async def wallet_currencies(session: AsyncSession) -> list[Currency]:
+    """The currencies some member's wallet is in (one indexed existence check per currency,
+    never a scan of the members)."""
+    found = []
+    for currency in Currency:
+        query = select(select(Member.id).where(Member.currency == currency).exists())
+        if (await session.execute(query)).scalar_one():
+            found.append(currency)
+    return found

@@ -141,3 +141,21 @@ class AmountsIn(BaseModel):
         """``current`` with the currencies this request names replaced."""
         named = {name: getattr(self, name) for name in self.model_fields_set}
         return current.model_copy(update=named)
+
+
+# ----- amounts in records (the audit log) ------------------------------------------------------
+# A record (an audit row's before/after) keeps an amount tagged, in minor units, with its
+# currency, so that it can be read back as money and never as a bare number of satang or kip
+# cents: ``{"$minor": {"THB": 55500}}`` for one amount, every currency's key for a per-currency
+# setting (``null`` where unset). The back office shows it formatted in each currency.
+RECORDED = "$minor"
+
+
+def recorded(amount: int, currency: Currency | str) -> dict[str, dict[str, int | None]]:
+    """One amount (minor units) of ``currency`` as a record keeps it."""
+    return {RECORDED: {Currency(currency).value: amount}}
+
+
+def recorded_each(amounts: PerCurrency) -> dict[str, dict[str, int | None]]:
+    """A per-currency amount (a money setting) as a record keeps it: every currency's value."""
+    return {RECORDED: {currency.value: value for currency, value in amounts.items()}}

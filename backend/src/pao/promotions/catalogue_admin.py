@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.params import MAX_DB_INT32
-from pao.kit.money import MAX_MINOR, Currency
+from pao.kit.money import MAX_MINOR, Currency, recorded
 from pao.promotions.content import banners_stored, bonus_description, bonus_name
 from pao.promotions.exceptions import BonusCodeTaken, BonusInvalid, NoBonus
 from pao.promotions.models import Bonus, BonusKind, BonusType, MemberBonus, MemberBonusStatus
@@ -103,9 +103,10 @@ def snapshot(bonus: Bonus) -> dict[str, Any]:
         "description": dict(bonus.description or {}),
         "percent": bonus.percent,
         "currency": str(bonus.currency),
-        "fixedAmount": bonus.fixed_amount,
-        "maxAmount": bonus.max_amount,
-        "minDeposit": bonus.min_deposit,
+        # Amounts with the bonus's currency, so the audit log shows them as money.
+        "fixedAmount": recorded(bonus.fixed_amount, bonus.currency),
+        "maxAmount": recorded(bonus.max_amount, bonus.currency),
+        "minDeposit": recorded(bonus.min_deposit, bonus.currency),
         "maxReceived": bonus.max_received,
         "turnoverMultiplier": bonus.turnover_multiplier,
         "percentFail": bonus.percent_fail,

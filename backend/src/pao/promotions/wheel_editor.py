@@ -41,7 +41,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.errors import BadRequest
 from pao.kit.clock import utcnow
 from pao.kit.i18n import LOCALES, LocalizedText
-from pao.kit.money import Currency, PerCurrency
+from pao.kit.money import Currency, PerCurrency, recorded, recorded_each
 from pao.promotions.content import HTML_MAX, LABEL_MAX, NAME_MAX
 from pao.promotions.models import PrizeType, Wheel, WheelCoupon, WheelSlice, WheelSpin
 from pao.site.content import LocalizedHtml
@@ -202,7 +202,10 @@ async def load_editor(session: AsyncSession, *, currency: Currency = Currency.TH
 def snapshot(view: WheelView) -> dict[str, Any]:
     """The wheel for the audit log: one key per slice (``slice:<code>``) so that
     :func:`pao.backoffice.audit.service.changed` keeps just the slices that changed."""
-    out: dict[str, Any] = {"name": view.wheel.name if view.wheel is not None else None}
+    out: dict[str, Any] = {
+        "name": view.wheel.name if view.wheel is not None else None,
+        "currency": str(view.currency),
+    }
     for s in view.slices:
         out[f"slice:{s.code}"] = {
             "position": s.position,
@@ -211,7 +214,10 @@ def snapshot(view: WheelView) -> dict[str, Any]:
             "textColor": s.text_color,
             "weight": s.weight,
             "prizeType": str(s.prize_type),
-            "prizeAmount": s.prize_amount,
+            # A credit prize is money of the wheel's currency; other prizes carry no amount.
+            "prizeAmount": recorded(s.prize_amount, view.currency)
+            if s.prize_type == PrizeType.CREDIT
+            else s.prize_amount,
             "prizeName": s.prize_name,
             "htmlDescription": s.html_description,
         }
@@ -219,7 +225,7 @@ def snapshot(view: WheelView) -> dict[str, Any]:
         out[f"slice:{code}"] = how
     rules = view.coin_rules
     out["spinEnabled"] = rules.spin_enabled
-    out["spinDepositPerCoin"] = rules.spin_deposit_per_coin.model_dump()
+    out["spinDepositPerCoin"] = recorded_each(rules.spin_deposit_per_coin)
     out["couponValidDays"] = rules.coupon_valid_days
     return out
 

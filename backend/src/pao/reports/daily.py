@@ -2,8 +2,9 @@
 manual adjustments, registrations, first deposits), from the summaries.
 
 Money by the rule of the dashboard (``pao.backoffice.dashboard.figures``): deposits = money out
-of a deposit source; withdrawals = money into payout clearing; bonuses = money out of bonus
-expense; manual credit / debit = money out of / into the manual adjustments account.
+of a deposit source, back-office corrections left out (ADR 0010); withdrawals = money into
+payout clearing; bonuses = money out of bonus expense; manual credit / debit (goodwill) = the
+corrections' money out of / into the manual adjustments account.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pao.kit.days import as_date, days
 from pao.ledger.models import AccountKind
 from pao.reports.ledger_days import Flow, flows
 from pao.reports.models import MemberFirstDeposit
-from pao.reports.sources import CHANNELS, DEPOSIT_SOURCES, channel_of
+from pao.reports.sources import CHANNELS, CORRECTION_KINDS, DEPOSIT_SOURCES, channel_of
 from pao.reports.tables import Kind, Range, Table, columns
 
 MONEY_KINDS = DEPOSIT_SOURCES | {AccountKind.PAYOUT_CLEARING, AccountKind.BONUS_EXPENSE}
@@ -50,13 +51,14 @@ class DaySums:
     first_deposits: int = 0
 
     def add(self, flow: Flow) -> None:
-        channel = channel_of(flow.kind, flow.owner, marked=flow.marked)
+        channel = channel_of(flow.kind, flow.owner, marked=flow.marked, entry_kind=flow.entry_kind)
         if channel is not None and flow.out_count:
             self.deposits.add(flow.out_count, flow.out_sum)
             self.by_channel.setdefault(channel, Tally()).add(flow.out_count, flow.out_sum)
         if flow.kind is AccountKind.MANUAL_ADJUSTMENTS:
-            self.manual_credit += flow.out_sum
-            self.manual_debit += flow.in_sum
+            if flow.entry_kind in CORRECTION_KINDS:
+                self.manual_credit += flow.out_sum
+                self.manual_debit += flow.in_sum
         elif flow.kind is AccountKind.PAYOUT_CLEARING:
             self.withdrawals.add(flow.in_count, flow.in_sum)
         elif flow.kind is AccountKind.BONUS_EXPENSE:

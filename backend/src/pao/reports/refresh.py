@@ -46,7 +46,7 @@ from pao.kit.days import local_day
 from pao.ledger.models import AccountKind, JournalEntry, LedgerAccount, Posting
 from pao.payments.slips.models import Slip
 from pao.reports.models import LedgerDay, MemberDay, MemberFirstDeposit, Watermark, WatermarkGap
-from pao.reports.sources import DEPOSIT_SOURCES
+from pao.reports.sources import CORRECTION_KINDS, DEPOSIT_SOURCES
 
 NAME = "journal"
 BATCH = 20_000  # entries a step: bounded memory and a bounded statement
@@ -159,7 +159,8 @@ def _ledger_days(session: AsyncSession, batch: Batch, zone: ZoneInfo) -> Insert:
 
 def _credits(session: AsyncSession, batch: Batch, zone: ZoneInfo) -> Select[Any]:
     """Member wallet credits paid by a deposit source, in the batch: (day, member, currency,
-    count, sum) by member and day."""
+    count, sum) by member and day. A back-office correction (a goodwill credit) is no deposit:
+    it makes no depositor and no first deposit (ADR 0010)."""
     source_posting = aliased(Posting)
     source_account = aliased(LedgerAccount)
     from_source = (
@@ -187,6 +188,7 @@ def _credits(session: AsyncSession, batch: Batch, zone: ZoneInfo) -> Select[Any]
             batch.of(Posting.entry_id),
             LedgerAccount.kind == AccountKind.PLAYER_WALLET,
             Posting.amount > 0,
+            JournalEntry.kind.not_in(sorted(CORRECTION_KINDS)),
             from_source,
         )
         .group_by(*(literal_column(name) for name in ("r_day", "r_member", "r_currency")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pao.ledger.models import AccountKind
 from pao.payments.gateways.registry import GATEWAY_CODES
+from pao.wallet.adjustments import ENTRY_KIND
 
 SLIP, BANK_QR, TRUEMONEY, MANUAL = "slip", "bank_qr", "truemoney", "manual"
 # In the order the screens list them.
@@ -25,8 +26,18 @@ DEPOSIT_SOURCES = frozenset(
 )
 
 
-def channel_of(kind: AccountKind, owner: str, *, marked: bool) -> str | None:
-    """The deposit channel of money leaving an account of ``kind``/``owner``, if any."""
+# Back-office corrections (ADR 0010): money out of (or into) MANUAL_ADJUSTMENTS that no player
+# brought in, so no deposit: the figures show them apart as goodwill credits (and debits).
+# Money the operator received by hand for a member (``pao ops deposit``) leaves the same account
+# with an entry kind of its own, and is a deposit (channel ``manual``).
+CORRECTION_KINDS = frozenset(ENTRY_KIND.values())
+
+
+def channel_of(kind: AccountKind, owner: str, *, marked: bool, entry_kind: str) -> str | None:
+    """The deposit channel of money leaving an account of ``kind``/``owner`` in an entry of
+    ``entry_kind``, if it is a deposit."""
+    if entry_kind in CORRECTION_KINDS:
+        return None
     match kind:
         case AccountKind.BANK_CLEARING:
             return SLIP if marked else BANK_QR

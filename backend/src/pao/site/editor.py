@@ -150,6 +150,11 @@ CURRENCIES = tuple(currency.value for currency in Currency)
 HISTORY_LIMIT = 50
 
 
+def kind_of(key: str) -> Kind | None:
+    """How the editors show the setting ``key`` (``None``: no editor shows it)."""
+    return _KIND.get(key)
+
+
 def keys_of(group: Group) -> tuple[str, ...]:
     return tuple(spec.key for spec in GROUPS[group])
 

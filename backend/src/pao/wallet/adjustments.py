@@ -42,7 +42,7 @@ from pao.core.inserts import insert_now
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.events import DepositCredited, publish
-from pao.kit.money import Currency
+from pao.kit.money import Currency, recorded
 from pao.kit.states import IllegalTransition, transition
 from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, JournalEntry
@@ -79,11 +79,14 @@ ADJUSTMENT_TRANSITIONS: dict[AdjustmentStatus, frozenset[AdjustmentStatus]] = {
 # of the line is labelled MANUAL.
 STATEMENT_REF = "manual_adjustment"
 MANUAL_LABEL = "MANUAL"
-# Journal entry kinds.
+# Journal entry kinds: a correction by staff, and money the operator received by hand for the
+# member (``pao ops deposit``), which is a deposit (ADR 0010). Both leave the MANUAL_ADJUSTMENTS
+# account; the kind is what tells the figures a deposit from a goodwill credit.
 ENTRY_KIND = {
     AdjustmentDirection.CREDIT: "manual_credit",
     AdjustmentDirection.DEBIT: "manual_debit",
 }
+DEPOSIT_ENTRY_KIND = "manual_deposit"
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,7 @@ async def _request(
     amount: int,
     reason: str,
     by: AdjustmentActor,
+    entry_kind: str | None = None,
 ) -> tuple[ManualAdjustment, Posted | None]:
     posted: Posted | None = None
     reason = _required_text(reason, "reason")
@@ -254,7 +258,7 @@ async def _request(
         adjustment.decided_by = by.label[:80]
         adjustment.decided_by_staff_id = by.staff_id
         adjustment.decided_at = adjustment.created_at
-        posted = await _post(session, adjustment, actor=by.label)
+        posted = await _post(session, adjustment, actor=by.label, kind=entry_kind)
     await session.flush()
     return adjustment, posted
 
@@ -266,9 +270,11 @@ async def _check_covered(
         raise InsufficientFunds()
 
 
-async def _post(session: AsyncSession, adjustment: ManualAdjustment, *, actor: str) -> Posted:
-    """The ledger entry and the member's statement line; the ledger refuses (under the
-    wallet's row lock) a debit the wallet cannot cover."""
+async def _post(
+    session: AsyncSession, adjustment: ManualAdjustment, *, actor: str, kind: str | None = None
+) -> Posted:
+    """The ledger entry (of ``kind``, else the correction's kind) and the member's statement
+    line; the ledger refuses (under the wallet's row lock) a debit the wallet cannot cover."""
     currency = Currency(adjustment.currency)
     manual = await get_or_open_account(
         session,
@@ -283,7 +289,7 @@ async def _post(session: AsyncSession, adjustment: ManualAdjustment, *, actor: s
         source=manual if credit else wallet,
         destination=wallet if credit else manual,
         amount=adjustment.amount,
-        kind=ENTRY_KIND[AdjustmentDirection(adjustment.direction)],
+        kind=kind or ENTRY_KIND[AdjustmentDirection(adjustment.direction)],
         actor=actor[:80],
         memo=adjustment.reason[:500],
     )
@@ -482,6 +488,7 @@ async def credit_manually(
         amount=amount,
         reason=note,
         by=AdjustmentActor(label=actor),
+        entry_kind=DEPOSIT_ENTRY_KIND,
     )
     assert posted is not None  # an operator's adjustment always posts at once
     await publish(
@@ -502,8 +509,7 @@ def snapshot(adjustment: ManualAdjustment) -> dict[str, Any]:
     return {
         "memberId": adjustment.member_id,
         "direction": str(adjustment.direction),
-        "amount": adjustment.amount,
-        "currency": str(adjustment.currency),
+        "amount": recorded(adjustment.amount, adjustment.currency),
         "reason": adjustment.reason,
         "status": str(adjustment.status),
         "requestedBy": adjustment.requested_by,

@@ -397,7 +397,7 @@ function History({ path, fields, onRestored }: { path: GroupPath; fields: FieldO
       <ol className="bo-settings-versions">
         {history.data?.items.map((version) => (
           <li key={version.changeSet} className="bo-settings-version">
-            <p className="bo-strong">{t('bo.settingsEditor.byAt', { actor: version.actor, at: formatDateTime(version.at) })}</p>
+            <p className="bo-strong">{t('bo.settingsEditor.byAt', { actor: version.actorName, at: formatDateTime(version.at) })}</p>
             <ul>
               {version.changes.map((change) => (
                 <HistoryChange key={change.key} name={label(t, change.key)} kind={kinds.get(change.key)} before={change.before} after={change.after} />
@@ -411,7 +411,7 @@ function History({ path, fields, onRestored }: { path: GroupPath; fields: FieldO
       </ol>
       {restoring && (
         <ConfirmDialog open title={t('bo.settingsEditor.restoreTitle')} confirm={t('bo.settingsEditor.restore')} pending={restore.isPending} error={restore.error} onConfirm={() => restore.mutate(restoring)} onClose={() => setRestoring(null)}>
-          <p>{t('bo.settingsEditor.restoreText', { actor: restoring.actor, at: formatDateTime(restoring.at) })}</p>
+          <p>{t('bo.settingsEditor.restoreText', { actor: restoring.actorName, at: formatDateTime(restoring.at) })}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -62,18 +62,30 @@ export function describeChange(kind: Kind | undefined, before: unknown, after: u
 
 const SYMBOL: Record<Currency, string> = { THB: '฿', LAK: '₭' };
 
+/** An amount as the back office writes it: grouped, kip without decimals, with its symbol. */
+export function moneyText(amount: number, currency: Currency): string {
+  return `${formatMoney(amount, currency)} ${SYMBOL[currency]}`;
+}
+
+/** Each currency's amount of a per-currency value (`{THB: 100, LAK: null}`), "THB —" where
+ * unset; a code that is no currency of the site (an old record's unknown one, "XXX") is the
+ * amount alone, without a unit. */
+export function amountsText(amounts: Record<string, unknown>): string {
+  return Object.entries(amounts)
+    .map(([code, amount]) => {
+      if (typeof amount !== 'number') return `${code} —`;
+      return code in SYMBOL ? moneyText(amount, code as Currency) : formatMoney(amount, 'THB');
+    })
+    .join(' · ');
+}
+
 /** A single value as its editor shows it; money in `currency`, the operator's by default. */
 export function scalar(kind: Kind | undefined, value: unknown, choice: (value: string) => string = (v) => v, currency: Currency = variantCurrency()): Shown {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return null;
-  if (typeof value === 'number' && kind === 'money') return `${formatMoney(value, currency)} ${SYMBOL[currency]}`;
+  if (typeof value === 'number' && kind === 'money') return moneyText(value, currency);
   // Money settings per currency (ADR 0020): each currency's amount, "—" where unset.
   if (kind === 'money' && value && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, unknown>)
-      .filter(([code]) => code in SYMBOL)
-      .map(([code, amount]) =>
-        typeof amount === 'number' ? `${formatMoney(amount, code as Currency)} ${SYMBOL[code as Currency]}` : `${code} —`,
-      )
-      .join(' · ');
+    return amountsText(Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([code]) => code in SYMBOL)));
   }
   // Rates are basis points on the wire, percentages in the editor (250 = 2.5 %).
   if (typeof value === 'number' && kind === 'percentBp') return `${value / 100} %`;

@@ -25,6 +25,7 @@ from pao.backoffice.audit.service import record
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.names import names_of
 from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
@@ -34,7 +35,7 @@ from pao.kit.money import AmountsOut
 from pao.kit.pagination import Page
 from pao.site.settings import load_site_settings
 from pao.wallet import adjustments
-from pao.wallet.adjustments import AdjustmentActor, snapshot
+from pao.wallet.adjustments import AdjustmentActor, AdjustmentRow, snapshot
 
 router = backoffice_router()
 
@@ -46,6 +47,16 @@ OBJECT = "adjustment"
 
 def _by(staff: Staff) -> AdjustmentActor:
     return AdjustmentActor(label=staff.login, staff_id=staff.id)
+
+
+async def _names(session: SessionDep, rows: list[AdjustmentRow]) -> dict[str, str]:
+    """The display names of who asked for and who decided these adjustments."""
+    labels = [a.adjustment.requested_by for a in rows] + [a.adjustment.decided_by for a in rows]
+    return await names_of(session, labels)
+
+
+async def _out(session: SessionDep, row: AdjustmentRow) -> AdjustmentOut:
+    return AdjustmentOut.of(row, await _names(session, [row]))
 
 
 @router.post(
@@ -95,7 +106,7 @@ async def create_adjustment(
             before=None,
             after=snapshot(adjustment),
         )
-        return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
+        return await _out(session, await adjustments.row_of(session, adjustment))
 
     # The staff member's intent: a double click or a retry with the same key creates one.
     answer = await run_idempotent(
@@ -133,7 +144,10 @@ async def list_adjustments(
         limit=query.limit,
         sort=query.sort,
     )
-    return Page[AdjustmentOut].of(rows, AdjustmentOut.of, total=total, request=query)
+    names = await _names(session, rows)
+    return Page[AdjustmentOut].of(
+        rows, lambda row: AdjustmentOut.of(row, names), total=total, request=query
+    )
 
 
 @router.get(
@@ -163,7 +177,7 @@ async def adjustment_policy(session: SessionDep, staff: Requester) -> Adjustment
 async def get_adjustment(
     adjustment_id: DbId, session: SessionDep, staff: Requester
 ) -> AdjustmentOut:
-    return AdjustmentOut.of(await adjustments.get_adjustment(session, adjustment_id))
+    return await _out(session, await adjustments.get_adjustment(session, adjustment_id))
 
 
 @router.post(
@@ -198,7 +212,7 @@ async def approve_adjustment(
         before=before,
         after=snapshot(adjustment),
     )
-    return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
+    return await _out(session, await adjustments.row_of(session, adjustment))
 
 
 @router.post(
@@ -232,4 +246,4 @@ async def reject_adjustment(
         before=before,
         after=snapshot(adjustment),
     )
-    return AdjustmentOut.of(await adjustments.row_of(session, adjustment))
+    return await _out(session, await adjustments.row_of(session, adjustment))

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
+from pao.backoffice.staff.names import shown
 from pao.core.params import MAX_DB_INT, RequestModel
 from pao.kit.money import AmountsOut, Currency, MajorAmount, WireAmount
 from pao.wallet.adjustments import AdjustmentRow, AdjustmentSort
@@ -57,7 +58,9 @@ class AdjustmentOut(_Wire):
     requested_by_staff_id: int | None = Field(
         description="The requester's staff id; null for an operator at the shell."
     )
+    requested_by_name: str = Field(description="The requester's display name (else requestedBy).")
     decided_by: str | None
+    decided_by_name: str | None = Field(description="The decider's display name (else decidedBy).")
     decision_reason: str | None = Field(description="Why it was rejected.")
     approval_reasons: list[ApprovalReason] = Field(
         description="Why it waits (or waited) for a second staff member: amount (above "
@@ -69,7 +72,7 @@ class AdjustmentOut(_Wire):
     decided_at: datetime | None
 
     @classmethod
-    def of(cls, row: AdjustmentRow) -> AdjustmentOut:
+    def of(cls, row: AdjustmentRow, names: dict[str, str]) -> AdjustmentOut:
         a = row.adjustment
         return cls(
             id=a.id,
@@ -82,7 +85,9 @@ class AdjustmentOut(_Wire):
             status=AdjustmentStatus(a.status),
             requested_by=a.requested_by,
             requested_by_staff_id=a.requested_by_staff_id,
+            requested_by_name=shown(a.requested_by, names) or a.requested_by,
             decided_by=a.decided_by,
+            decided_by_name=shown(a.decided_by, names),
             decision_reason=a.decision_reason,
             approval_reasons=[
                 ApprovalReason(r) for r in (a.approval_reasons or "").split(",") if r

@@ -7,7 +7,8 @@ from typing import Annotated
 from fastapi import Depends, Query
 
 from pao.backoffice.audit import service as audit
-from pao.backoffice.audit.schemas import AuditEntryOut, AuditQuery
+from pao.backoffice.audit.actions import ACTIONS, OBJECT_TYPES, is_sign_in
+from pao.backoffice.audit.schemas import AuditActionsOut, AuditEntryOut, AuditQuery
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
@@ -17,6 +18,24 @@ from pao.core.uow import SessionDep
 from pao.kit.pagination import Page
 
 router = backoffice_router()
+
+
+@router.get(
+    "/audit/actions",
+    operation_id="backofficeAuditActions",
+    response_model=AuditActionsOut,
+    responses=AUTHENTICATED,
+    summary="The actions the audit log records and the object types they act on (the filters' "
+    "lists)",
+)
+async def audit_actions(
+    staff: Annotated[Staff, Depends(require(Permission.AUDIT_READ))],
+) -> AuditActionsOut:
+    return AuditActionsOut(
+        items=list(ACTIONS),
+        sign_ins=[a for a in ACTIONS if is_sign_in(a)],
+        object_types=list(OBJECT_TYPES),
+    )
 
 
 @router.get(
@@ -40,6 +59,7 @@ async def audit_log(
             object_id=query.object_id,
             since=query.since,
             until=query.until,
+            hide_sign_ins=query.hide_sign_ins,
         ),
         offset=(query.page - 1) * query.limit,
         limit=query.limit,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVarTuple
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,6 +22,8 @@ from pao.backoffice.models import AuditEntry, Staff
 from pao.kit.clock import utcnow
 
 SENSITIVE_READ = "sensitive.read"
+# The actions of signing in and out (``auth.login``, ``auth.logout`` …).
+SIGN_IN_PREFIX = "auth."
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ async def record_sensitive_read(
 
 # ----- reading -------------------------------------------------------------------------------
 
+_Ts = TypeVarTuple("_Ts")
 AuditSort = Literal["at", "-at", "action", "-action", "staff", "-staff"]
 _SORT_COLUMNS = {"at": AuditEntry.at, "action": AuditEntry.action, "staff": AuditEntry.actor}
 
@@ -123,8 +126,10 @@ class AuditFilter:
     object_id: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    # Leave out sign-ins (``auth.*``: password steps, logins, failures, logouts).
+    hide_sign_ins: bool = False
 
-    def apply(self, query: Select[Any]) -> Select[Any]:
+    def apply(self, query: Select[*_Ts]) -> Select[*_Ts]:
         if self.staff_id is not None:
             query = query.where(AuditEntry.staff_id == self.staff_id)
         if self.action:
@@ -137,7 +142,17 @@ class AuditFilter:
             query = query.where(AuditEntry.at >= self.since)
         if self.until is not None:
             query = query.where(AuditEntry.at < self.until)
+        if self.hide_sign_ins:
+            query = query.where(AuditEntry.action.not_like(f"{SIGN_IN_PREFIX}%"))
         return query
+
+
+@dataclass(frozen=True)
+class Found:
+    """An entry and the display name of the staff member who acted (None: not staff)."""
+
+    entry: AuditEntry
+    staff_name: str | None
 
 
 async def search(
@@ -147,14 +162,19 @@ async def search(
     offset: int,
     limit: int,
     sort: AuditSort = "-at",
-) -> tuple[list[AuditEntry], int]:
-    """One page of entries and the count of all that match."""
+) -> tuple[list[Found], int]:
+    """One page of entries (with who acted, by name) and the count of all that match."""
     total = await session.scalar(where.apply(select(func.count()).select_from(AuditEntry)))
     column = _SORT_COLUMNS[sort.lstrip("-")]
     order = column.desc() if sort.startswith("-") else column.asc()
     # The id breaks ties in the same direction, so a page boundary is stable.
     tie = AuditEntry.id.desc() if sort.startswith("-") else AuditEntry.id.asc()
     rows = await session.execute(
-        where.apply(select(AuditEntry)).order_by(order, tie).offset(offset).limit(limit)
+        where.apply(
+            select(AuditEntry, Staff.display_name).outerjoin(Staff, Staff.id == AuditEntry.staff_id)
+        )
+        .order_by(order, tie)
+        .offset(offset)
+        .limit(limit)
     )
-    return list(rows.scalars().all()), int(total or 0)
+    return [Found(entry, name) for entry, name in rows.all()], int(total or 0)

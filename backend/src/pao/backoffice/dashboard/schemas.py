@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from pao.backoffice.dashboard.figures import Figures, Queues
+from pao.backoffice.dashboard.figures import Figures, Period, Queues
 from pao.backoffice.schemas import _Wire, _WireIn
 from pao.kit.money import Currency, MajorAmount
 
@@ -46,7 +46,10 @@ class TallyOut(_Wire):
 
 
 class ChannelOut(_Wire):
-    channel: str = Field(description="slip, WW, PAYTIMZ, PAYONEX, bank_qr, truemoney or manual.")
+    channel: str = Field(
+        description="slip, WW, PAYTIMZ, PAYONEX, bank_qr, truemoney or manual (money received "
+        "by hand, pao ops deposit; never a back-office correction)."
+    )
     count: int
     sum: MajorAmount
 
@@ -62,8 +65,41 @@ class MembersOut(_Wire):
 
 
 class ManualAdjustmentsOut(_Wire):
-    credit: MajorAmount
-    debit: MajorAmount
+    credit: MajorAmount = Field(
+        description="Goodwill credits: back-office corrections in members' favour (not deposits)."
+    )
+    debit: MajorAmount = Field(description="Back-office corrections taken from members.")
+
+
+class PreviousOut(_Wire):
+    """The same figures for as many days just before the range (the day before a day, the week
+    before a week): what the screen compares each figure with."""
+
+    first: date = Field(alias="from")
+    last: date = Field(alias="to")
+    deposits: TallyOut
+    withdrawals: TallyOut
+    net: MajorAmount
+    bonuses_paid: MajorAmount
+    manual_adjustments: ManualAdjustmentsOut
+    members_new: int
+    members_new_deposited: int
+
+    @classmethod
+    def of(cls, period: Period) -> PreviousOut:
+        return cls(
+            first=period.first,
+            last=period.last,
+            deposits=TallyOut(count=period.deposits.count, sum=period.deposits.sum),
+            withdrawals=TallyOut(count=period.withdrawals.count, sum=period.withdrawals.sum),
+            net=period.net,
+            bonuses_paid=period.bonuses_paid,
+            manual_adjustments=ManualAdjustmentsOut(
+                credit=period.manual_credit, debit=period.manual_debit
+            ),
+            members_new=period.members_new,
+            members_new_deposited=period.members_new_deposited,
+        )
 
 
 class ProviderFloatOut(_Wire):
@@ -100,12 +136,16 @@ class DashboardOut(_Wire):
     first: date = Field(alias="from")
     last: date = Field(alias="to")
     currency: Currency
+    currencies: list[Currency] = Field(
+        description="The currencies the site has wallets in (each one's figures: ?currency=)."
+    )
     members: MembersOut
-    deposits: DepositsOut
+    deposits: DepositsOut = Field(description="Money players brought in; goodwill credits not.")
     withdrawals: TallyOut = Field(description="Paid withdrawals.")
-    net: MajorAmount = Field(description="Deposits − paid withdrawals.")
+    net: MajorAmount = Field(description="Deposits − paid withdrawals (goodwill left out).")
     bonuses_paid: MajorAmount
     manual_adjustments: ManualAdjustmentsOut
+    previous: PreviousOut
     provider_floats: list[ProviderFloatOut]
     series: list[DayOut] = Field(description="One row per day of the range.")
     queues: QueuesOut
@@ -116,6 +156,7 @@ class DashboardOut(_Wire):
             first=figures.first,
             last=figures.last,
             currency=figures.currency,
+            currencies=figures.currencies,
             members=MembersOut(
                 total=figures.members_total,
                 new=figures.members_new,
@@ -135,6 +176,7 @@ class DashboardOut(_Wire):
             manual_adjustments=ManualAdjustmentsOut(
                 credit=figures.manual_credit, debit=figures.manual_debit
             ),
+            previous=PreviousOut.of(figures.previous or Period(figures.first, figures.last)),
             provider_floats=[
                 ProviderFloatOut(provider=provider, balance=balance)
                 for provider, balance in figures.provider_floats

@@ -34,7 +34,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
-from pao.kit.money import to_major
+from pao.kit.money import recorded
 from pao.kit.pagination import Page
 from pao.payments.exceptions import DepositNotFound
 from pao.payments.qr import matching, payer
@@ -172,8 +172,7 @@ async def approve_slip(
             before={"reviewStatus": SlipReview.OPEN},
             after={
                 "reviewStatus": slip.review_status,
-                "amount": body.amount,
-                "currency": slip.currency,
+                "amount": recorded(body.amount, slip.currency),
                 "journalEntryId": slip.journal_entry_id,
             },
             detail=body.note,
@@ -314,8 +313,7 @@ async def match_payment(
                 "outcome": row.outcome,
                 "memberId": row.member_id,
                 "entryId": row.entry_id,
-                "amount": to_major(row.amount),
-                "currency": row.currency,
+                "amount": recorded(row.amount, row.currency),
                 "payerBank": described.payer_bank,
                 "payerAccount": mask_payer(described.payer_account),
                 "payerName": described.payer_name,

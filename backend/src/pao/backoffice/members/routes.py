@@ -25,6 +25,7 @@ from pao.backoffice.members.schemas import (
 )
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.staff.names import names_of
 from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
@@ -131,7 +132,10 @@ async def withdrawals(
     total, rows = await member_withdrawal_page(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return Rows[MemberWithdrawalOut].of(rows, MemberWithdrawalOut.of, total=total)
+    names = await names_of(session, (w.decided_by for w in rows))
+    return Rows[MemberWithdrawalOut].of(
+        rows, lambda w: MemberWithdrawalOut.of(w, names), total=total
+    )
 
 
 @router.get(
@@ -183,7 +187,8 @@ async def list_notes(
     total, rows = await notes.list_notes(
         session, member_id=member_id, offset=page.offset, limit=page.limit
     )
-    return Rows[MemberNoteOut].of(rows, MemberNoteOut.of, total=total)
+    names = await names_of(session, (note.author for note in rows))
+    return Rows[MemberNoteOut].of(rows, lambda note: MemberNoteOut.of(note, names), total=total)
 
 
 @router.post(
@@ -211,4 +216,4 @@ async def add_note(
         after={"noteId": note.id},
         detail=note.body,
     )
-    return MemberNoteOut.of(note)
+    return MemberNoteOut.of(note, {staff.login: staff.display_name})

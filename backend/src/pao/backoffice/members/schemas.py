@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field, StringConstraints
 
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.staff.names import shown
 from pao.identity.changes import mask_account_no
 from pao.identity.models import LoginSession, Member, MemberChange, MemberNote, MemberStatus
 from pao.kit.money import Currency, MajorAmount
@@ -173,16 +174,18 @@ class MemberNoteIn(_WireIn):
 
 class MemberNoteOut(_Wire):
     id: int
-    author: str
+    author: str = Field(description="The author's login.")
+    author_name: str = Field(description="The author's display name (else the login).")
     author_id: int | None
     body: str
     created_at: datetime
 
     @classmethod
-    def of(cls, note: MemberNote) -> MemberNoteOut:
+    def of(cls, note: MemberNote, names: dict[str, str]) -> MemberNoteOut:
         return cls(
             id=note.id,
             author=note.author,
+            author_name=names.get(note.author, note.author),
             author_id=note.author_id,
             body=note.body,
             created_at=note.created_at,
@@ -263,10 +266,11 @@ class MemberWithdrawalOut(_Wire):
     reason: str | None
     created_at: datetime
     decided_at: datetime | None
-    decided_by: str | None
+    decided_by: str | None = Field(description="How the decision was signed (staff:<login> …).")
+    decided_by_name: str | None = Field(description="The deciding staff member's display name.")
 
     @classmethod
-    def of(cls, w: Withdrawal) -> MemberWithdrawalOut:
+    def of(cls, w: Withdrawal, names: dict[str, str]) -> MemberWithdrawalOut:
         return cls(
             id=w.id,
             amount=w.amount,
@@ -278,4 +282,5 @@ class MemberWithdrawalOut(_Wire):
             created_at=w.created_at,
             decided_at=w.decided_at,
             decided_by=w.decided_by,
+            decided_by_name=shown(w.decided_by, names),
         )

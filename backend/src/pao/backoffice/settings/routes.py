@@ -18,10 +18,12 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import Field, StringConstraints
 
 from pao.backoffice.audit import service as audit
+from pao.backoffice.audit.values import settings_recorded
 from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.schemas import _Wire, _WireIn
+from pao.backoffice.staff.names import names_of
 from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.uow import SessionDep
@@ -72,15 +74,17 @@ class VersionOut(_Wire):
     change_set: str
     at: datetime
     actor: str = Field(description="A staff login, or ops:<user> for the command line.")
+    actor_name: str = Field(description="The staff member's display name (else the actor).")
     changes: list[ChangeOut]
 
     @classmethod
-    def of(cls, version: editor.Version) -> VersionOut:
+    def of(cls, version: editor.Version, names: dict[str, str]) -> VersionOut:
         """A stored version as every group's history answers it."""
         return cls(
             change_set=version.change_set,
             at=version.at,
             actor=version.actor,
+            actor_name=names.get(version.actor, version.actor),
             changes=[ChangeOut(key=c.key, before=c.before, after=c.after) for c in version.changes],
         )
 
@@ -113,8 +117,9 @@ async def _audited(
         action=action,
         object_type=OBJECT,
         object_id=group.value,
-        before=saved.before,
-        after=saved.after,
+        # Money settings tagged with their currencies (each shown formatted in the log).
+        before=settings_recorded(saved.before),
+        after=settings_recorded(saved.after),
         detail=f"change set {saved.change_set}",
     )
 
@@ -160,7 +165,8 @@ def add_group_routes(
     )
     async def versions(session: SessionDep, staff: Staff = allowed) -> HistoryOut:
         found = await editor.history(session, group=group)
-        return HistoryOut(items=[VersionOut.of(v) for v in found])
+        names = await names_of(session, (v.actor for v in found))
+        return HistoryOut(items=[VersionOut.of(v, names) for v in found])
 
     @target.post(
         f"{path}/history/{{change_set}}/revert",

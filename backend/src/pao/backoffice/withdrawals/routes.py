@@ -34,6 +34,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
+from pao.kit.money import recorded
 from pao.kit.pagination import Page
 from pao.payments.payouts.jobs import payout_context
 from pao.payments.payouts.service import (
@@ -222,7 +223,12 @@ async def approve(
             object_type=OBJECT,
             object_id=w.id,
             before={"status": "PENDING"},
-            after={"status": str(w.status), "mode": body.mode, "reference": body.reference},
+            after={
+                "status": str(w.status),
+                "amount": recorded(w.amount, w.currency),
+                "mode": body.mode,
+                "reference": body.reference,
+            },
         )
         return await _row(session, w)
 
@@ -266,7 +272,11 @@ async def reject(
             object_type=OBJECT,
             object_id=w.id,
             before={"status": "PENDING"},
-            after={"status": str(w.status), "reason": body.reason},
+            after={
+                "status": str(w.status),
+                "amount": recorded(w.amount, w.currency),
+                "reason": body.reason,
+            },
         )
         return await _row(session, w)
 

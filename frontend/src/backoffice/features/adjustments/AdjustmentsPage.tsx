@@ -116,9 +116,12 @@ export default function AdjustmentsPage() {
         enableSorting: false,
         cell: ({ row }) => (
           <span className="bo-stack">
-            <span>{t('bo.adjustments.requestedBy', { name: row.original.requestedBy })}</span>
+            {/* Staff by name; the login (or ops:<user>) they signed with in the tooltip. */}
+            <span title={row.original.requestedBy}>{t('bo.adjustments.requestedBy', { name: row.original.requestedByName })}</span>
             {row.original.decidedBy && (
-              <span className="bo-muted bo-small">{t('bo.adjustments.decidedBy', { name: row.original.decidedBy })}</span>
+              <span className="bo-muted bo-small" title={row.original.decidedBy}>
+                {t('bo.adjustments.decidedBy', { name: row.original.decidedByName ?? row.original.decidedBy })}
+              </span>
             )}
           </span>
         ),

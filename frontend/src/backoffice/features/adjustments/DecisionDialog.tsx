@@ -37,7 +37,7 @@ export function DecisionDialog({ kind, adjustment, onClose }: { kind: Decision; 
     amount: formatMoney(adjustment.amount, adjustment.currency),
     currency: adjustment.currency,
     phone: adjustment.memberPhone,
-    requester: adjustment.requestedBy,
+    requester: adjustment.requestedByName,
   });
   const common = { open: true, pending: act.isPending, error: act.error, onConfirm: () => act.mutate(), onClose };
   if (kind === 'approve') {

@@ -90,7 +90,7 @@ export default function NewAdjustmentPage() {
               amount: formatMoney(done.amount, done.currency),
               currency: done.currency,
               phone: done.memberPhone,
-              requester: done.requestedBy,
+              requester: done.requestedByName,
             })}
           </p>
           <ApprovalReasons adjustment={done} />

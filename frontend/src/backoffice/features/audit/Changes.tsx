@@ -1,11 +1,34 @@
 /** An audit row's before/after as a readable list: each field once, the old value struck through
- * beside the new one; fields that did not change are left out when both sides are known. */
+ * beside the new one; fields that did not change are left out when both sides are known. Money
+ * is formatted in its currency wherever it sits (the server answers each amount as
+ * `{"$money": {"THB": 555}}`, a per-currency setting with every currency). */
+import { amountsText } from '../../components/history-values';
+
 type Values = Record<string, unknown> | null | undefined;
+const MONEY = '$money';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` if it is an amount as the server answers one: its amounts by currency. */
+function money(value: unknown): Record<string, unknown> | null {
+  if (!isRecord(value) || Object.keys(value).length !== 1) return null;
+  const amounts = value[MONEY];
+  return isRecord(amounts) ? amounts : null;
+}
+
+/** A value inside a structure (a wheel slice, a list): amounts formatted, the rest as JSON. */
+function inner(value: unknown): string {
+  const amounts = money(value);
+  if (amounts) return amountsText(amounts);
+  if (Array.isArray(value)) return `[${value.map(inner).join(', ')}]`;
+  if (isRecord(value)) return `{${Object.entries(value).map(([key, item]) => `${key}: ${inner(item)}`).join(', ')}}`;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
 
 export function show(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+  return inner(value);
 }
 
 export function changedFields(before: Values, after: Values): { field: string; before?: string; after?: string }[] {

@@ -10,6 +10,7 @@ describe('audit view in the URL', () => {
       objectId: '',
       from: '',
       to: '',
+      hideSignIns: false,
       page: 1,
       limit: 50,
       sort: '-at',
@@ -34,5 +35,13 @@ describe('audit view in the URL', () => {
     expect(query.from).toBe(new Date(2026, 10, 1).toISOString());
     expect(query.to).toBe(new Date(2026, 10, 2).toISOString());
     expect(query.action).toBeUndefined();
+    expect(query.hideSignIns).toBeUndefined();
+  });
+
+  it('keeps "hide sign-ins" in the link and sends it', () => {
+    const view = readAuditView(new URLSearchParams('hideSignIns=1&action=withdrawal.approve'));
+    expect(view.hideSignIns).toBe(true);
+    expect(writeAuditView(view).toString()).toBe('action=withdrawal.approve&hideSignIns=1');
+    expect(auditApiQuery(view).hideSignIns).toBe('true');
   });
 });

@@ -2,7 +2,9 @@
  * The audit log's view state lives in the URL query (a filtered view is a link to share): what
  * the query says, and the `GET audit` parameters it stands for. Dates are whole days in the
  * browser's time zone: `from` is the start of its day, `to` the start of the day after (the API's
- * `to` is exclusive).
+ * `to` is exclusive). Staff type and read the days as DD/MM/YYYY (`parseDay`, lib/dates.ts); the
+ * URL keeps them as YYYY-MM-DD, so a link reads the same in any browser. Sign-ins can be left
+ * out (`hideSignIns=1`): they are over half the rows of a working day.
  */
 export const AUDIT_SORTS = ['at', '-at', 'action', '-action', 'staff', '-staff'] as const;
 export type AuditSort = (typeof AUDIT_SORTS)[number];
@@ -17,12 +19,13 @@ export type AuditView = {
   objectId: string;
   from: string;
   to: string;
+  hideSignIns: boolean;
   page: number;
   limit: number;
   sort: AuditSort;
 };
 
-export type AuditFilters = Pick<AuditView, 'staffId' | 'action' | 'objectType' | 'objectId' | 'from' | 'to'>;
+export type AuditFilters = Pick<AuditView, 'staffId' | 'action' | 'objectType' | 'objectId' | 'from' | 'to' | 'hideSignIns'>;
 export const FILTER_KEYS = ['staffId', 'action', 'objectType', 'objectId', 'from', 'to'] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,6 +48,7 @@ export function readAuditView(params: URLSearchParams): AuditView {
     objectId: text('objectId'),
     from: day('from'),
     to: day('to'),
+    hideSignIns: params.get('hideSignIns') === '1',
     page: positive(params.get('page'), 1),
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_LIMIT,
     sort: (AUDIT_SORTS as readonly string[]).includes(sort) ? (sort as AuditSort) : DEFAULT_SORT,
@@ -55,6 +59,7 @@ export function readAuditView(params: URLSearchParams): AuditView {
 export function writeAuditView(view: AuditView): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of FILTER_KEYS) if (view[key]) params.set(key, view[key]);
+  if (view.hideSignIns) params.set('hideSignIns', '1');
   if (view.sort !== DEFAULT_SORT) params.set('sort', view.sort);
   if (view.limit !== DEFAULT_LIMIT) params.set('limit', String(view.limit));
   if (view.page !== 1) params.set('page', String(view.page));
@@ -76,6 +81,7 @@ export function auditApiQuery(view: AuditView): Record<string, string | number |
     objectId: view.objectId || undefined,
     from: view.from ? startOfDay(view.from) : undefined,
     to: view.to ? startOfDay(view.to, 1) : undefined,
+    hideSignIns: view.hideSignIns ? 'true' : undefined,
     page: view.page,
     limit: view.limit,
     sort: view.sort,

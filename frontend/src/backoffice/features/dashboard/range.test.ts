@@ -9,6 +9,8 @@ describe('dashboard range in the URL', () => {
   it('counts presets back from today, inclusive', () => {
     expect(readRange(new URLSearchParams('range=7d'), '2026-11-27')).toEqual({ kind: '7d', from: '2026-11-21', to: '2026-11-27' });
     expect(readRange(new URLSearchParams('range=30d'), '2026-03-01').from).toBe('2026-01-31');
+    expect(readRange(new URLSearchParams('range=yesterday'), '2026-03-01')).toEqual({ kind: 'yesterday', from: '2026-02-28', to: '2026-02-28' });
+    expect(writeRange(readRange(new URLSearchParams('range=yesterday'), '2026-03-01')).toString()).toBe('range=yesterday');
   });
 
   it('round-trips a custom range and ignores a broken one', () => {

@@ -3,14 +3,16 @@
  * Days are the operator's (Asia/Bangkok, the server's `timezone` setting): presets are counted
  * back from today there, not in the browser's zone.
  */
-export const PRESETS = ['today', '7d', '30d'] as const;
+export const PRESETS = ['today', 'yesterday', '7d', '30d'] as const;
 export type Preset = (typeof PRESETS)[number];
 export type RangeKind = Preset | 'custom';
 export type DashboardRange = { kind: RangeKind; from: string; to: string };
 
 export const OPERATOR_ZONE = 'Asia/Bangkok';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const PRESET_DAYS: Record<Preset, number> = { today: 1, '7d': 7, '30d': 30 };
+// How many days each preset spans, and how many days before today it ends.
+const PRESET_DAYS: Record<Preset, number> = { today: 1, yesterday: 1, '7d': 7, '30d': 30 };
+const PRESET_ENDS_BEFORE: Record<Preset, number> = { today: 0, yesterday: 1, '7d': 0, '30d': 0 };
 
 /** Today in the operator's zone, YYYY-MM-DD. */
 export function operatorToday(now: Date = new Date()): string {
@@ -31,7 +33,8 @@ export function readRange(params: URLSearchParams, today: string): DashboardRang
     if (DAY.test(from) && DAY.test(to)) return { kind, from, to };
   }
   const preset: Preset = PRESETS.includes(kind as Preset) ? (kind as Preset) : 'today';
-  return { kind: preset, from: addDays(today, 1 - PRESET_DAYS[preset]), to: today };
+  const to = addDays(today, -PRESET_ENDS_BEFORE[preset]);
+  return { kind: preset, from: addDays(to, 1 - PRESET_DAYS[preset]), to };
 }
 
 export function writeRange(range: DashboardRange): URLSearchParams {

@@ -9,7 +9,9 @@ import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
 import { formatDateTime } from '@/lib/dates';
 import { formatMoney } from '@/lib/money';
+import { Coded } from '../../components/Coded';
 import { boApi } from '../../lib/api';
+import { changeKindLabel, partyLabel, statementTypeLabel, statusLabel } from '../../lib/labels';
 import { may, type Me } from '../../lib/permissions';
 import { GameAccounts } from './GameAccounts';
 import { memberKey, type MemberDetail } from './members-api';
@@ -31,9 +33,9 @@ function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'gam
   const statement = useMemo<ColumnDef<S['MemberStatementOut'], unknown>[]>(
     () => [
       { id: 'at', header: t('bo.members.col.at'), cell: ({ row }) => when(row.original.createdAt) },
-      { id: 'type', header: t('bo.members.col.type'), cell: ({ row }) => row.original.type },
-      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => row.original.status },
-      { id: 'fromTo', header: t('bo.members.col.fromTo'), cell: ({ row }) => `${row.original.fromLabel} → ${row.original.toLabel}` },
+      { id: 'type', header: t('bo.members.col.type'), cell: ({ row }) => <Coded code={row.original.type} label={statementTypeLabel(t, row.original.type)} /> },
+      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => <Coded code={row.original.status} label={statusLabel(t, row.original.status)} /> },
+      { id: 'fromTo', header: t('bo.members.col.fromTo'), cell: ({ row }) => `${partyLabel(t, row.original.fromLabel)} → ${partyLabel(t, row.original.toLabel)}` },
       { id: 'amount', header: t('bo.members.col.amount'), cell: ({ row }) => money(row.original.amount) },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -42,8 +44,12 @@ function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'gam
   const slips = useMemo<ColumnDef<S['MemberSlipOut'], unknown>[]>(
     () => [
       { id: 'at', header: t('bo.members.col.at'), cell: ({ row }) => when(row.original.createdAt) },
-      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => row.original.status },
-      { id: 'reason', header: t('bo.members.col.reason'), cell: ({ row }) => row.original.reason ?? '—' },
+      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => <Coded code={row.original.status} label={statusLabel(t, row.original.status)} /> },
+      {
+        id: 'reason',
+        header: t('bo.members.col.reason'),
+        cell: ({ row }) => (row.original.reason ? <Coded code={row.original.reason} label={t(`bo.deposits.reasonName.${row.original.reason}` as never, { defaultValue: row.original.reason })} /> : '—'),
+      },
       { id: 'reference', header: t('bo.members.col.reference'), cell: ({ row }) => row.original.reference ?? '—' },
       { id: 'amount', header: t('bo.members.col.amount'), cell: ({ row }) => money(row.original.amount) },
     ],
@@ -53,10 +59,15 @@ function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'gam
   const withdrawals = useMemo<ColumnDef<S['MemberWithdrawalOut'], unknown>[]>(
     () => [
       { id: 'at', header: t('bo.members.col.at'), cell: ({ row }) => when(row.original.createdAt) },
-      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => row.original.status },
+      { id: 'status', header: t('bo.members.col.status'), cell: ({ row }) => <Coded code={row.original.status} label={statusLabel(t, row.original.status)} /> },
       { id: 'amount', header: t('bo.members.col.amount'), cell: ({ row }) => money(row.original.amount) },
       { id: 'bank', header: t('bo.members.bank'), cell: ({ row }) => `${row.original.bankCode} ${row.original.accountNoMasked}` },
-      { id: 'decidedBy', header: t('bo.members.col.decidedBy'), cell: ({ row }) => row.original.decidedBy ?? '—' },
+      {
+        id: 'decidedBy',
+        header: t('bo.members.col.decidedBy'),
+        // The staff member by name; how the decision was signed (staff:<login>) in the tooltip.
+        cell: ({ row }) => (row.original.decidedBy ? <Coded code={row.original.decidedBy} label={row.original.decidedByName ?? row.original.decidedBy} /> : '—'),
+      },
       { id: 'reason', header: t('bo.members.col.reason'), cell: ({ row }) => row.original.reason ?? '—' },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -74,7 +85,7 @@ function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'gam
   const changes = useMemo<ColumnDef<S['MemberChangeOut'], unknown>[]>(
     () => [
       { id: 'at', header: t('bo.members.col.at'), cell: ({ row }) => when(row.original.createdAt) },
-      { id: 'kind', header: t('bo.members.col.kind'), cell: ({ row }) => row.original.kind },
+      { id: 'kind', header: t('bo.members.col.kind'), cell: ({ row }) => <Coded code={row.original.kind} label={changeKindLabel(t, row.original.kind)} /> },
       { id: 'oldNew', header: t('bo.members.col.oldNew'), cell: ({ row }) => (row.original.kind === 'PASSWORD' ? '—' : `${row.original.oldValue ?? '—'} → ${row.original.newValue ?? '—'}`) },
       { id: 'ip', header: t('bo.members.col.ip'), cell: ({ row }) => row.original.ip ?? '—' },
       { id: 'device', header: t('bo.members.col.device'), cell: ({ row }) => <span className="bo-ellipsis">{row.original.userAgent ?? '—'}</span> },

@@ -36,7 +36,7 @@ export function Notes({ memberId, me }: { memberId: number; me: Me | undefined }
   const columns = useMemo<ColumnDef<Note, unknown>[]>(
     () => [
       { id: 'at', header: t('bo.members.col.at'), size: 160, cell: ({ row }) => <span className="bo-nowrap">{formatDateTime(row.original.createdAt)}</span> },
-      { id: 'author', header: t('bo.members.col.author'), size: 120, cell: ({ row }) => row.original.author },
+      { id: 'author', header: t('bo.members.col.author'), size: 120, cell: ({ row }) => <span title={row.original.author}>{row.original.authorName}</span> },
       { id: 'note', header: t('bo.members.col.note'), cell: ({ row }) => <span className="bo-member-note">{row.original.body}</span> },
     ],
     [t],

@@ -131,7 +131,7 @@ export default function ProvidersPage() {
       <header className="bo-page-head">
         <h1 id="bo-providers-title">{t('bo.providers.title')}</h1>
       </header>
-      {providers.data && <p className="bo-muted">{t('bo.providers.window', { seconds: providers.data.windowSeconds })}</p>}
+      {providers.data && <p className="bo-muted">{t('bo.providers.window', { count: providers.data.windowSeconds })}</p>}
       {providers.isError ? (
         <p className="bo-error" role="alert">
           {errorText(providers.error)}

@@ -8,9 +8,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
+import { showDay } from '@/lib/dates';
 import type { Currency } from '@/lib/money';
+import { Coded } from '../../components/Coded';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
+import { reportText } from '../../lib/labels';
 import { DayChart, type ChartDay } from '../dashboard/DayChart';
 import { RangePicker } from '../dashboard/RangePicker';
 import { operatorToday, readRange, writeRange, type DashboardRange } from '../dashboard/range';
@@ -104,7 +107,12 @@ function ReportTable({ report, table, currency, range }: { report: ReportName; t
                 <tr key={i}>
                   {table.columns.map((column, j) => (
                     <td key={column.key} className={numeric(column.kind as ColumnKind) ? 'bo-num' : undefined}>
-                      {formatCell(column.kind as ColumnKind, row[j] ?? null, currency, i18n.language)}
+                      {column.kind === 'text' ? (
+                        // A code's name (a status, a channel, an action…), the code in a tooltip.
+                        <Coded code={String(row[j] ?? '')} label={reportText(t, column.key, String(row[j] ?? ''))} />
+                      ) : (
+                        formatCell(column.kind as ColumnKind, row[j] ?? null, currency, i18n.language)
+                      )}
                     </td>
                   ))}
                 </tr>
@@ -141,7 +149,7 @@ export default function ReportsPage() {
         <div>
           <h1 id="bo-reports-title">{t('bo.reports.title')}</h1>
           <p className="bo-muted bo-small">
-            {range.from === range.to ? range.from : t('bo.dashboard.between', { from: range.from, to: range.to })} · {t('bo.dashboard.zone')}
+            {range.from === range.to ? showDay(range.from) : t('bo.dashboard.between', { from: showDay(range.from), to: showDay(range.to) })} · {t('bo.dashboard.zone')}
           </p>
         </div>
         <RangePicker key={params.toString()} range={range} onChange={(next) => go(report, next)} />

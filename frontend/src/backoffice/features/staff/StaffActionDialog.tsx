@@ -1,5 +1,6 @@
-/** The confirmations of the staff row actions: change role, disable, enable, reset two-step and
- * reset password, each one call of the staff API. */
+/** The confirmations of the staff row actions: rename, change role, disable, enable, reset
+ * two-step and reset password, each one call of the staff API. The name is what colleagues read
+ * in the audit log and on every decision (the login stays what the person types). */
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,7 @@ import { ROLES, type Role } from '../../lib/permissions';
 import { useStaffChanged } from './staff-api';
 
 type Staff = components['schemas']['StaffOut'];
-export type StaffAction = 'role' | 'disable' | 'enable' | 'reset2fa' | 'password';
+export type StaffAction = 'rename' | 'role' | 'disable' | 'enable' | 'reset2fa' | 'password';
 
 export function StaffActionDialog({ kind, staff, onClose }: { kind: StaffAction; staff: Staff; onClose: () => void }) {
   const { t } = useTranslation();
@@ -19,11 +20,13 @@ export function StaffActionDialog({ kind, staff, onClose }: { kind: StaffAction;
   const changed = useStaffChanged();
   const [role, setRole] = useState<Role>(staff.role);
   const [password, setPassword] = useState('');
+  const [displayName, setDisplayName] = useState(staff.displayName);
   const params = { staff_id: staff.id };
   const name = staff.displayName;
   const act = useMutation({
     mutationFn: async () => {
-      if (kind === 'role') await boApi.patch('/api/backoffice/staff/{staff_id}', { role }, { params });
+      if (kind === 'rename') await boApi.patch('/api/backoffice/staff/{staff_id}', { displayName: displayName.trim() }, { params });
+      else if (kind === 'role') await boApi.patch('/api/backoffice/staff/{staff_id}', { role }, { params });
       else if (kind === 'disable' || kind === 'enable')
         await boApi.patch('/api/backoffice/staff/{staff_id}', { disabled: kind === 'disable' }, { params });
       else if (kind === 'reset2fa') await boApi.post('/api/backoffice/staff/{staff_id}/reset-2fa', undefined, { params });
@@ -41,6 +44,22 @@ export function StaffActionDialog({ kind, staff, onClose }: { kind: StaffAction;
   const common = { open: true, pending: act.isPending, error: act.error, onConfirm: () => act.mutate(), onClose };
 
   switch (kind) {
+    case 'rename':
+      return (
+        <ConfirmDialog {...common} title={t('bo.staff.renameOf', { login: staff.login })} confirm={t('common.save')} formId={formId}>
+          <form id={formId} className="bo-form" onSubmit={submit} noValidate>
+            <TextField
+              label={t('bo.staff.displayName')}
+              hint={t('bo.staff.displayNameHint')}
+              maxLength={80}
+              value={displayName}
+              onChange={(event) => setDisplayName(event.target.value)}
+              required
+              autoFocus
+            />
+          </form>
+        </ConfirmDialog>
+      );
     case 'role':
       return (
         <ConfirmDialog {...common} title={t('bo.staff.changeRoleOf', { name })} confirm={t('common.save')} formId={formId}>

@@ -75,13 +75,16 @@ export default function StaffPage() {
       {
         id: 'actions',
         header: t('bo.table.actions'),
-        size: 440,
+        size: 500,
         cell: ({ row }) => {
           const target = row.original;
           if (target.id === me?.id) return null;
           const open = (kind: StaffAction) => () => setAction({ kind, staff: target });
           return (
             <div className="bo-row-actions" role="group" aria-label={t('bo.staff.actionsOf', { name: target.displayName })}>
+              <button type="button" className="bo-btn bo-btn-sm" onClick={open('rename')}>
+                {t('bo.staff.rename')}
+              </button>
               <button type="button" className="bo-btn bo-btn-sm" onClick={open('role')}>
                 {t('bo.staff.changeRole')}
               </button>

@@ -391,7 +391,7 @@ export default function WheelPage() {
         </button>
       </div>
       <ConfirmDialog open={confirming} title={t('bo.wheel.confirmTitle')} confirm={t('bo.wheel.save')} pending={save.isPending} error={null} onConfirm={() => save.mutate(bodyOf(draft))} onClose={() => setConfirming(false)}>
-        <p>{t('bo.wheel.confirmText', { n: draft.slices.length, payout: formatMoney(live.expectedPayout, variantCurrency()), unit })}</p>
+        <p>{t('bo.wheel.confirmText', { count: draft.slices.length, payout: formatMoney(live.expectedPayout, variantCurrency()), unit })}</p>
       </ConfirmDialog>
     </section>
   );

@@ -45,7 +45,7 @@ export function BankTransferPanel({ bank, renderSlipUpload }: Props) {
       ) : (
         <ul className="deposit-rules muted">
           <li>{t('deposit.rules.credit')}</li>
-          <li>{t('deposit.rules.within', { minutes: rules.data?.uploadWithinMinutes ?? 60 })}</li>
+          <li>{t('deposit.rules.within', { count: rules.data?.uploadWithinMinutes ?? 60 })}</li>
           <li>{t('deposit.rules.closed')}</li>
           {rules.data && (
             <li>

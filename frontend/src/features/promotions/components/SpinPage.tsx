@@ -184,10 +184,10 @@ export function SpinPage() {
           className="wheel-button"
           onClick={onSpin}
           disabled={spinning || revealing || coins <= 0}
-          aria-label={t('promotions.spin.spinButton', { n: coins })}
+          aria-label={t('promotions.spin.spinButton', { count: coins })}
         >
           <span>{t('promotions.spin.spin')}</span>
-          <span className="small">{t('promotions.spin.coins', { n: coins })}</span>
+          <span className="small">{t('promotions.spin.coins', { count: coins })}</span>
         </button>
         {revealing && (
           <div className="wheel-reveal" aria-hidden="true">
@@ -303,7 +303,7 @@ export function SpinPage() {
           <p className="wheel-result">{prize.label}</p>
           {prize.htmlDescription && <SafeHtml html={prize.htmlDescription} className="wheel-result-description prose" />}
           <p>{prize.coupon ? t('promotions.spin.wonCoupon') : t('promotions.spin.noPrize')}</p>
-          <p className="small muted">{t('promotions.spin.coins', { n: prize.remainingCoin })}</p>
+          <p className="small muted">{t('promotions.spin.coins', { count: prize.remainingCoin })}</p>
         </Modal>
       )}
       {details && (

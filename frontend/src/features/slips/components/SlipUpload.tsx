@@ -120,7 +120,7 @@ export function SlipUpload({ onCredited }: Props) {
       <ul className="slip-rules muted">
         <li>{t('slips.rules.credit')}</li>
         <li>
-          {t('slips.rules.within', { minutes: data?.uploadWithinMinutes ?? 60 })}
+          {t('slips.rules.within', { count: data?.uploadWithinMinutes ?? 60 })}
         </li>
         <li>{t('slips.rules.closed')}</li>
         {data && <li>{t('slips.rules.minimum', { amount: money(data.minimumDeposit), unit })}</li>}
