@@ -116,4 +116,21 @@ test('a goodwill credit is apart from deposits and the net, and each figure is c
   await page.getByRole('button', { name: t('bo.dashboard.preset.yesterday') }).click();
   await expect(page).toHaveURL(/[?&]range=yesterday/);
   await expect(page.getByText(t('bo.dashboard.versusNote', { period: ddmmyyyy(dayBefore) }))).toBeVisible();
+
+  // A custom range typed as Thai staff write days (DD/MM/YYYY): a month-first date is refused.
+  const custom = page.getByRole('form', { name: t('bo.dashboard.custom') });
+  const weekAgo = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 6);
+  await custom.getByLabel(t('bo.dashboard.from'), { exact: true }).fill('12/31/2026');
+  await custom.getByRole('button', { name: t('bo.dashboard.apply') }).click();
+  await expect(custom.getByText(t('bo.audit.badDay'))).toBeVisible();
+  await custom.getByLabel(t('bo.dashboard.from'), { exact: true }).fill(ddmmyyyy(weekAgo));
+  await custom.getByLabel(t('bo.dashboard.to'), { exact: true }).fill(ddmmyyyy(today));
+  await custom.getByRole('button', { name: t('bo.dashboard.apply') }).click();
+  const iso = (day: Date) => ddmmyyyy(day).split('/').reverse().join('-');
+  await expect(page).toHaveURL(new RegExp(`range=custom&from=${iso(weekAgo)}&to=${iso(today)}`));
+  await expect(custom.getByLabel(t('bo.dashboard.from'), { exact: true })).toHaveValue(ddmmyyyy(weekAgo));
+  const weekBeforeFrom = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 13);
+  const weekBeforeTo = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 7);
+  const period = t('bo.dashboard.between', { from: ddmmyyyy(weekBeforeFrom), to: ddmmyyyy(weekBeforeTo) });
+  await expect(page.getByText(t('bo.dashboard.versusNote', { period }))).toBeVisible();
 });

@@ -86,6 +86,14 @@ for (const locale of ['th', 'en'] as const) {
       await changing.getByRole('button', { name: t('common.save') }).click();
       await expect(changing).toBeHidden();
       await expect(row.getByText(t('bo.role.viewer'), { exact: true })).toBeVisible();
+      // Rename: colleagues read the name in the audit log and on decisions; the login stays.
+      await row.getByRole('button', { name: t('bo.staff.rename') }).click();
+      const renaming = page.getByRole('dialog', { name: t('bo.staff.renameOf', { login }) });
+      await renaming.getByLabel(t('bo.staff.displayName'), { exact: true }).fill('Somchai Cashier');
+      await renaming.getByRole('button', { name: t('common.save') }).click();
+      await expect(renaming).toBeHidden();
+      await expect(row.getByText('Somchai Cashier', { exact: true })).toBeVisible();
+      await expect(row.getByText(login, { exact: true })).toBeVisible();
       await expectAccessible(page, 'staff');
       await page.screenshot({ path: shot('staff', locale) });
 

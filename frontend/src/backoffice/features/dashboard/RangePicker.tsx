@@ -1,17 +1,52 @@
 /**
  * The range of days of a screen of figures (the dashboard, the reports): presets counted back from
- * the operator's today, or a custom pair of days; the screen keeps it in the URL (./range.ts).
+ * the operator's today, or a custom pair of days typed as Thai operators write them, DD/MM/YYYY
+ * (not the browser's own date field, which shows MM/DD in an English browser); the screen keeps
+ * the range in the URL as YYYY-MM-DD (./range.ts).
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { parseDay, showDay } from '@/lib/dates';
 import { PRESETS, type DashboardRange } from './range';
+
+type Edge = 'from' | 'to';
 
 export function RangePicker({ range, onChange }: { range: DashboardRange; onChange: (next: DashboardRange) => void }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState({ from: range.from, to: range.to });
+  const [draft, setDraft] = useState({ from: showDay(range.from), to: showDay(range.to) });
+  const [bad, setBad] = useState<Edge[]>([]);
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (draft.from && draft.to) onChange({ kind: 'custom', ...draft });
+    const days = { from: parseDay(draft.from), to: parseDay(draft.to) };
+    const wrong = (['from', 'to'] as const).filter((edge) => days[edge] === null);
+    // Days in the wrong order are refused as the end's mistake.
+    if (wrong.length === 0 && (days.from ?? '') > (days.to ?? '')) wrong.push('to');
+    setBad(wrong);
+    if (wrong.length === 0 && days.from && days.to) onChange({ kind: 'custom', from: days.from, to: days.to });
+  };
+  const day = (edge: Edge, label: string) => {
+    const id = `bo-range-${edge}`;
+    const invalid = bad.includes(edge);
+    return (
+      <div className="bo-filter">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          className="bo-input bo-input-sm bo-input-day"
+          inputMode="numeric"
+          placeholder={t('bo.audit.dayFormat')}
+          value={draft[edge]}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={invalid ? `${id}-error` : undefined}
+          onChange={(event) => setDraft({ ...draft, [edge]: event.target.value })}
+        />
+        {invalid && (
+          <span id={`${id}-error`} className="field-error">
+            {t('bo.audit.badDay')}
+          </span>
+        )}
+      </div>
+    );
   };
   return (
     <div className="bo-range">
@@ -28,15 +63,9 @@ export function RangePicker({ range, onChange }: { range: DashboardRange; onChan
           </button>
         ))}
       </div>
-      <form className="bo-range-custom" onSubmit={apply} aria-label={t('bo.dashboard.custom')}>
-        <label className="bo-filter">
-          <span>{t('bo.dashboard.from')}</span>
-          <input className="bo-input bo-input-sm" type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label className="bo-filter">
-          <span>{t('bo.dashboard.to')}</span>
-          <input className="bo-input bo-input-sm" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+      <form className="bo-range-custom" onSubmit={apply} aria-label={t('bo.dashboard.custom')} noValidate>
+        {day('from', t('bo.dashboard.from'))}
+        {day('to', t('bo.dashboard.to'))}
         <button type="submit" className="bo-btn bo-btn-sm" aria-pressed={range.kind === 'custom'}>
           {t('bo.dashboard.apply')}
         </button>
