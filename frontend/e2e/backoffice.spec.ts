@@ -129,6 +129,10 @@ for (const locale of ['th', 'en'] as const) {
       await expect(credit.getByRole('cell', { name: t('bo.auditAction.adjustment_request'), exact: true })).toBeVisible();
       await expect(credit.getByText('555.00 ฿', { exact: true })).toBeVisible();
       await expect(credit.getByText('55500')).toHaveCount(0);
+      // The changed fields and the codes they hold by name: "Status: Posted", not "status: POSTED".
+      await expect(credit.getByText(t('bo.auditField.amount'), { exact: true })).toBeVisible();
+      await expect(credit.getByText(t('bo.labels.status.POSTED'), { exact: true })).toBeVisible();
+      await expect(credit.getByText('POSTED', { exact: true })).toHaveCount(0);
 
       // Sign-ins hidden; days typed as Thai staff write them (a month-first date is refused).
       const today = new Date();

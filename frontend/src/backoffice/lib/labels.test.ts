@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createInstance, type TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/lib/locales';
-import { CHANGE_KINDS, reportText, STATEMENT_TYPES, STATUSES, statementTypeLabel, statusLabel } from './labels';
+import { CHANGE_KINDS, fieldLabel, fieldValueLabel, reportText, STATEMENT_TYPES, STATUSES, statementTypeLabel, statusLabel } from './labels';
 
 const strings = (locale: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../locales/${locale}/backoffice.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -45,5 +45,17 @@ describe('the names of the codes staff read', () => {
     expect(reportText(t, 'role', 'cashier')).toBe('Cashier');
     expect(reportText(t, 'kind', 'invite')).toBe('Invite');
     expect(reportText(t, 'bank', 'SCB')).toBe('SCB');
+  });
+
+  it("name an audit row's fields and the codes they hold", async () => {
+    const t = await tIn('en');
+    expect(fieldLabel(t, 'reviewStatus')).toBe('Review');
+    expect(fieldLabel(t, 'somethingNew')).toBe('somethingNew');
+    expect(fieldValueLabel(t, 'status', 'POSTED')).toBe('Posted');
+    expect(fieldValueLabel(t, 'outcome', 'MATCHED_BY_HAND')).toBe('Matched by hand');
+    expect(fieldValueLabel(t, 'role', 'cashier')).toBe('Cashier');
+    expect(fieldValueLabel(t, 'direction', 'debit')).toBe('Debit');
+    expect(fieldValueLabel(t, 'reason', 'goodwill')).toBeNull();
+    expect(fieldValueLabel(t, 'status', 12)).toBeNull();
   });
 });

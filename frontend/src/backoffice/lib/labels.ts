@@ -23,6 +23,8 @@ export const STATUSES = [
   'OPEN',
   'POSTED',
   'AWAITING_APPROVAL',
+  'UNMATCHED',
+  'MATCHED_BY_HAND',
 ] as const;
 /** The kinds of a member's statement line. */
 export const STATEMENT_TYPES = ['deposit', 'bonus', 'finish_bonus', 'withdraw', 'transfer'] as const;
@@ -42,6 +44,27 @@ export const actionLabel = (t: TFunction, code: string) => named(t, `bo.auditAct
 export const partyLabel = (t: TFunction, code: string) => named(t, `bo.labels.party.${code}`, code);
 export const objectLabel = (t: TFunction, code: string) => named(t, `bo.auditObject.${code}`, code);
 export const payoutKindLabel = (t: TFunction, code: string) => named(t, `bo.reports.payout.${code}`, code);
+
+/** A field of an audit row's before/after by its name (its key when it has none yet). */
+export const fieldLabel = (t: TFunction, key: string) => named(t, `bo.auditField.${key}`, key);
+
+/** A value of an audit row's field, named when the field holds a code (a status, a role, a
+ * direction); null when it holds no code. */
+export function fieldValueLabel(t: TFunction, key: string, value: unknown): string | null {
+  if (typeof value !== 'string' || !value) return null;
+  switch (key) {
+    case 'status':
+    case 'reviewStatus':
+    case 'outcome':
+      return statusLabel(t, value);
+    case 'role':
+      return roleLabel(t, value);
+    case 'direction':
+      return named(t, `bo.adjustments.direction.${value}`, value);
+    default:
+      return null;
+  }
+}
 
 /** A report's text cell by its column: the name of a code (a status, a channel, a role, an
  * action, a payout kind), or the text as it is (a bank, a provider, a member's name). */

@@ -2,7 +2,9 @@
  * beside the new one; fields that did not change are left out when both sides are known. Money
  * is formatted in its currency wherever it sits (the server answers each amount as
  * `{"$money": {"THB": 555}}`, a per-currency setting with every currency). */
+import { useTranslation } from 'react-i18next';
 import { amountsText } from '../../components/history-values';
+import { fieldLabel, fieldValueLabel } from '../../lib/labels';
 
 type Values = Record<string, unknown> | null | undefined;
 const MONEY = '$money';
@@ -31,25 +33,35 @@ export function show(value: unknown): string {
   return inner(value);
 }
 
-export function changedFields(before: Values, after: Values): { field: string; before?: string; after?: string }[] {
+/** The fields that changed, each side as text (`text` may name a field's codes). */
+export function changedFields(
+  before: Values,
+  after: Values,
+  text: (field: string, value: unknown) => string = (_, value) => show(value),
+): { field: string; before?: string; after?: string }[] {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return keys
     .filter((key) => !before || !after || show(before[key]) !== show(after[key]))
     .map((key) => ({
       field: key,
-      before: before ? show(before[key]) : undefined,
-      after: after ? show(after[key]) : undefined,
+      before: before ? text(key, before[key]) : undefined,
+      after: after ? text(key, after[key]) : undefined,
     }));
 }
 
 export function Changes({ before, after }: { before: Values; after: Values }) {
-  const fields = changedFields(before, after);
+  const { t } = useTranslation();
+  // A status, role or direction by its name, a flag as yes or no; the rest as it is (amounts as
+  // money).
+  const text = (field: string, value: unknown) =>
+    typeof value === 'boolean' ? t(value ? 'bo.members.yes' : 'bo.members.no') : (fieldValueLabel(t, field, value) ?? show(value));
+  const fields = changedFields(before, after, text);
   if (fields.length === 0) return <span className="bo-muted">—</span>;
   return (
     <dl className="bo-diff">
       {fields.map((change) => (
         <div key={change.field} className="bo-diff-row">
-          <dt>{change.field}</dt>
+          <dt title={change.field}>{fieldLabel(t, change.field)}</dt>
           <dd>
             {change.before !== undefined && <del>{change.before}</del>}
             {change.before !== undefined && change.after !== undefined && <span aria-hidden="true"> → </span>}
