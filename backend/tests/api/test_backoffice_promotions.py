@@ -18,7 +18,7 @@ from pao.core.params import MAX_DB_INT32
 from pao.kit.clock import utcnow
 from pao.promotions.models import Bonus
 from pao.site import images
-from tests.chat_media import GIF, PDF, PNG
+from tests.chat_media import GIF, PDF, PNG, ZIP_TAIL, declaring, pixels
 from tests.promotions_helpers import add_bonus, deposit, new_player
 from tests.staff_helpers import add_staff, bearer, open_token
 
@@ -398,9 +398,24 @@ async def test_image_upload_checked_by_content_and_served_publicly(
     assert image["url"].endswith(".gif")
     served = await client.get(image["url"])  # no token: players' pages show it
     assert served.status_code == 200
-    assert served.content == GIF
+    assert pixels(served.content) == pixels(GIF)  # encoded again: the picture, not the bytes
     assert served.headers["content-type"] == "image/gif"
 
+    # A decompression bomb's shape (20000 × 20000 px declared in a few bytes), and a polyglot.
+    bomb = await client.post(
+        url, headers=headers, files={"file": ("b.png", declaring(20_000, 20_000), "image/png")}
+    )
+    assert (bomb.status_code, bomb.json()) == (
+        422,
+        {"message": "IMAGE_DIMENSIONS_TOO_LARGE", "maxPixels": 4096 * 4096},
+    )
+    poly = await client.post(
+        url, headers=headers, files={"file": ("p.png", PNG + ZIP_TAIL, "image/png")}
+    )
+    assert poly.status_code == 201, poly.text
+    kept = (await client.get(poly.json()["url"])).content
+    assert pixels(kept) == pixels(PNG)
+    assert b"PK\x03\x04" not in kept
     # A PDF renamed .png: refused by its content.
     fake = await client.post(url, headers=headers, files={"file": ("x.png", PDF, "image/png")})
     assert (fake.status_code, fake.json()["message"]) == (400, "IMAGE_NOT_SUPPORTED")
@@ -409,7 +424,9 @@ async def test_image_upload_checked_by_content_and_served_publicly(
     large = await client.post(url, headers=headers, files={"file": ("big.png", big, "image/png")})
     assert (large.status_code, large.json()["message"]) == (413, "IMAGE_TOO_LARGE")
     stored = list((app.state.settings.data_dir / "uploads" / images.PREFIX).iterdir())
-    assert [p.name for p in stored] == [image["url"].rsplit("/", 1)[-1]]
+    assert sorted(p.name for p in stored) == sorted(
+        u.rsplit("/", 1)[-1] for u in (image["url"], poly.json()["url"])
+    )
 
     # Only names of the image store's shape are served: never another key of the store.
     for bad in ("../slips/x.png", "0" * 32 + ".pdf", "nothing.png"):
@@ -418,7 +435,7 @@ async def test_image_upload_checked_by_content_and_served_publicly(
         actions = (
             await s.execute(select(AuditEntry.action).where(AuditEntry.object_type == "image"))
         ).scalars()
-        assert list(actions) == ["image.upload"]
+        assert list(actions) == ["image.upload"] * 2  # the two stored; no refusal is audited
 
 
 # Each refusal names the rule the field breaks, and its bound, for the form to say beside it.

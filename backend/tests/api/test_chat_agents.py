@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from pao.backoffice.staff.roles import Role
 from pao.support.models import ChatConversation, ChatMessage
-from tests.chat_media import MP4, PNG
+from tests.chat_media import MP4, PNG, pixels
 from tests.helpers import auth, member_id, register_and_login, set_site_setting
 from tests.staff_helpers import StaffAccount, add_staff, log_in
 
@@ -227,7 +227,8 @@ async def test_agent_media(client: httpx.AsyncClient, agent: str) -> None:
         "_id"
     ]
     # The agent sees the guest's file; a member token does not open the agent's media route.
-    assert (await client.get(f"/api/agent/media/{path}", headers=auth(agent))).content == PNG
+    seen = (await client.get(f"/api/agent/media/{path}", headers=auth(agent))).content
+    assert pixels(seen) == pixels(PNG)
     _, member = await register_and_login(client)
     assert (await client.get(f"/api/agent/media/{path}", headers=auth(member))).status_code == 401
     # The agent uploads a video and sends it; the guest can fetch it.

@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from pao.core.settings import REPO_ROOT, Settings
 from pao.main import create_app
 from pao.support.models import ChatMessage
+from tests.chat_media import PNG
 from tests.helpers import auth, register_and_login, registration_payload, set_site_setting
 
 CATALOGUE: frozenset[str] = frozenset(
@@ -322,7 +323,7 @@ async def test_a_control_character_in_an_upload_s_file_name_is_refused(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
     await set_site_setting(client, "enableChatWidget", True)
-    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+    png = PNG  # a real image: a chat image is decoded when stored
     response = await client.post(
         "/api/chat/upload-image",
         files={"file": ("a\x1b.png", png, "image/png")},

@@ -1053,7 +1053,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload an image (png, jpeg, gif, webp by content; up to 2 MB) for a banner */
+        /** Upload an image (png, jpeg, gif, webp by content; up to 2 MB and 4096 × 4096 px) for a banner: what is stored is the image encoded again (no trailing bytes, no metadata) */
         post: operations["backofficeImageUpload"];
         delete?: never;
         options?: never;
@@ -4342,7 +4342,7 @@ export interface components {
             retryAfter?: number | null;
             /**
              * Rule
-             * @description On 422, the rule the field breaks, for a form to say beside it: required, min, above, max, below, minLength, maxLength, number, wholeNumber, decimals, format, choice, dateTime, or a domain rule (needsAmount, tooLarge); its bounds in min / max.
+             * @description On a back-office 422, the rule the field breaks, for a form to say beside it: required, min, above, max, below, minLength, maxLength, number, wholeNumber, decimals, format, choice, dateTime, or a domain rule (needsAmount, tooLarge); its bounds in min / max.
              */
             rule?: string | null;
         };
@@ -8127,7 +8127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8225,7 +8225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12507,7 +12507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17739,7 +17739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17847,7 +17847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description KEY_MISSING | KEY_INVALID */
+            /** @description KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels) */
             422: {
                 headers: {
                     [name: string]: unknown;

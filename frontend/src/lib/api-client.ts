@@ -59,7 +59,7 @@ export function onErrorRoute(listener: RouteListener | null): void {
   routeListener = listener;
 }
 
-const BOUNDS = ['minimum', 'min', 'max'] as const;
+const BOUNDS = ['minimum', 'min', 'max', 'maxMb', 'maxPixels'] as const;
 
 /** Turns an error body into an ApiError and sends the browser where spec §8 says. */
 export function toApiError(status: number, body: unknown): ApiError {

@@ -276,7 +276,12 @@ def _rule_of(error: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
-def _validation_response(exc: RequestValidationError) -> JSONResponse:
+# The back office's forms say the broken rule beside the field; the player app's API keeps the
+# spec's {message, field} (spec §8), which its clients read.
+_RULES_FOR = "/api/backoffice/"
+
+
+def _validation_response(exc: RequestValidationError, path: str) -> JSONResponse:
     errors = exc.errors()
     first = errors[0] if errors else {}
     kind = str(first.get("type", ""))
@@ -295,7 +300,9 @@ def _validation_response(exc: RequestValidationError) -> JSONResponse:
         code = "KEY_MISSING"
     else:
         code = "KEY_INVALID"
-    body = {"message": code, "field": ".".join(loc), **_rule_of(first)}
+    body = {"message": code, "field": ".".join(loc)}
+    if path.startswith(_RULES_FOR):
+        body.update(_rule_of(first))
     return error_response(422, body)
 
 
@@ -339,8 +346,8 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(exc.status_code, exc.body(), exc.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _validation_response(exc)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _validation_response(exc, request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

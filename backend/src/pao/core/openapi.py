@@ -19,7 +19,8 @@ class ErrorBody(BaseModel):
     field: str | None = Field(default=None, description="The offending field, on 422.")
     rule: str | None = Field(
         default=None,
-        description="On 422, the rule the field breaks, for a form to say beside it: required, "
+        description="On a back-office 422, the rule the field breaks, for a form to say beside "
+        "it: required, "
         "min, above, max, below, minLength, maxLength, number, wholeNumber, decimals, format, "
         "choice, dateTime, or a domain rule (needsAmount, tooLarge); its bounds in min / max.",
     )

@@ -22,7 +22,8 @@ CHUNK_BYTES = 64 * 1024
 
 
 class TooLarge(Exception):
-    """The stream was longer than the bound :meth:`FileStore.put_stream` was given."""
+    """The stream was longer than the bound :meth:`FileStore.put_stream` (or
+    :func:`read_bounded`) was given."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,19 @@ async def read_chunks(reader: AsyncReader, size: int = CHUNK_BYTES) -> AsyncIter
     """The reader's bytes, ``size`` at a time (an ``UploadFile`` reads its spooled file)."""
     while chunk := await reader.read(size):
         yield chunk
+
+
+async def read_bounded(reader: AsyncReader, max_bytes: int) -> bytes:
+    """The reader's bytes, or :class:`TooLarge` as soon as they pass ``max_bytes`` (what is
+    read stops there)."""
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in read_chunks(reader):
+        size += len(chunk)
+        if size > max_bytes:
+            raise TooLarge()
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 class FileStore(Protocol):

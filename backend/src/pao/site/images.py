@@ -2,11 +2,13 @@
 stored from a back-office upload, served to everyone at a public address.
 
 A file is taken when its *content* is a png, jpeg, gif or webp image (magic bytes,
-:func:`pao.kit.media.sniff`) — the client's name and type are not trusted — and it is copied to
-the :class:`pao.kit.storage.FileStore` under :data:`PREFIX`, stopping at :data:`MAX_BYTES` while
-it is read (nothing is stored then). Its address is :data:`PUBLIC_PATH` + the stored name;
-the route that serves it (:mod:`pao.site.images_router`) answers only names of that shape, so it
-can never hand out another key of the store (a member's slip or chat file).
+:func:`pao.kit.media.sniff`) — the client's name and type are not trusted — no larger than
+:data:`MAX_BYTES` (reading stops there; nothing is stored then), and its declared size within
+:data:`pao.kit.images.MAX_PIXELS`; what is stored under :data:`PREFIX` of the
+:class:`pao.kit.storage.FileStore` is the image decoded and encoded again, so that nothing but
+its pixels is kept (no trailing payload, no metadata). Its address is :data:`PUBLIC_PATH` + the
+stored name; the route that serves it (:mod:`pao.site.images_router`) answers only names of that
+shape, so it can never hand out another key of the store (a member's slip or chat file).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import anyio
+
 from pao.core.errors import BadRequest, NotFound
 from pao.core.request_limits import PayloadTooLarge
+from pao.kit.images import ImageUnreadable, reencode
 from pao.kit.media import SNIFF_BYTES, sniff
-from pao.kit.storage import FileStore, TooLarge, Upload, read_chunks
+from pao.kit.storage import FileStore, TooLarge, Upload, read_bounded
 
 MB = 1024 * 1024
 MAX_BYTES = 2 * MB
@@ -60,22 +65,25 @@ class StoredImage:
 
 
 async def store_image(store: FileStore, upload: Upload) -> StoredImage:
-    """Check the upload's first bytes, then stream it into the store (bounded)."""
+    """Check the upload's first bytes, read it (bounded), decode and encode it again
+    (:func:`pao.kit.images.reencode`: only pixels are kept) and store that."""
     detected = sniff(await upload.read(SNIFF_BYTES))
     if detected is None or detected.kind != "image" or detected.extension not in CONTENT_TYPES:
         raise ImageNotSupported()
     await upload.seek(0)
     try:
-        stored = await store.put_stream(
-            prefix=PREFIX,
-            chunks=read_chunks(upload),
-            extension=detected.extension,
-            max_bytes=MAX_BYTES,
-        )
+        data = await read_bounded(upload, MAX_BYTES)
     except TooLarge:
         raise ImageTooLarge() from None
-    name = stored.key.removeprefix(f"{PREFIX}/")
-    return StoredImage(url=PUBLIC_PATH + name, content_type=detected.content_type, size=stored.size)
+    try:
+        image = await anyio.to_thread.run_sync(reencode, data, detected.extension)
+    except ImageUnreadable:
+        raise ImageNotSupported() from None
+    key = await store.put(prefix=PREFIX, data=image.data, extension=detected.extension)
+    name = key.removeprefix(f"{PREFIX}/")
+    return StoredImage(
+        url=PUBLIC_PATH + name, content_type=detected.content_type, size=len(image.data)
+    )
 
 
 async def read_image(store: FileStore, name: str) -> tuple[bytes, str]:

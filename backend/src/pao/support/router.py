@@ -302,12 +302,15 @@ async def _customer_upload(
     return UploadOut(path=media.key)
 
 
+# An image declaring more pixels than pao.kit.images allows, besides the body's own checks.
+IMAGE_422 = "KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels)"
 UPLOAD_ERRORS = {
     **CUSTOMER_ERRORS,
     **errors(
         _400="CHAT_FILE_NOT_SUPPORTED",
         _403="CHAT_NOT_OWNER | CHAT_DISABLED",
         _413="CHAT_FILE_TOO_LARGE (with maxMb)",
+        _422=IMAGE_422,
         _429="REQUEST_LIMIT",
     ),
 }
@@ -511,6 +514,7 @@ AGENT_UPLOAD_ERRORS = {
         _400="CHAT_FILE_NOT_SUPPORTED",
         _404="CHAT_CONVERSATION_NOT_FOUND",
         _413="CHAT_FILE_TOO_LARGE (with maxMb)",
+        _422=IMAGE_422,
     ),
 }
 

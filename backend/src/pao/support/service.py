@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import anyio
 from pydantic import BaseModel
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -17,9 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.i18n import Locale
-from pao.kit.storage import FileStore, TooLarge, Upload, read_chunks
+from pao.kit.images import ImageUnreadable, reencode
+from pao.kit.storage import FileStore, TooLarge, Upload, read_bounded, read_chunks
 from pao.support.agents import Agent, AgentDirectory
-from pao.support.exceptions import ConversationNotFound, MediaNotFound
+from pao.support.exceptions import ConversationNotFound, FileNotSupported, MediaNotFound
 from pao.support.models import ChatConversation, ChatMedia, ChatMessage
 from pao.support.schemas import ConversationOut, ConversationSummaryOut, MediaMessage
 from pao.support.uploads import (
@@ -292,24 +294,37 @@ async def save_media(
     uploaded_by: Literal["customer", "agent"],
 ) -> ChatMedia:
     """Check the file by its name and first bytes, then copy it to the store, which stops at
-    the size limit (nothing is stored then): the file is never read into memory whole."""
+    the size limit (nothing is stored then). A video is streamed, never read into memory
+    whole; an image (at most 10 MB) is decoded and encoded again, so that only its pixels are
+    kept (:func:`pao.kit.images.reencode`: no trailing payload, no GPS metadata)."""
     detected = check_upload(kind=kind, file_name=file_name, head=await upload.read(SNIFF_BYTES))
     await upload.seek(0)
+    prefix = f"chat/{conversation.id}"
     try:
-        stored = await store.put_stream(
-            prefix=f"chat/{conversation.id}",
-            chunks=read_chunks(upload),
-            extension=detected.extension,
-            max_bytes=MAX_BYTES[kind],
-        )
+        if kind == "image":
+            data = await read_bounded(upload, MAX_BYTES[kind])
+            try:
+                image = await anyio.to_thread.run_sync(reencode, data, detected.extension)
+            except ImageUnreadable:
+                raise FileNotSupported() from None
+            key = await store.put(prefix=prefix, data=image.data, extension=detected.extension)
+            size = len(image.data)
+        else:
+            stored = await store.put_stream(
+                prefix=prefix,
+                chunks=read_chunks(upload),
+                extension=detected.extension,
+                max_bytes=MAX_BYTES[kind],
+            )
+            key, size = stored.key, stored.size
     except TooLarge:
         raise too_large(kind) from None
     media = ChatMedia(
-        key=stored.key,
+        key=key,
         conversation_id=conversation.id,
         file_type=detected.kind,
         content_type=detected.content_type,
-        size=stored.size,
+        size=size,
         file_name=safe_file_name(file_name, detected),
         uploaded_by=uploaded_by,
     )

@@ -180,10 +180,14 @@ async def reactivate_promotion(
     response_model=ImageOut,
     responses={
         **AUTHENTICATED,
-        **errors(_400="IMAGE_NOT_SUPPORTED", _413="IMAGE_TOO_LARGE"),
-        **VALIDATION,
+        **errors(
+            _400="IMAGE_NOT_SUPPORTED",
+            _413="IMAGE_TOO_LARGE",
+            _422="KEY_MISSING | KEY_INVALID | IMAGE_DIMENSIONS_TOO_LARGE (with maxPixels)",
+        ),
     },
-    summary="Upload an image (png, jpeg, gif, webp by content; up to 2 MB) for a banner",
+    summary="Upload an image (png, jpeg, gif, webp by content; up to 2 MB and 4096 × 4096 px) "
+    "for a banner: what is stored is the image encoded again (no trailing bytes, no metadata)",
 )
 async def upload_image(
     request: Request,
