@@ -431,6 +431,11 @@ async def _withdrawal_reject(w: World) -> httpx.Response:
     )
 
 
+async def _withdrawal_claim_next(w: World) -> httpx.Response:
+    await pending_withdrawal(w.client)
+    return await w.client.post(f"{PREFIX}/withdrawals/claim-next", headers=bearer(w.owner_token))
+
+
 async def _conversation(w: World) -> int:
     await set_site_setting(w.client, "enableChatWidget", True)
     guest = "0b6f4bd2-8f1e-4d6e-9a43-5d2f3b8c1a70"
@@ -543,6 +548,7 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
         _withdrawal_claim,
         "withdrawal.claim",
     ),
+    ("POST", f"{PREFIX}/withdrawals/claim-next"): (_withdrawal_claim_next, "withdrawal.claim"),
     ("POST", f"{PREFIX}/withdrawals/{{withdrawal_id}}/release"): (
         _withdrawal_release,
         "withdrawal.release",

@@ -128,8 +128,10 @@ export async function latestOtp(request: APIRequestContext, phone: string): Prom
 
 export type Member = { phone: string; password: string; name: string };
 
-/** Registers a member through the API (OTP step included when the site asks for it). */
-export async function createMember(request: APIRequestContext, password = 'secret123'): Promise<Member> {
+/** Registers a member through the API (OTP step included when the site asks for it). Every such
+ * member's account is under the holder name "E2E MEMBER" (the back office flags them as linked
+ * accounts) unless `bankAccountName` says another. */
+export async function createMember(request: APIRequestContext, password = 'secret123', bankAccountName = 'E2E MEMBER'): Promise<Member> {
   const phone = freshPhone();
   const name = `E2E Member ${phone.slice(-4)}`;
   const headers = { 'X-Pao-Client': 'wallet' };
@@ -154,7 +156,7 @@ export async function createMember(request: APIRequestContext, password = 'secre
       sourceCode: null,
       inviteCode: null,
       bankCode: 'SCB',
-      bankAccountName: 'E2E MEMBER',
+      bankAccountName,
       bankAccountNo: randomDigits(10),
       otpToken,
     },

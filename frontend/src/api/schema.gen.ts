@@ -1653,10 +1653,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The withdrawal queue (a status, oldest first by default), one page */
+        /** The withdrawal queue (a status, oldest first by default), one page; narrowed by amount, bank, member, age and flags */
         get: operations["backofficeWithdrawals"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/withdrawals/claim-next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim the oldest PENDING withdrawal nobody claims (two cashiers at once get two different ones) */
+        post: operations["backofficeWithdrawalClaimNext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6932,6 +6949,11 @@ export interface components {
             /** Claimedbystaffid */
             claimedByStaffId: number | null;
             /**
+             * Clean
+             * @description None of the three flags: a cashier may approve it from the queue's row (the approval's own rules still apply).
+             */
+            clean: boolean;
+            /**
              * Createdat
              * Format: date-time
              */
@@ -6944,12 +6966,22 @@ export interface components {
             decidedBy: string | null;
             /** Id */
             id: number;
+            /**
+             * Linkedaccounts
+             * @description Other members have the account number or the holder name it pays to.
+             */
+            linkedAccounts: boolean;
             /** Memberid */
             memberId: number;
             /** Membername */
             memberName: string;
             /** Memberphone */
             memberPhone: string;
+            /**
+             * Openbonus
+             * @description The member holds an active bonus.
+             */
+            openBonus: boolean;
             /** Reason */
             reason: string | null;
             status: components["schemas"]["WithdrawalStatus"];
@@ -16255,6 +16287,18 @@ export interface operations {
                 limit?: number;
                 /** @description Oldest first by default. */
                 sort?: "createdAt" | "-createdAt" | "amount" | "-amount";
+                /** @description At least this amount. */
+                amountMin?: number | null;
+                /** @description At most this amount. */
+                amountMax?: number | null;
+                /** @description Paid to this bank (its code). */
+                bank?: string | null;
+                /** @description The member: their id or their phone number (digits, exact). */
+                member?: string | null;
+                /** @description Requested at least this many minutes ago. */
+                olderThan?: number | null;
+                /** @description clean: no recent bank change, no linked accounts, no open bonus; flagged: at least one of them. */
+                flags?: ("clean" | "flagged") | null;
             };
             header?: never;
             path?: never;
@@ -16309,6 +16353,80 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeWithdrawalClaimNext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalRowOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description WITHDRAWAL_QUEUE_EMPTY */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

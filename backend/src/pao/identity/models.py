@@ -42,6 +42,10 @@ class Member(Base):
         UniqueConstraint("bank_code", "bank_account_no"),
         # Registrations over a range of days (the reports).
         Index("ix_members_currency_created_at", "currency", "created_at"),
+        # Other members on an account number or a holder name: the back office's withdrawal
+        # queue flags every row with it ("linked accounts").
+        Index("ix_members_bank_account_no", "bank_account_no"),
+        Index("ix_members_bank_account_name", "bank_account_name"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

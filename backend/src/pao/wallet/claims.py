@@ -8,7 +8,10 @@ functions of :mod:`pao.wallet.withdrawals` under the row lock). ``pao ops`` pass
 claimant: an operator at the shell acts outside the queue and bypasses claims.
 
 Every change locks the withdrawal row first, so two cashiers claiming at once are serialised
-and exactly one wins.
+and exactly one wins. :func:`claim_next` ("claim next": the oldest PENDING withdrawal nobody
+claims) locks its candidate with ``SKIP LOCKED``, so two cashiers pressing it at once get two
+different withdrawals instead of one of them waiting and then failing (on SQLite every
+transaction is ``BEGIN IMMEDIATE``: one at a time, the second sees the first's claim).
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.kit.clock import utcnow
 from pao.kit.events import WithdrawalChanged, publish
 from pao.wallet.exceptions import (
+    NothingToClaim,
     WithdrawalClaimed,
     WithdrawalNotClaimed,
     WithdrawalStatusConflict,
@@ -80,12 +85,45 @@ async def claim_withdrawal(
         )
     if claim_active(withdrawal) and withdrawal.claimed_by_staff_id != claimant.staff_id:
         raise WithdrawalClaimed(withdrawal_id=withdrawal.id, claimed_by=withdrawal.claimed_by)
+    return await _take(session, withdrawal, claimant)
+
+
+async def _take(session: AsyncSession, withdrawal: Withdrawal, claimant: Claimant) -> Withdrawal:
+    """Give the (locked) withdrawal's claim to ``claimant`` for :data:`CLAIM_TTL`."""
     withdrawal.claimed_by_staff_id = claimant.staff_id
     withdrawal.claimed_by = claimant.label[:80]
     withdrawal.claim_expires_at = utcnow() + CLAIM_TTL
     await session.flush()
     await _changed(session, withdrawal)
     return withdrawal
+
+
+async def claim_next(session: AsyncSession, *, claimant: Claimant) -> Withdrawal:
+    """Claim the oldest PENDING withdrawal that nobody claims (a lapsed claim counts as none);
+    ``WITHDRAWAL_QUEUE_EMPTY`` when there is none. The candidate is read under
+    ``FOR UPDATE SKIP LOCKED``: a row another cashier is claiming at this moment is passed
+    over, and PostgreSQL re-checks the conditions on the row's newest version, so a claim
+    committed meanwhile is seen."""
+    now = utcnow()
+    query = (
+        select(Withdrawal)
+        .where(
+            Withdrawal.status == WithdrawalStatus.PENDING,
+            or_(
+                Withdrawal.claimed_by_staff_id.is_(None),
+                Withdrawal.claim_expires_at.is_(None),
+                Withdrawal.claim_expires_at <= now,
+            ),
+        )
+        .order_by(Withdrawal.created_at, Withdrawal.id)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    )
+    withdrawal = (await session.execute(query)).scalar_one_or_none()
+    if withdrawal is None:
+        raise NothingToClaim()
+    return await _take(session, withdrawal, claimant)
 
 
 async def release_withdrawal(

@@ -77,6 +77,12 @@ class WithdrawalClaimed(Conflict):
     code = "WITHDRAWAL_CLAIMED"
 
 
+class NothingToClaim(NotFound):
+    """ "Claim next" found no PENDING withdrawal that nobody claims."""
+
+    code = "WITHDRAWAL_QUEUE_EMPTY"
+
+
 class WithdrawalNotClaimed(Conflict):
     """A cashier's decision on a withdrawal nobody (or no longer anybody) claims: claim first."""
 

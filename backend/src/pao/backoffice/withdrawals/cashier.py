@@ -1,6 +1,6 @@
-"""What a cashier sees of the withdrawal queue: one page of it, and the context of one
-withdrawal to decide on (the member, their recent deposits, their bonus and its turnover,
-a recent bank account change, the other members on the same bank account, the payout).
+"""What a cashier decides a withdrawal on: its context (the member, their recent deposits,
+their bonus and its turnover, a recent bank account change, the other members on the same bank
+account, the payout). The queue's pages and flags are :mod:`pao.backoffice.withdrawals.queue`.
 
 Reads only; the decisions are :mod:`pao.wallet.withdrawals` (and
 :func:`pao.payments.payouts.service.queue_payout`), the claims :mod:`pao.wallet.claims`. It
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,22 +23,14 @@ from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.i18n import default_locale, pick_text
 from pao.payments.payouts.models import Payout
-from pao.payments.payouts.service import held_for_bank_change, is_held_for_bank_change
+from pao.payments.payouts.service import is_held_for_bank_change
 from pao.promotions.bonuses import progress
 from pao.promotions.common import active_bonus
 from pao.promotions.models import Bonus
 from pao.site.settings import load_site_settings
 from pao.wallet.exceptions import WithdrawalNotFound
-from pao.wallet.models import (
-    Statement,
-    StatementStatus,
-    StatementType,
-    Withdrawal,
-    WithdrawalStatus,
-)
+from pao.wallet.models import Statement, StatementStatus, StatementType, Withdrawal
 
-QueueSort = Literal["createdAt", "-createdAt", "amount", "-amount"]
-_SORT_COLUMNS = {"createdAt": Withdrawal.created_at, "amount": Withdrawal.amount}
 RECENT_DEPOSIT_DAYS = 7
 RECENT_DEPOSITS_SHOWN = 5
 SHARED_ACCOUNT_SHOWN = 20
@@ -50,52 +42,6 @@ CHANNELS = {
     "truemoney_voucher": "truemoney",
     "manual_adjustment": "manual",
 }
-
-
-@dataclass(frozen=True)
-class QueueRow:
-    withdrawal: Withdrawal
-    member_phone: str
-    member_name: str
-    bank_changed_recently: bool
-
-
-async def list_queue(
-    session: AsyncSession,
-    *,
-    status: WithdrawalStatus | None,
-    offset: int,
-    limit: int,
-    sort: QueueSort = "createdAt",
-) -> tuple[list[QueueRow], int]:
-    """One page of withdrawals (oldest first by default: the order a queue is worked in) and
-    the count of all that match."""
-    site = await load_site_settings(session)
-    held = held_for_bank_change(
-        hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
-    ).label("held")
-    where = [] if status is None else [Withdrawal.status == status]
-    total = await session.scalar(select(func.count()).select_from(Withdrawal).where(*where))
-    column = _SORT_COLUMNS[sort.lstrip("-")]
-    descending = sort.startswith("-")
-    rows = await session.execute(
-        select(Withdrawal, Member.phone, Member.name, held)
-        .join(Member, Member.id == Withdrawal.member_id)
-        .where(*where)
-        .order_by(
-            column.desc() if descending else column.asc(),
-            # The id breaks ties in the same direction, so a page boundary is stable.
-            Withdrawal.id.desc() if descending else Withdrawal.id.asc(),
-        )
-        .offset(offset)
-        .limit(limit)
-    )
-    return [
-        QueueRow(
-            withdrawal=w, member_phone=phone, member_name=name, bank_changed_recently=bool(flag)
-        )
-        for w, phone, name, flag in rows
-    ], int(total or 0)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""``/api/backoffice/withdrawals``: the cashiers' queue. Each route checks its permission,
-calls the domain (claims in :mod:`pao.wallet.claims`, decisions in
+"""``/api/backoffice/withdrawals``: the cashiers' queue (its filters and flags:
+:mod:`pao.backoffice.withdrawals.queue`; "claim next": the oldest unclaimed one, atomically).
+Each route checks its permission, calls the domain (claims in :mod:`pao.wallet.claims`, decisions in
 :mod:`pao.wallet.withdrawals` and :func:`pao.payments.payouts.service.queue_payout`, the
 same functions ``pao ops withdrawals`` calls) and writes the audit row.
 
@@ -21,7 +22,8 @@ from pao.backoffice.deps import actor_of, require
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
 from pao.backoffice.staff.roles import Permission, may
-from pao.backoffice.withdrawals.cashier import list_queue, withdrawal_context
+from pao.backoffice.withdrawals.cashier import withdrawal_context
+from pao.backoffice.withdrawals.queue import list_queue, queue_row
 from pao.backoffice.withdrawals.schemas import (
     ApproveIn,
     RejectIn,
@@ -32,18 +34,12 @@ from pao.backoffice.withdrawals.schemas import (
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
-from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
 from pao.kit.money import recorded
 from pao.kit.pagination import Page
 from pao.payments.payouts.jobs import payout_context
-from pao.payments.payouts.service import (
-    is_held_for_bank_change,
-    queue_payout,
-    send_payout_after_commit,
-)
-from pao.site.settings import load_site_settings
-from pao.wallet.claims import Claimant, claim_withdrawal, release_withdrawal
+from pao.payments.payouts.service import queue_payout, send_payout_after_commit
+from pao.wallet.claims import Claimant, claim_next, claim_withdrawal, release_withdrawal
 from pao.wallet.models import Withdrawal
 from pao.wallet.withdrawals import approve_withdrawal, reject_withdrawal
 
@@ -80,15 +76,7 @@ def _state(w: Withdrawal) -> dict[str, Any]:
 
 
 async def _row(session: AsyncSession, w: Withdrawal) -> WithdrawalRowOut:
-    member = await session.get(Member, w.member_id)
-    assert member is not None  # a foreign key
-    hours = (await load_site_settings(session)).bank_change_hold_hours
-    return WithdrawalRowOut.of(
-        w,
-        phone=member.phone,
-        name=member.name,
-        bank_changed=await is_held_for_bank_change(session, withdrawal=w, hold_hours=hours),
-    )
+    return WithdrawalRowOut.of_row(await queue_row(session, withdrawal_id=w.id))
 
 
 @router.get(
@@ -96,14 +84,15 @@ async def _row(session: AsyncSession, w: Withdrawal) -> WithdrawalRowOut:
     operation_id="backofficeWithdrawals",
     response_model=Page[WithdrawalRowOut],
     responses={**AUTHENTICATED, **VALIDATION},
-    summary="The withdrawal queue (a status, oldest first by default), one page",
+    summary="The withdrawal queue (a status, oldest first by default), one page; narrowed by "
+    "amount, bank, member, age and flags",
 )
 async def list_withdrawals(
     query: Annotated[WithdrawalQuery, Query()], session: SessionDep, staff: Reader
 ) -> Page[WithdrawalRowOut]:
     rows, total = await list_queue(
         session,
-        status=query.status,
+        where=query.where(),
         offset=(query.page - 1) * query.limit,
         limit=query.limit,
         sort=query.sort,
@@ -133,6 +122,30 @@ async def get_withdrawal(
             what="bank_account_no",
         )
     return WithdrawalDetailOut.of(ctx, full_account_no=full)
+
+
+@router.post(
+    "/withdrawals/claim-next",
+    operation_id="backofficeWithdrawalClaimNext",
+    response_model=WithdrawalRowOut,
+    responses={**AUTHENTICATED, **errors(_404="WITHDRAWAL_QUEUE_EMPTY")},
+    summary="Claim the oldest PENDING withdrawal nobody claims (two cashiers at once get two "
+    "different ones)",
+)
+async def claim_next_withdrawal(
+    request: Request, session: SessionDep, staff: Decider
+) -> WithdrawalRowOut:
+    w = await claim_next(session, claimant=claimant_of(staff))
+    await audit.record(
+        session,
+        actor=actor_of(request),
+        action="withdrawal.claim",
+        object_type=OBJECT,
+        object_id=w.id,
+        after=_state(w),
+        detail="claim next",
+    )
+    return await _row(session, w)
 
 
 @router.post(

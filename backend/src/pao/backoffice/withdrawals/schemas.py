@@ -2,20 +2,56 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Annotated, Literal
+from decimal import Decimal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import BeforeValidator, Field, StringConstraints, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from pao.backoffice.schemas import _Wire, _WireIn
-from pao.backoffice.withdrawals.cashier import QueueRow, QueueSort, WithdrawalContext
+from pao.backoffice.withdrawals.cashier import WithdrawalContext
+from pao.backoffice.withdrawals.queue import QueueFilter, QueueFlags, QueueRow, QueueSort
 from pao.identity.changes import mask_account_no
 from pao.identity.models import Member
-from pao.kit.money import MajorAmount
+from pao.kit.money import MajorAmount, to_minor
 from pao.payments.payouts.models import Payout
 from pao.wallet.claims import claim_active
 from pao.wallet.models import Withdrawal, WithdrawalStatus
+
+# "Older than": at most 90 days, in minutes.
+MAX_AGE_MINUTES = 90 * 24 * 60
+_AMOUNT_TEXT = re.compile(r"\d{1,13}(\.\d{1,2})?")
+
+
+def _query_amount(value: Any) -> int:
+    """A query's amount (text, major units, at most two decimals) → minor units."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not _AMOUNT_TEXT.fullmatch(text):
+        raise PydanticCustomError("KEY_INVALID", "an amount: digits, at most 2 decimals")
+    return to_minor(Decimal(text))
+
+
+# A query parameter in major units (baht or kip), held as minor units.
+QueryAmount = Annotated[
+    int,
+    BeforeValidator(_query_amount),
+    WithJsonSchema(
+        {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 9_999_999_999_999.99,
+            "multipleOf": 0.01,
+            "description": "Major units (baht or kip), at most 2 decimals.",
+        },
+        mode="validation",
+    ),
+]
+BankCode = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9_]{1,10}$")
+]
+MemberKey = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[0-9]{1,20}$")]
 
 
 class WithdrawalQuery(_WireIn):
@@ -23,6 +59,44 @@ class WithdrawalQuery(_WireIn):
     page: int = Field(default=1, ge=1, le=100_000)
     limit: int = Field(default=20, ge=1, le=100)
     sort: QueueSort = Field(default="createdAt", description="Oldest first by default.")
+    amount_min: QueryAmount | None = Field(default=None, description="At least this amount.")
+    amount_max: QueryAmount | None = Field(default=None, description="At most this amount.")
+    bank: BankCode | None = Field(default=None, description="Paid to this bank (its code).")
+    member: MemberKey | None = Field(
+        default=None, description="The member: their id or their phone number (digits, exact)."
+    )
+    older_than: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_AGE_MINUTES,
+        description="Requested at least this many minutes ago.",
+    )
+    flags: QueueFlags | None = Field(
+        default=None,
+        description="clean: no recent bank change, no linked accounts, no open bonus; "
+        "flagged: at least one of them.",
+    )
+
+    @model_validator(mode="after")
+    def _ordered_range(self) -> WithdrawalQuery:
+        if (
+            self.amount_min is not None
+            and self.amount_max is not None
+            and self.amount_min > self.amount_max
+        ):
+            raise PydanticCustomError("AMOUNT_RANGE", "amountMin is above amountMax")
+        return self
+
+    def where(self) -> QueueFilter:
+        return QueueFilter(
+            status=self.status,
+            amount_min=self.amount_min,
+            amount_max=self.amount_max,
+            bank_code=self.bank,
+            member=self.member,
+            older_than_minutes=self.older_than,
+            flags=self.flags,
+        )
 
 
 class WithdrawalRowOut(_Wire):
@@ -46,9 +120,26 @@ class WithdrawalRowOut(_Wire):
     bank_changed_recently: bool = Field(
         description="The member's bank account changed within the hold window of the request."
     )
+    linked_accounts: bool = Field(
+        description="Other members have the account number or the holder name it pays to."
+    )
+    open_bonus: bool = Field(description="The member holds an active bonus.")
+    clean: bool = Field(
+        description="None of the three flags: a cashier may approve it from the queue's row "
+        "(the approval's own rules still apply)."
+    )
 
     @classmethod
-    def of(cls, w: Withdrawal, *, phone: str, name: str, bank_changed: bool) -> WithdrawalRowOut:
+    def of(
+        cls,
+        w: Withdrawal,
+        *,
+        phone: str,
+        name: str,
+        bank_changed: bool,
+        linked: bool,
+        bonus: bool,
+    ) -> WithdrawalRowOut:
         # A claim matters only while the withdrawal waits for a decision.
         claimed = claim_active(w) and w.status == WithdrawalStatus.PENDING
         return cls(
@@ -70,6 +161,9 @@ class WithdrawalRowOut(_Wire):
             claimed_by_staff_id=w.claimed_by_staff_id if claimed else None,
             claim_expires_at=w.claim_expires_at if claimed else None,
             bank_changed_recently=bank_changed,
+            linked_accounts=linked,
+            open_bonus=bonus,
+            clean=not (bank_changed or linked or bonus),
         )
 
     @classmethod
@@ -79,6 +173,8 @@ class WithdrawalRowOut(_Wire):
             phone=row.member_phone,
             name=row.member_name,
             bank_changed=row.bank_changed_recently,
+            linked=row.linked_accounts,
+            bonus=row.open_bonus,
         )
 
 
@@ -166,7 +262,12 @@ class WithdrawalDetailOut(_Wire):
         bonus = ctx.active_bonus
         return cls(
             withdrawal=WithdrawalRowOut.of(
-                w, phone=m.phone, name=m.name, bank_changed=ctx.bank_changed_recently
+                w,
+                phone=m.phone,
+                name=m.name,
+                bank_changed=ctx.bank_changed_recently,
+                linked=bool(ctx.shared_account),
+                bonus=ctx.active_bonus is not None,
             ),
             account_no=w.bank_account_no if full_account_no else None,
             member=WithdrawalMemberOut(

@@ -1,6 +1,8 @@
 /** The confirmations of a decision on a claimed withdrawal: approve through the bank, approve as
  * paid by hand (with its bank reference) or reject (with a reason). One Idempotency-Key per
- * opened dialog, reused on retry: a double click decides once. */
+ * opened dialog, reused on retry: a double click decides once. From a clean row of the queue
+ * (`claimFirst`) the approval claims the withdrawal first (or extends one's own claim): the
+ * server's rules are the same as from the detail panel. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +17,7 @@ import { WITHDRAWALS_KEY } from './withdrawals-query';
 type Row = components['schemas']['WithdrawalRowOut'];
 export type Decision = 'payout' | 'manual' | 'reject';
 
-export function DecisionDialog({ kind, withdrawal, onClose }: { kind: Decision; withdrawal: Row; onClose: () => void }) {
+export function DecisionDialog({ kind, withdrawal, onClose, claimFirst = false }: { kind: Decision; withdrawal: Row; onClose: () => void; claimFirst?: boolean }) {
   const { t } = useTranslation();
   const formId = useId();
   const queryClient = useQueryClient();
@@ -26,6 +28,7 @@ export function DecisionDialog({ kind, withdrawal, onClose }: { kind: Decision; 
   const headers = { 'Idempotency-Key': key };
   const act = useMutation({
     mutationFn: async () => {
+      if (claimFirst) await boApi.post('/api/backoffice/withdrawals/{withdrawal_id}/claim', undefined, { params });
       if (kind === 'reject')
         await boApi.post('/api/backoffice/withdrawals/{withdrawal_id}/reject', { reason: text.trim() }, { params, headers });
       else
@@ -39,6 +42,8 @@ export function DecisionDialog({ kind, withdrawal, onClose }: { kind: Decision; 
       void queryClient.invalidateQueries({ queryKey: WITHDRAWALS_KEY });
       onClose();
     },
+    // A claim taken before a refused approval shows in the queue at once.
+    onError: () => void queryClient.invalidateQueries({ queryKey: WITHDRAWALS_KEY }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,12 +1,17 @@
 /**
  * The withdrawal queue: the server's pages of withdrawals (PENDING, oldest first, by default),
- * with the member, the masked account, who claimed each and a bank-change flag; new requests and
- * other cashiers' claims and decisions appear without a reload (use-queue-socket). The view
- * (status, sort, page, the open withdrawal) is the URL query; the open one shows beside the table.
+ * with the member, the masked account, who claimed each and its flags (a recent bank change,
+ * linked accounts, an open bonus; none: clean); new requests and other cashiers' claims and
+ * decisions appear without a reload (use-queue-socket) and catch the eye (use-attention: the
+ * waiting count in the tab title, a chime, the new rows highlighted, desktop notifications).
+ * The view (status, filters, sort, page, the open withdrawal) is the URL query; the open one
+ * shows beside the table, which then leaves out the bank column so that every other column fits
+ * at 1366 px. "Claim next" takes the oldest unclaimed one; a clean row is approved from the row;
+ * the keyboard does it all (queue-keys, "?" lists the keys).
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
@@ -14,22 +19,19 @@ import { formatDateTime } from '@/lib/dates';
 import { formatMoney, type Currency } from '@/lib/money';
 import { DataTable, Pager } from '../../components/DataTable';
 import { boApi } from '../../lib/api';
+import { useMe } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
+import { may } from '../../lib/permissions';
+import { DecisionDialog } from './DecisionDialog';
+import { QueueFilterForm } from './QueueFilterForm';
+import { actionOf, moveCursor, type QueueAction } from './queue-keys';
 import { arrivalOf, type NewWithdrawal } from './queue-updates';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import { StatusBadge } from './StatusBadge';
+import { useAttention } from './use-attention';
 import { useQueueSocket } from './use-queue-socket';
 import { WithdrawalDetail } from './WithdrawalDetail';
-import {
-  PAGE_SIZES,
-  queueApiQuery,
-  readQueueView,
-  STATUSES,
-  WITHDRAWALS_KEY,
-  writeQueueView,
-  type QueueSort,
-  type QueueView,
-  type WithdrawalStatus,
-} from './withdrawals-query';
+import { PAGE_SIZES, queueApiQuery, readQueueView, WITHDRAWALS_KEY, writeQueueView, type QueueSort, type QueueView } from './withdrawals-query';
 
 type Row = components['schemas']['WithdrawalRowOut'];
 
@@ -43,36 +45,161 @@ function fromSorting(sorting: SortingState): QueueSort {
   return `${first.desc ? '-' : ''}${first.id}` as QueueSort;
 }
 
+/** The row's open button: the keyboard cursor focuses it (its row is the cursor's). */
+const openButton = (id: number) => document.querySelector<HTMLButtonElement>(`[data-wd-open="${id}"]`);
+
+function Flags({ row }: { row: Row }) {
+  const { t } = useTranslation();
+  if (row.clean) return row.status === 'PENDING' ? <span className="bo-badge bo-badge-ok">{t('bo.withdrawals.flag.clean')}</span> : null;
+  return (
+    <>
+      {row.bankChangedRecently && <span className="bo-badge bo-badge-warn">{t('bo.withdrawals.bankChanged')}</span>}
+      {row.linkedAccounts && <span className="bo-badge bo-badge-warn">{t('bo.withdrawals.flag.linked')}</span>}
+      {row.openBonus && <span className="bo-badge bo-badge-warn">{t('bo.withdrawals.flag.bonus')}</span>}
+    </>
+  );
+}
+
 export default function WithdrawalsPage() {
   const { t } = useTranslation();
   const errorText = useBoErrorText();
+  const { me } = useMe();
+  const queryClient = useQueryClient();
+  const decider = may(me, 'withdrawals.decide');
   const [params, setParams] = useSearchParams();
   const view = readQueueView(params);
   const query = queueApiQuery(view);
   const [announcement, setAnnouncement] = useState('');
-  const statusId = useId();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [approving, setApproving] = useState<{ row: Row; claimFirst: boolean } | null>(null);
+  const [help, setHelp] = useState(false);
+  const [cursor, setCursor] = useState(-1);
   const rows = useQuery({
     queryKey: [...WITHDRAWALS_KEY, 'list', query],
     queryFn: ({ signal }) => boApi.get('/api/backoffice/withdrawals', { query, signal }),
     placeholderData: keepPreviousData,
   });
+  // The tab title counts every withdrawal waiting, whatever the filters show.
+  const waiting = useQuery({
+    queryKey: [...WITHDRAWALS_KEY, 'waiting'],
+    queryFn: ({ signal }) => boApi.get('/api/backoffice/withdrawals', { query: { status: 'PENDING', limit: 1 }, signal }),
+  });
+  const attention = useAttention(waiting.data?.total, t('bo.withdrawals.title'));
+  const { arrived, toggleMuted } = attention;
   const onNew = useCallback(
     (items: NewWithdrawal[]) => {
       // One announcement per refresh: a burst of withdrawals is summed up, not read out one by one.
       const arrival = arrivalOf(items);
-      setAnnouncement(t(arrival.key, arrival.values));
+      const text = t(arrival.key, arrival.values);
+      setAnnouncement(text);
+      arrived(
+        items.map((item) => item.id),
+        text,
+      );
     },
-    [t],
+    [t, arrived],
   );
   const live = useQueueSocket(onNew);
-  const go = useCallback((next: Partial<QueueView>) => setParams(writeQueueView({ ...view, ...next })), [setParams, view]);
+  const viewRef = useRef(view);
+  useEffect(() => {
+    viewRef.current = view;
+  });
+  const go = useCallback((next: Partial<QueueView>) => setParams(writeQueueView({ ...viewRef.current, ...next })), [setParams]);
+  const items = useMemo(() => rows.data?.items ?? [], [rows.data]);
+  const compact = view.open !== null;
+  const mine = useCallback((row: Row) => row.claimedByStaffId !== null && row.claimedByStaffId === me?.id, [me]);
+  // A clean pending row nobody else holds is approved from the row.
+  const rowApprovable = useCallback(
+    (row: Row) => decider && row.status === 'PENDING' && row.clean && (row.claimedByStaffId === null || mine(row)),
+    [decider, mine],
+  );
 
-  const columns = useMemo<ColumnDef<Row, unknown>[]>(
-    () => [
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: WITHDRAWALS_KEY }), [queryClient]);
+  const claimNext = useMutation({
+    mutationFn: () => boApi.post('/api/backoffice/withdrawals/claim-next'),
+    onSuccess: (row) => {
+      setProblem(null);
+      setAnnouncement(t('bo.withdrawals.claimedNext', { id: row.id }));
+      go({ open: row.id });
+    },
+    onError: (error) => setProblem(errorText(error)),
+    onSettled: refresh,
+  });
+  const claim = useMutation({
+    mutationFn: (id: number) => boApi.post('/api/backoffice/withdrawals/{withdrawal_id}/claim', undefined, { params: { withdrawal_id: id } }),
+    onSuccess: (row) => {
+      setProblem(null);
+      setAnnouncement(t('bo.withdrawals.claimedOne', { id: row.id }));
+    },
+    onError: (error) => setProblem(errorText(error)),
+    onSettled: refresh,
+  });
+
+  const focusRow = useCallback(
+    (index: number) => {
+      setCursor(index);
+      const row = items[index];
+      if (row) openButton(row.id)?.focus();
+    },
+    [items],
+  );
+
+  const act = useCallback(
+    (action: QueueAction) => {
+      const target = items[cursor] ?? items.find((row) => row.id === view.open);
+      switch (action) {
+        case 'next':
+        case 'previous':
+          focusRow(moveCursor(cursor, items.length, action));
+          return;
+        case 'open':
+          if (target) go({ open: target.id });
+          return;
+        case 'close':
+          if (view.open !== null) go({ open: null });
+          return;
+        case 'claim':
+          if (target && decider && target.status === 'PENDING') claim.mutate(target.id);
+          return;
+        case 'approve':
+          if (!target || !decider || target.status !== 'PENDING') return;
+          if (rowApprovable(target)) setApproving({ row: target, claimFirst: !mine(target) });
+          // A flagged one is decided with its detail open and claimed.
+          else if (mine(target) && view.open === target.id) setApproving({ row: target, claimFirst: false });
+          else setProblem(t(target.clean ? 'bo.withdrawals.claimedByOther' : 'bo.withdrawals.openFirst', { name: target.claimedBy ?? '', id: target.id }));
+          return;
+        case 'claimNext':
+          if (decider && !claimNext.isPending) claimNext.mutate();
+          return;
+        case 'mute':
+          toggleMuted();
+          return;
+        case 'help':
+          setHelp(true);
+          return;
+      }
+    },
+    [items, cursor, view.open, go, focusRow, decider, claim, claimNext, rowApprovable, mine, toggleMuted, t],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (approving || help) return;
+      const action = actionOf(event);
+      if (!action) return;
+      event.preventDefault();
+      act(action);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [act, approving, help]);
+
+  const columns = useMemo<ColumnDef<Row, unknown>[]>(() => {
+    const all: (ColumnDef<Row, unknown> | false)[] = [
       {
         id: 'createdAt',
         header: t('bo.withdrawals.requestedAt'),
-        size: 150,
+        size: compact ? 128 : 150,
         // The open button sits in the first column: it stays in view when the panel narrows the table.
         cell: ({ row }) => (
           <span className="bo-stack">
@@ -80,8 +207,10 @@ export default function WithdrawalsPage() {
             <button
               type="button"
               className="bo-wd-open"
+              data-wd-open={row.original.id}
               aria-pressed={view.open === row.original.id}
               aria-label={t('bo.withdrawals.openOf', { id: row.original.id })}
+              onFocus={() => setCursor(row.index)}
               onClick={() => go({ open: row.original.id })}
             >
               #{row.original.id} · {t('bo.withdrawals.open')}
@@ -103,14 +232,15 @@ export default function WithdrawalsPage() {
       {
         id: 'amount',
         header: t('bo.withdrawals.amount'),
-        size: 120,
+        size: compact ? 110 : 120,
         cell: ({ row }) => (
           <span className="bo-strong bo-nowrap">
             {formatMoney(row.original.amount, row.original.currency as Currency)} {row.original.currency}
           </span>
         ),
       },
-      {
+      // With the detail open, the panel shows where it is paid: the column makes room.
+      !compact && {
         id: 'bank',
         header: t('bo.withdrawals.bank'),
         enableSorting: false,
@@ -120,21 +250,49 @@ export default function WithdrawalsPage() {
               {row.original.bankCode} {row.original.accountNoMasked}
             </span>
             <span className="bo-muted bo-small">{row.original.bankAccountName}</span>
-            {row.original.bankChangedRecently && <span className="bo-badge bo-badge-warn">{t('bo.withdrawals.bankChanged')}</span>}
           </span>
         ),
       },
-      { id: 'status', header: t('bo.withdrawals.statusLabel'), size: 110, enableSorting: false, cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+      {
+        id: 'status',
+        header: t('bo.withdrawals.statusLabel'),
+        size: 130,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <span className="bo-stack bo-wd-flags">
+            <StatusBadge status={row.original.status} />
+            <Flags row={row.original} />
+          </span>
+        ),
+      },
       {
         id: 'claimedBy',
         header: t('bo.withdrawals.claimedBy'),
-        size: 130,
+        size: compact ? 120 : 140,
         enableSorting: false,
-        cell: ({ row }) => row.original.claimedBy ?? <span className="bo-muted">—</span>,
+        cell: ({ row }) => (
+          <span className="bo-stack">
+            <span className="bo-wd-claimer">{row.original.claimedBy ?? <span className="bo-muted">—</span>}</span>
+            {rowApprovable(row.original) && (
+              <button
+                type="button"
+                className="bo-btn bo-btn-sm bo-btn-primary"
+                aria-label={t('bo.withdrawals.approveRowOf', { id: row.original.id })}
+                onClick={() => setApproving({ row: row.original, claimFirst: !mine(row.original) })}
+              >
+                {t('bo.withdrawals.approveRow')}
+              </button>
+            )}
+          </span>
+        ),
       },
-    ],
-    [t, go, view.open],
-  );
+    ];
+    return all.filter((column): column is ColumnDef<Row, unknown> => column !== false);
+  }, [t, go, view.open, compact, rowApprovable, mine]);
+
+  const rowClass = (row: Row) =>
+    [row.id === view.open && 'bo-row-selected', items[cursor]?.id === row.id && 'bo-row-cursor', attention.fresh.has(row.id) && 'bo-row-new'].filter(Boolean).join(' ') ||
+    undefined;
 
   return (
     <section className="bo-page" aria-labelledby="bo-withdrawals-title">
@@ -143,30 +301,41 @@ export default function WithdrawalsPage() {
         <span className="bo-wd-head-side">
           {rows.data && <span className="bo-muted">{t('bo.withdrawals.total', { count: rows.data.total })}</span>}
           <span className={live ? 'bo-badge bo-badge-ok' : 'bo-badge bo-badge-off'}>{t(live ? 'bo.withdrawals.live' : 'bo.withdrawals.offline')}</span>
+          <button type="button" className="bo-btn bo-btn-sm" aria-pressed={!attention.muted} onClick={attention.toggleMuted}>
+            {t('bo.withdrawals.sound')}
+          </button>
+          {attention.notifications.permission !== 'unsupported' && (
+            <button
+              type="button"
+              className="bo-btn bo-btn-sm"
+              aria-pressed={attention.notifications.wanted && attention.notifications.permission === 'granted'}
+              disabled={attention.notifications.permission === 'denied'}
+              title={attention.notifications.permission === 'denied' ? t('bo.withdrawals.notifyBlocked') : undefined}
+              onClick={attention.toggleNotifications}
+            >
+              {t('bo.withdrawals.notify')}
+            </button>
+          )}
+          <button type="button" className="bo-btn bo-btn-sm" aria-label={t('bo.withdrawals.keys.title')} onClick={() => setHelp(true)}>
+            ?
+          </button>
+          {decider && (
+            <button type="button" className="bo-btn bo-btn-primary" disabled={claimNext.isPending} onClick={() => claimNext.mutate()}>
+              {t('bo.withdrawals.claimNext')}
+            </button>
+          )}
         </span>
       </header>
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      <form className="bo-filters" aria-label={t('bo.withdrawals.filters')} onSubmit={(event) => event.preventDefault()}>
-        <div className="bo-filter">
-          <label htmlFor={statusId}>{t('bo.withdrawals.statusLabel')}</label>
-          <select
-            id={statusId}
-            className="bo-input"
-            value={view.status || 'all'}
-            onChange={(event) => go({ status: event.target.value === 'all' ? '' : (event.target.value as WithdrawalStatus), page: 1 })}
-          >
-            {STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(`bo.withdrawals.status.${status}`)}
-              </option>
-            ))}
-            <option value="all">{t('bo.withdrawals.allStatuses')}</option>
-          </select>
-        </div>
-      </form>
-      <div className={view.open === null ? 'bo-wd-layout' : 'bo-wd-layout bo-wd-layout-open'}>
+      {problem && (
+        <p className="bo-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <QueueFilterForm view={view} onChange={go} />
+      <div className={compact ? 'bo-wd-layout bo-wd-layout-open' : 'bo-wd-layout'}>
         <div className="bo-wd-table">
           {rows.isError ? (
             <p className="bo-error" role="alert">
@@ -177,14 +346,14 @@ export default function WithdrawalsPage() {
               <DataTable
                 caption={t('bo.withdrawals.title')}
                 columns={columns}
-                data={rows.data?.items ?? []}
+                data={items}
                 getRowId={(row) => String(row.id)}
                 sorting={toSorting(view.sort)}
                 onSortingChange={(updater) => {
                   const next = typeof updater === 'function' ? updater(toSorting(view.sort)) : updater;
                   go({ sort: fromSorting(next), page: 1 });
                 }}
-                rowClassName={(row) => (row.id === view.open ? 'bo-row-selected' : undefined)}
+                rowClassName={rowClass}
                 empty={t('bo.withdrawals.empty')}
                 busy={rows.isFetching}
               />
@@ -203,6 +372,8 @@ export default function WithdrawalsPage() {
         </div>
         {view.open !== null && <WithdrawalDetail key={view.open} id={view.open} onClose={() => go({ open: null })} />}
       </div>
+      {approving && <DecisionDialog kind="payout" withdrawal={approving.row} claimFirst={approving.claimFirst} onClose={() => setApproving(null)} />}
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </section>
   );
 }
