@@ -5,8 +5,8 @@
  * highlighted and counted in the tab title. The cashier opens it, claims it and approves it
  * through the sandbox bank: it becomes paid, and the member's statement (player API) shows the
  * withdrawal as a success. Then the cashier's shift: filters kept in the URL, the flags and a
- * clean row approved from the row, "claim next" and the keyboard. The queue passes axe;
- * screenshots go to test-results/screens/.
+ * clean row approved from the row, "claim next" and the keyboard; and, in English, the idle lock
+ * (the password alone unlocks it). The queue passes axe; screenshots go to test-results/screens/.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, randomDigits, type Member } from './support/backend';
@@ -217,4 +217,44 @@ test('the shift: filters in the URL, flags, a clean row approved from the row, c
   await alerts.click();
   await expect(alerts).toHaveAttribute('aria-pressed', 'true');
   await expectAccessible(page, 'withdrawal queue with filters and signals');
+});
+
+test.describe('idle lock (en)', () => {
+  test.use({ appLocale: 'en' });
+
+  test('an idle back office locks and the password alone opens it again', async ({ page, request, t }) => {
+    const cashier = await enrolledStaff(request, 'cashier');
+    await page.clock.install();
+    await openBackOffice(page, t, cashier, '/backoffice/withdrawals?flags=clean');
+    await expect(page.getByRole('heading', { name: t('bo.withdrawals.title') })).toBeVisible();
+
+    // Half an hour without a key or a click: the screen locks, and so does the server.
+    await page.clock.fastForward('31:00');
+    const lock = page.getByRole('heading', { name: t('bo.lock.title') });
+    await expect(lock).toBeVisible();
+    await expect(page.getByRole('navigation', { name: t('bo.nav.label') })).toHaveCount(0);
+    await expect
+      .poll(async () => (await request.get('/api/backoffice/me', { headers: { Authorization: `Bearer ${cashier.token}` } })).status())
+      .toBe(423);
+    await page.screenshot({ path: 'test-results/screens/backoffice-lock-en.png' });
+    await expectAccessible(page, 'lock screen');
+
+    // A wrong password is counted; the right one (no code) brings the same page back.
+    await page.getByLabel(t('bo.lock.password'), { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: t('bo.lock.unlock') }).click();
+    await expect(page.getByText(t('bo.lock.wrong'))).toBeVisible();
+    await page.getByLabel(t('bo.lock.password'), { exact: true }).fill(cashier.password);
+    await page.getByRole('button', { name: t('bo.lock.unlock') }).click();
+    await expect(page.getByRole('navigation', { name: t('bo.nav.label') })).toBeVisible();
+    await expect(page).toHaveURL(/\/backoffice\/withdrawals\?flags=clean$/);
+    await expect(page.getByRole('heading', { name: t('bo.withdrawals.title') })).toBeVisible();
+
+    // Stepping away: "Lock" at once; a reload keeps it locked.
+    await page.getByRole('button', { name: t('bo.top.lock') }).click();
+    await expect(lock).toBeVisible();
+    await page.reload();
+    await expect(lock).toBeVisible();
+    await page.getByRole('button', { name: t('bo.lock.signOut') }).click();
+    await expect(page.getByRole('heading', { name: t('bo.login.title') })).toBeVisible();
+  });
 });

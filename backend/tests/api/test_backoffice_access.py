@@ -436,6 +436,19 @@ async def _withdrawal_claim_next(w: World) -> httpx.Response:
     return await w.client.post(f"{PREFIX}/withdrawals/claim-next", headers=bearer(w.owner_token))
 
 
+async def _lock(w: World) -> httpx.Response:
+    return await w.client.post(f"{PREFIX}/auth/lock", headers=bearer(w.owner_token))
+
+
+async def _unlock(w: World) -> httpx.Response:
+    await _lock(w)
+    return await w.client.post(
+        f"{PREFIX}/auth/unlock",
+        json={"password": w.owner.password},
+        headers=bearer(w.owner_token),
+    )
+
+
 async def _conversation(w: World) -> int:
     await set_site_setting(w.client, "enableChatWidget", True)
     guest = "0b6f4bd2-8f1e-4d6e-9a43-5d2f3b8c1a70"
@@ -470,6 +483,8 @@ EXAMPLES: dict[tuple[str, str], tuple[Example, str]] = {
     ("POST", f"{PREFIX}/auth/login"): (_login, "auth.password_accepted"),
     ("POST", f"{PREFIX}/auth/totp"): (_totp, "auth.login"),
     ("POST", f"{PREFIX}/auth/logout"): (_logout, "auth.logout"),
+    ("POST", f"{PREFIX}/auth/lock"): (_lock, "session.lock"),
+    ("POST", f"{PREFIX}/auth/unlock"): (_unlock, "session.unlock"),
     ("DELETE", f"{PREFIX}/sessions/{{session_id}}"): (_end_session, "session.end"),
     ("POST", f"{PREFIX}/staff"): (_create, "staff.create"),
     ("PATCH", f"{PREFIX}/staff/{{staff_id}}"): (_update, "staff.update"),

@@ -1,5 +1,6 @@
 """Staff login (password, then TOTP; enrolment on the first login), replay and throttle
-refusals, idle and absolute expiry, a staff member's own sessions, and token separation."""
+refusals, the idle lock and absolute expiry, a staff member's own sessions, and token
+separation. The idle lock itself: tests/api/test_backoffice_idle_lock.py."""
 
 from __future__ import annotations
 
@@ -224,14 +225,16 @@ async def test_code_guesses_are_throttled_too(client: httpx.AsyncClient, app: Fa
     assert (await password_step(client, ann)).status_code == 429
 
 
-async def test_a_session_ends_when_idle(client: httpx.AsyncClient, app: FastAPI) -> None:
+async def test_an_idle_session_locks_instead_of_ending(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
     token = await log_in(client, await add_staff(app))
     for _ in range(3):
         clock.advance(timedelta(minutes=29))
         assert (await client.get(ME, headers=bearer(token))).status_code == 200
     clock.advance(timedelta(minutes=31))
     r = await client.get(ME, headers=bearer(token))
-    assert (r.status_code, r.json()) == (401, {"message": "invalid-token"})
+    assert (r.status_code, r.json()) == (423, {"message": "SESSION_LOCKED"})
 
 
 async def test_a_session_ends_twelve_hours_after_login(

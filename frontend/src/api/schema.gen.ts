@@ -614,6 +614,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/auth/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lock the session of this token (idle in the browser, or the staff member's choice): every call but unlock and logout answers 423 SESSION_LOCKED until unlocked */
+        post: operations["backofficeLock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/auth/login": {
         parameters: {
             query?: never;
@@ -659,6 +676,23 @@ export interface paths {
         put?: never;
         /** Login step 2: the authenticator's code (the first one confirms an enrolment) */
         post: operations["backofficeTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/auth/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unlock the session of this token with the staff member's password (no TOTP while the session lives); the last of five wrong passwords ends the session */
+        post: operations["backofficeUnlock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,7 +1514,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The staff member's own live sessions, newest first */
+        /** The staff member's own live sessions (locked ones too), newest first */
         get: operations["backofficeSessions"];
         put?: never;
         post?: never;
@@ -4333,6 +4367,11 @@ export interface components {
         /** ErrorBody */
         ErrorBody: {
             /**
+             * Attemptsleft
+             * @description Wrong passwords a locked back-office session still takes (WRONG_CREDENTIAL at its lock screen).
+             */
+            attemptsLeft?: number | null;
+            /**
              * Field
              * @description The offending field, on 422.
              */
@@ -4772,6 +4811,11 @@ export interface components {
             displayName: string;
             /** Id */
             id: number;
+            /**
+             * Idlelockminutes
+             * @description Unused this long, the session locks and asks for the password again (PAO_STAFF_IDLE_MINUTES).
+             */
+            idleLockMinutes: number;
             /** Lastloginat */
             lastLoginAt: string | null;
             /** Login */
@@ -6002,6 +6046,11 @@ export interface components {
              * Format: date-time
              */
             lastSeenAt: string;
+            /**
+             * Locked
+             * @description Idle or locked: it asks for the password again.
+             */
+            locked: boolean;
             /** Useragent */
             userAgent: string | null;
         };
@@ -6010,7 +6059,7 @@ export interface components {
             /**
              * Expiresat
              * Format: date-time
-             * @description Absolute end; it also ends when idle.
+             * @description Absolute end; idle before it, the session locks (the password unlocks it).
              */
             expiresAt: string;
             staff: components["schemas"]["MeOut"];
@@ -6499,6 +6548,11 @@ export interface components {
              * @default SUCCESS
              */
             code: string;
+        };
+        /** UnlockIn */
+        UnlockIn: {
+            /** Password */
+            password: string;
         };
         /**
          * UnmatchedDetailOut
@@ -9318,6 +9372,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -9407,6 +9470,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9521,6 +9593,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -9601,6 +9682,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -9659,6 +9749,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9744,6 +9843,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9838,6 +9946,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9961,6 +10078,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10049,6 +10175,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10107,6 +10242,99 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeLock: {
+        parameters: {
+            query?: {
+                /** @description The browser saw no activity (else: locked by hand). */
+                idle?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10282,6 +10510,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10398,6 +10635,111 @@ export interface operations {
             };
         };
     };
+    backofficeUnlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnlockIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token | WRONG_CREDENTIAL */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     backofficeChatAgents: {
         parameters: {
             query?: never;
@@ -10445,6 +10787,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10532,6 +10883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10610,6 +10970,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10733,6 +11102,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10818,6 +11196,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -10876,6 +11263,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10979,6 +11375,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11037,6 +11442,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11122,6 +11536,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11225,6 +11648,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11283,6 +11715,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11386,6 +11827,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11444,6 +11894,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11536,6 +11995,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11617,6 +12085,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11675,6 +12152,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11762,6 +12248,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -11840,6 +12335,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11966,6 +12470,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12045,6 +12558,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12168,6 +12690,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12239,6 +12770,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12325,6 +12865,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12452,6 +13001,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12548,6 +13106,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12606,6 +13173,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12694,6 +13270,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12772,6 +13357,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12898,6 +13492,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -12976,6 +13579,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13099,6 +13711,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -13180,6 +13801,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13272,6 +13902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -13353,6 +13992,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13467,6 +14115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -13548,6 +14205,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13662,6 +14328,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -13762,6 +14437,15 @@ export interface operations {
             };
             /** @description KEY_MISSING */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13885,6 +14569,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -13973,6 +14666,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14054,6 +14756,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14177,6 +14888,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14265,6 +14985,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14334,6 +15063,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14439,6 +15177,15 @@ export interface operations {
             };
             /** @description BONUS_CODE_INVALID | BONUS_AMOUNT_INVALID | BONUS_PERCENT_INVALID | BONUS_PERCENT_FAIL_INVALID | BONUS_TURNOVER_INVALID | BONUS_MAX_RECEIVED_INVALID | BONUS_TOTAL_LIMIT_INVALID | BONUS_LIMIT_BELOW_CLAIMED | BONUS_NAME_REQUIRED | BONUS_WINDOW_INVALID | BONUS_SORT_INVALID | KEY_MISSING | KEY_INVALID (with field) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14553,6 +15300,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14631,6 +15387,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14723,6 +15488,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14781,6 +15555,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14895,6 +15678,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -14980,6 +15772,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15056,6 +15857,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15156,6 +15966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15214,6 +16033,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15304,6 +16132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15362,6 +16199,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15465,6 +16311,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15523,6 +16378,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15615,6 +16479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15673,6 +16546,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15778,6 +16660,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15901,6 +16792,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -15979,6 +16879,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16091,6 +17000,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16161,6 +17079,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16267,6 +17194,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16360,6 +17296,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16427,6 +17372,15 @@ export interface operations {
             };
             /** @description gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16512,6 +17466,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16638,6 +17601,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16725,6 +17697,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16851,6 +17832,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
             503: {
                 headers: {
@@ -16938,6 +17928,15 @@ export interface operations {
             };
             /** @description KEY_MISSING | KEY_INVALID */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,8 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, useLocation, useRoutes } from 'react-router';
 import { Spinner } from '@/components/ui/Spinner';
 import { ToastProvider } from '@/components/ui/Toast';
+import { LockScreen } from './features/lock/LockScreen';
+import { useIdleLock } from './features/lock/use-idle-lock';
 import LoginPage from './features/login/LoginPage';
 import { LOGIN_PATH, SessionEndBridge, useMe, type LoginState } from './lib/auth';
+import { useLocked } from './lib/lock';
+import { getStaffToken } from './lib/session';
 import type { Me } from './lib/permissions';
 import { BACK_OFFICE_ROUTES, routesFor } from './routes';
 import { Shell } from './Shell';
@@ -18,6 +22,7 @@ export const BASENAME = '/backoffice';
 
 /** The shell around the screens of the route table this staff member may open. */
 function SignedInRoutes({ me }: { me: Me }) {
+  useIdleLock(me.idleLockMinutes);
   const allowed = routesFor(me.permissions);
   // A screen the role may not open, or no path: the first one it may.
   const fallback = `/${allowed[0]?.path ?? BACK_OFFICE_ROUTES.at(-1)?.path}`;
@@ -32,10 +37,14 @@ function SignedInRoutes({ me }: { me: Me }) {
   ]);
 }
 
-/** The signed-in part: waits for `me`, or sends the browser to the login screen. */
+/** The signed-in part: waits for `me`, or sends the browser to the login screen; a locked
+ * session shows only the lock screen (the page's URL stays, for after the unlock). */
 function SignedIn() {
-  const { me, loading } = useMe();
+  // A lock is a session's: without a token there is nothing to unlock.
+  const locked = useLocked() && getStaffToken() !== null;
+  const { me, loading } = useMe(!locked);
   const location = useLocation();
+  if (locked) return <LockScreen />;
   if (loading) return <Spinner />;
   if (!me) {
     const from = location.pathname + location.search;

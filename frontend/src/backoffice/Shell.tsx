@@ -1,12 +1,15 @@
 /** The signed-in frame: sidebar navigation built from the route table and `me`'s permissions,
- * a top bar with the staff member's name and role, the language and logout. */
+ * a top bar with the staff member's name and role, the language, "lock" (stepping away: the
+ * password opens it again) and logout. */
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { Icon } from '@/components/ui/Icon';
 import { Spinner } from '@/components/ui/Spinner';
 import { LanguageSelect } from './components/LanguageSelect';
+import { boApi } from './lib/api';
 import { useLogout } from './lib/auth';
+import { markLocked } from './lib/lock';
 import type { Me } from './lib/permissions';
 import { routesFor } from './routes';
 
@@ -52,6 +55,17 @@ export function Shell({ me }: { me: Me }) {
               {t(`bo.role.${me.role}`)}
             </span>
           </p>
+          <button
+            type="button"
+            className="bo-btn"
+            onClick={() => {
+              // Locked here at once; the server's lock is what makes it hold.
+              void boApi.post('/api/backoffice/auth/lock').then(markLocked, markLocked);
+            }}
+          >
+            <Icon name="lock" size={18} />
+            {t('bo.top.lock')}
+          </button>
           <button type="button" className="bo-btn" onClick={() => void logout()}>
             <Icon name="logout" size={18} />
             {t('bo.top.logout')}

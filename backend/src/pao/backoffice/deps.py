@@ -2,7 +2,10 @@
 
 * ``CurrentStaff`` — the staff member behind the bearer token of a live staff session, or 401
   ``invalid-token``. It looks only in ``staff_sessions``: a member's token is refused here (and
-  :data:`pao.identity.deps.CurrentMember` never finds a staff token).
+  :data:`pao.identity.deps.CurrentMember` never finds a staff token). A locked session (idle,
+  or locked by hand: :mod:`pao.backoffice.sessions.lock`) is refused with 423
+  ``SESSION_LOCKED``, except by the routes declared with :func:`require_even_locked` (lock,
+  unlock, logout).
 * :func:`require` — the dependency a route declares its permission with: 401 as above, then
   403 ``STAFF_FORBIDDEN`` unless the role holds the permission
   (:func:`pao.backoffice.staff.roles.may`).
@@ -22,8 +25,9 @@ from fastapi.dependencies.models import Dependant
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from pao.backoffice.audit.service import Actor
-from pao.backoffice.exceptions import StaffForbidden
+from pao.backoffice.exceptions import StaffForbidden, StaffSessionLocked
 from pao.backoffice.models import Staff, StaffSession
+from pao.backoffice.sessions import lock
 from pao.backoffice.sessions import service as sessions
 from pao.backoffice.staff.roles import Permission, may
 from pao.core.client import client_ip
@@ -44,13 +48,12 @@ def idle_timeout(request: Request) -> timedelta:
     return timedelta(minutes=settings.staff_idle_minutes)
 
 
-async def current_staff_session(
+async def any_staff_session(
     request: Request, session: SessionDep, credentials: StaffCredentials
 ) -> StaffSession:
-    found = await sessions.resolve(
-        session,
-        credentials.credentials if credentials is not None else None,
-        idle=idle_timeout(request),
+    """The live session of the token, locked or not (401 ``invalid-token`` without one)."""
+    found = await sessions.find(
+        session, credentials.credentials if credentials is not None else None
     )
     if found is None:
         raise Unauthorized()
@@ -61,6 +64,17 @@ async def current_staff_session(
     return row
 
 
+async def current_staff_session(
+    request: Request, session: SessionDep, row: Annotated[StaffSession, Depends(any_staff_session)]
+) -> StaffSession:
+    """The usable session of the token: a locked one answers 423 ``SESSION_LOCKED`` (an idle
+    one is recorded as locked on the way)."""
+    if await lock.settle(session, row=row, actor=actor_of(request), idle=idle_timeout(request)):
+        raise StaffSessionLocked()
+    sessions.mark_used(row)
+    return row
+
+
 async def current_staff(
     request: Request, row: Annotated[StaffSession, Depends(current_staff_session)]
 ) -> Staff:
@@ -68,8 +82,17 @@ async def current_staff(
     return staff
 
 
+async def current_staff_even_locked(
+    request: Request, row: Annotated[StaffSession, Depends(any_staff_session)]
+) -> Staff:
+    staff: Staff = request.state.staff
+    return staff
+
+
 CurrentStaffSession = Annotated[StaffSession, Depends(current_staff_session)]
+AnyStaffSession = Annotated[StaffSession, Depends(any_staff_session)]
 CurrentStaff = Annotated[Staff, Depends(current_staff)]
+StaffEvenLocked = Annotated[Staff, Depends(current_staff_even_locked)]
 
 
 def actor_of(request: Request) -> Actor:
@@ -94,6 +117,19 @@ class Require:
         return f"require({self.permission})"
 
 
+class RequireEvenLocked(Require):
+    """A route's permission for a session that may be locked (lock, unlock, logout)."""
+
+    async def __call__(self, staff: StaffEvenLocked) -> Staff:
+        assert self.permission is not None
+        if not may(staff.role, self.permission):
+            raise StaffForbidden()
+        return staff
+
+    def __repr__(self) -> str:
+        return f"require_even_locked({self.permission})"
+
+
 class Public:
     """The mark of a route anyone may call (the login steps)."""
 
@@ -114,6 +150,12 @@ Access = Require | Public
 def require(permission: Permission) -> Require:
     """``Depends(require(Permission.X))``; one instance per permission."""
     return Require(permission)
+
+
+@cache
+def require_even_locked(permission: Permission) -> RequireEvenLocked:
+    """``Depends(require_even_locked(Permission.X))``: as :func:`require`, locked or not."""
+    return RequireEvenLocked(permission)
 
 
 def _accesses(dependant: Dependant) -> list[Access]:

@@ -5,7 +5,9 @@
      │    ├── StaffWrongCredential     WRONG_CREDENTIAL       login or password wrong
      │    ├── StaffLoginExpired        STAFF_LOGIN_EXPIRED    ticket unknown, used or old
      │    ├── StaffCodeInvalid         STAFF_CODE_INVALID     the TOTP code is wrong
-     │    └── StaffCodeUsed            STAFF_CODE_USED        the code was used already (replay)
+     │    ├── StaffCodeUsed            STAFF_CODE_USED        the code was used already (replay)
+     │    ├── StaffUnlockRefused       WRONG_CREDENTIAL       wrong password at the lock screen
+     │    └── StaffSessionEnded        invalid-token          ended by the last wrong password
      ├── Forbidden (403)
      │    ├── StaffForbidden           STAFF_FORBIDDEN        the role lacks the route's permission
      │    ├── StaffDisabled            STAFF_DISABLED         right password, disabled account
@@ -16,14 +18,16 @@
      ├── Conflict (409)
      │    ├── StaffLoginTaken          STAFF_LOGIN_TAKEN
      │    └── StaffLastOwner           STAFF_LAST_OWNER       the last active owner stays one
+     ├── StaffSessionLocked (423)      SESSION_LOCKED         idle or locked: the password again
      └── TooManyRequests (429)         REQUEST_LIMIT          login throttle
 
-A failed login step keeps what it wrote (its audit row), hence ``keeps_changes``.
+A failed login or unlock step keeps what it wrote (its audit row, the try it reserved, the
+lock recorded on the way), hence ``keeps_changes``.
 """
 
 from __future__ import annotations
 
-from pao.core.errors import Conflict, Forbidden, NotFound, Unauthorized
+from pao.core.errors import AppError, Conflict, Forbidden, NotFound, Unauthorized
 
 
 class StaffWrongCredential(Unauthorized):
@@ -42,6 +46,28 @@ class StaffCodeInvalid(Unauthorized):
 
 class StaffCodeUsed(Unauthorized):
     code = "STAFF_CODE_USED"
+    keeps_changes = True
+
+
+class StaffUnlockRefused(Unauthorized):
+    """A wrong password at the lock screen; the answer says how many tries are left
+    (``attemptsLeft``)."""
+
+    code = "WRONG_CREDENTIAL"
+    keeps_changes = True
+
+
+class StaffSessionEnded(Unauthorized):
+    code = "invalid-token"
+    keeps_changes = True
+
+
+class StaffSessionLocked(AppError):
+    """The session is locked (idle, or locked by hand): every route refuses it but unlock,
+    lock and logout. 423 rather than 401, so a client asks for the password, not a login."""
+
+    status_code = 423
+    code = "SESSION_LOCKED"
     keeps_changes = True
 
 

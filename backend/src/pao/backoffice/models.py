@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
@@ -66,7 +66,9 @@ class StaffLoginChallenge(Base):
 
 
 class StaffSession(Base):
-    """A staff member's bearer token (its digest), with an idle and an absolute expiry."""
+    """A staff member's bearer token (its digest), with an absolute expiry; idle, it locks
+    (``locked_at``) until its password is given again (pao.backoffice.sessions.lock), and
+    ``unlock_attempts`` counts the tries reserved at the lock screen since it locked."""
 
     __tablename__ = "staff_sessions"
 
@@ -77,6 +79,8 @@ class StaffSession(Base):
     last_seen_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    locked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    unlock_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ip: Mapped[str | None] = mapped_column(String(45))
     user_agent: Mapped[str | None] = mapped_column(String(300))
 

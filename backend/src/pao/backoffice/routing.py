@@ -11,8 +11,10 @@ from pao.core.openapi import errors
 
 PREFIX = "/api/backoffice"
 TAGS: list[str | Enum] = ["backoffice"]
-# Every authenticated route can answer these.
-AUTHENTICATED = errors(_401="invalid-token", _403="STAFF_FORBIDDEN", _410="gone")
+# Every authenticated route can answer these (423: the session is locked, idle).
+AUTHENTICATED = errors(
+    _401="invalid-token", _403="STAFF_FORBIDDEN", _410="gone", _423="SESSION_LOCKED"
+)
 
 
 def backoffice_router() -> APIRouter:

@@ -31,6 +31,12 @@ class ErrorBody(BaseModel):
         alias="retryAfter",
         description="Seconds until the same call is taken again (REQUEST_LIMIT_1MIN).",
     )
+    attempts_left: int | None = Field(
+        default=None,
+        alias="attemptsLeft",
+        description="Wrong passwords a locked back-office session still takes (WRONG_CREDENTIAL "
+        "at its lock screen).",
+    )
 
 
 def errors(**by_status: str) -> dict[int | str, dict[str, Any]]:

@@ -49,7 +49,8 @@ class Settings(BaseSettings):
     sms_sender: str = "Pao"
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     session_ttl_hours: int = 24 * 14
-    # Back office: a staff session unused for this long ends (it also ends 12 h after login).
+    # Back office: a staff session unused for this long locks (the password unlocks it); it
+    # ends 12 h after login.
     staff_idle_minutes: int = Field(default=30, ge=1, le=12 * 60)
     # Support chat: socket.io room names are this prefix + member id (or guest id).
     chat_prefix: str = Field(default="pao-chat-", pattern=r"^[A-Za-z0-9:_-]{1,40}$")

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '@/lib/api-client';
 import { boApi } from './api';
+import { forgetLock, isLocked, LOCK_KEY } from './lock';
 import { STAFF_TOKEN_KEY } from './session';
 
 // The two apps share one origin (and so one localStorage): each must send only its own token.
@@ -49,5 +50,27 @@ describe('tokens stay with their app', () => {
     localStorage.setItem(STAFF_TOKEN_KEY, 'staff-token');
     await api.get('/api/bonus');
     expect(sentAuthorization(fetchMock)).toBe('Bearer member-token');
+  });
+});
+
+describe('a locked session', () => {
+  beforeEach(() => {
+    vi.stubGlobal('localStorage', memoryStorage());
+    forgetLock();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('locks the screen of every tab on the first 423 SESSION_LOCKED', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('{"message":"SESSION_LOCKED"}', { status: 423 }))));
+    localStorage.setItem(STAFF_TOKEN_KEY, 'staff-token');
+    await expect(boApi.get('/api/backoffice/withdrawals')).rejects.toMatchObject({ code: 'SESSION_LOCKED' });
+    expect(isLocked()).toBe(true);
+    expect(localStorage.getItem(LOCK_KEY)).toBe('1');
+  });
+
+  it('stays unlocked on other refusals', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('{"message":"STAFF_FORBIDDEN"}', { status: 403 }))));
+    await expect(boApi.get('/api/backoffice/staff')).rejects.toMatchObject({ code: 'STAFF_FORBIDDEN' });
+    expect(isLocked()).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Who is signed in: `GET me` (with the permissions the navigation is built from), and the
- * session's end. Any answer meaning "no session" (401: idle, revoked, expired) clears the staff
- * token and sends the browser to the login screen.
+ * session's end. Any answer meaning "no session" (401: revoked, expired, ended at the lock
+ * screen) clears the staff token and sends the browser to the login screen; an idle session is
+ * locked instead (423, lib/lock.ts), not ended.
  */
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
@@ -9,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { onErrorRoute } from '@/lib/api-client';
 import { boApi } from './api';
 import type { Me } from './permissions';
+import { forgetLock } from './lock';
 import { clearStaffToken, getStaffToken } from './session';
 
 export const meQuery = () =>
@@ -18,10 +20,11 @@ export const meQuery = () =>
     staleTime: 60_000,
   });
 
-/** The signed-in staff member, or undefined while loading or without a session. */
-export function useMe(): { me: Me | undefined; loading: boolean } {
+/** The signed-in staff member, or undefined while loading or without a session (`enabled`:
+ * false while the session is locked: no call would be answered). */
+export function useMe(enabled = true): { me: Me | undefined; loading: boolean } {
   const hasToken = getStaffToken() !== null;
-  const query = useQuery({ ...meQuery(), enabled: hasToken });
+  const query = useQuery({ ...meQuery(), enabled: hasToken && enabled });
   return { me: hasToken ? query.data : undefined, loading: hasToken && query.isPending };
 }
 
@@ -37,6 +40,7 @@ export function useForgetSession(): (state?: LoginState) => void {
   return useCallback(
     (state?: LoginState) => {
       clearStaffToken();
+      forgetLock();
       queryClient.clear();
       void navigate(LOGIN_PATH, { replace: true, state });
     },

@@ -1,22 +1,33 @@
-"""``/api/backoffice/auth/*`` and ``/me``: logging in (password, then TOTP), out, and the staff
+"""``/api/backoffice/auth/*`` and ``/me``: logging in (password, then TOTP), out, locking and
+unlocking the session (:mod:`pao.backoffice.sessions.lock`: the password alone), and the staff
 member behind the token. Their own sessions are :mod:`pao.backoffice.sessions.routes`."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request, Response, status
+from fastapi import Depends, Query, Request, Response, status
 
 from pao.backoffice.deps import (
     PUBLIC,
-    CurrentStaffSession,
+    AnyStaffSession,
     actor_of,
+    idle_timeout,
     require,
+    require_even_locked,
 )
 from pao.backoffice.login import service as auth
-from pao.backoffice.login.schemas import LoginIn, LoginStepOut, MeOut, SessionStartedOut, TotpIn
+from pao.backoffice.login.schemas import (
+    LoginIn,
+    LoginStepOut,
+    MeOut,
+    SessionStartedOut,
+    TotpIn,
+    UnlockIn,
+)
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
+from pao.backoffice.sessions import lock
 from pao.backoffice.staff.roles import Permission
 from pao.backoffice.staff.schemas import EnrolmentOut
 from pao.core.client import client_ip
@@ -27,6 +38,12 @@ from pao.core.uow import SessionDep
 router = backoffice_router()
 
 OwnAccount = Annotated[Staff, Depends(require(Permission.OWN_ACCOUNT))]
+# Lock, unlock and logout take a locked session too.
+OwnLockedOrNot = Annotated[Staff, Depends(require_even_locked(Permission.OWN_ACCOUNT))]
+
+
+def _idle_minutes(request: Request) -> int:
+    return int(idle_timeout(request).total_seconds() // 60)
 
 
 def _throttle(request: Request) -> LoginThrottle:
@@ -85,7 +102,11 @@ async def totp_step(body: TotpIn, request: Request, session: SessionDep) -> Sess
         ip=client_ip(request),
         user_agent=request.headers.get("user-agent"),
     )
-    return SessionStartedOut(token=token, expires_at=row.expires_at, staff=MeOut.of_me(staff))
+    return SessionStartedOut(
+        token=token,
+        expires_at=row.expires_at,
+        staff=MeOut.of_me(staff, idle_lock_minutes=_idle_minutes(request)),
+    )
 
 
 @router.post(
@@ -97,10 +118,58 @@ async def totp_step(body: TotpIn, request: Request, session: SessionDep) -> Sess
     summary="End the session of this token",
 )
 async def logout(
-    request: Request, session: SessionDep, staff: OwnAccount, row: CurrentStaffSession
+    request: Request, session: SessionDep, staff: OwnLockedOrNot, row: AnyStaffSession
 ) -> Response:
     await auth.log_out(session, actor=actor_of(request), row=row)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/auth/lock",
+    operation_id="backofficeLock",
+    status_code=status.HTTP_204_NO_CONTENT,
+    response_class=Response,
+    responses=AUTHENTICATED,
+    summary="Lock the session of this token (idle in the browser, or the staff member's "
+    "choice): every call but unlock and logout answers 423 SESSION_LOCKED until unlocked",
+)
+async def lock_session(
+    request: Request,
+    session: SessionDep,
+    staff: OwnLockedOrNot,
+    row: AnyStaffSession,
+    idle: Annotated[
+        bool, Query(description="The browser saw no activity (else: locked by hand).")
+    ] = False,
+) -> Response:
+    await lock.lock(session, row=row, actor=actor_of(request), reason="idle" if idle else "by hand")
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/auth/unlock",
+    operation_id="backofficeUnlock",
+    response_model=MeOut,
+    responses={**AUTHENTICATED, **errors(_401="invalid-token | WRONG_CREDENTIAL"), **VALIDATION},
+    summary="Unlock the session of this token with the staff member's password (no TOTP while "
+    "the session lives); the last of five wrong passwords ends the session",
+)
+async def unlock_session(
+    body: UnlockIn,
+    request: Request,
+    session: SessionDep,
+    staff: OwnLockedOrNot,
+    row: AnyStaffSession,
+) -> MeOut:
+    await lock.unlock(
+        session,
+        row=row,
+        staff=staff,
+        password=body.password,
+        actor=actor_of(request),
+        idle=idle_timeout(request),
+    )
+    return MeOut.of_me(staff, idle_lock_minutes=_idle_minutes(request))
 
 
 @router.get(
@@ -110,5 +179,5 @@ async def logout(
     responses=AUTHENTICATED,
     summary="The staff member behind the token, with the permissions of their role",
 )
-async def me(staff: OwnAccount) -> MeOut:
-    return MeOut.of_me(staff)
+async def me(request: Request, staff: OwnAccount) -> MeOut:
+    return MeOut.of_me(staff, idle_lock_minutes=_idle_minutes(request))

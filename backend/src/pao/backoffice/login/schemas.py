@@ -38,13 +38,27 @@ class MeOut(StaffOut):
         description="What this staff member may do: the UI hides the rest (the server refuses "
         "it anyway)."
     )
+    idle_lock_minutes: int = Field(
+        description="Unused this long, the session locks and asks for the password again "
+        "(PAO_STAFF_IDLE_MINUTES)."
+    )
 
     @classmethod
-    def of_me(cls, staff: Staff) -> MeOut:
-        return cls(**StaffOut.of(staff).model_dump(), permissions=permissions_of(staff.role))
+    def of_me(cls, staff: Staff, *, idle_lock_minutes: int) -> MeOut:
+        return cls(
+            **StaffOut.of(staff).model_dump(),
+            permissions=permissions_of(staff.role),
+            idle_lock_minutes=idle_lock_minutes,
+        )
+
+
+class UnlockIn(_WireIn):
+    password: Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
 class SessionStartedOut(_Wire):
     token: str = Field(description="Bearer token of the staff session (back office only).")
-    expires_at: datetime = Field(description="Absolute end; it also ends when idle.")
+    expires_at: datetime = Field(
+        description="Absolute end; idle before it, the session locks (the password unlocks it)."
+    )
     staff: MeOut

@@ -16,6 +16,7 @@ from pao.backoffice.staff.roles import Permission
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
 from pao.core.uow import SessionDep
+from pao.kit.clock import utcnow
 
 router = backoffice_router()
 
@@ -27,13 +28,17 @@ OwnAccount = Annotated[Staff, Depends(require(Permission.OWN_ACCOUNT))]
     operation_id="backofficeSessions",
     response_model=list[SessionOut],
     responses=AUTHENTICATED,
-    summary="The staff member's own live sessions, newest first",
+    summary="The staff member's own live sessions (locked ones too), newest first",
 )
 async def own_sessions(
     request: Request, session: SessionDep, staff: OwnAccount, row: CurrentStaffSession
 ) -> list[SessionOut]:
-    rows = await sessions.own_sessions(session, staff=staff, idle=idle_timeout(request))
-    return [SessionOut.of(r, current_id=row.id) for r in rows]
+    rows = await sessions.own_sessions(session, staff=staff)
+    idle, now = idle_timeout(request), utcnow()
+    return [
+        SessionOut.of(r, current_id=row.id, locked=sessions.is_locked(r, idle=idle, now=now))
+        for r in rows
+    ]
 
 
 @router.delete(
@@ -47,9 +52,7 @@ async def own_sessions(
 async def end_session(
     session_id: DbId, request: Request, session: SessionDep, staff: OwnAccount
 ) -> Response:
-    ended = await sessions.end_own_session(
-        session, staff=staff, session_id=session_id, idle=idle_timeout(request)
-    )
+    ended = await sessions.end_own_session(session, staff=staff, session_id=session_id)
     await audit.record(
         session,
         actor=actor_of(request),

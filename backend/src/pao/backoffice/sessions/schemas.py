@@ -18,9 +18,10 @@ class SessionOut(_Wire):
     ip: str | None
     user_agent: str | None
     current: bool = Field(description="The session of this very request.")
+    locked: bool = Field(description="Idle or locked: it asks for the password again.")
 
     @classmethod
-    def of(cls, row: StaffSession, *, current_id: int) -> SessionOut:
+    def of(cls, row: StaffSession, *, current_id: int, locked: bool) -> SessionOut:
         return cls(
             id=row.id,
             created_at=row.created_at,
@@ -29,4 +30,5 @@ class SessionOut(_Wire):
             ip=row.ip,
             user_agent=row.user_agent,
             current=row.id == current_id,
+            locked=locked,
         )

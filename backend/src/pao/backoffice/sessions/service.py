@@ -1,10 +1,13 @@
-"""Staff sessions: opened only after the second factor, ended by idle time, age, logout, the
-staff member's own choice, a 2FA or password reset, or disabling the account.
+"""Staff sessions: opened only after the second factor, ended by age, logout, the staff
+member's own choice, a 2FA or password reset, disabling the account, or too many wrong
+passwords at its lock screen.
 
-A session is live while it is not revoked, younger than :data:`ABSOLUTE_LIFETIME`, used within
-the idle timeout (``PAO_STAFF_IDLE_MINUTES``) and its staff member is not disabled. Using it
-moves ``last_seen_at`` (at most every :data:`TOUCH_EVERY`, so a busy page does not write on
-every call).
+A session is live while it is not revoked, younger than :data:`ABSOLUTE_LIFETIME` and its staff
+member is not disabled. A live session is *usable* while it is not locked: unused for the idle
+timeout (``PAO_STAFF_IDLE_MINUTES``) it counts as locked at once, and the first call that finds
+it so records the lock (:mod:`pao.backoffice.sessions.lock`); the password alone unlocks it,
+while it lives. Using it moves ``last_seen_at`` (at most every :data:`TOUCH_EVERY`, so a busy
+page does not write on every call).
 """
 
 from __future__ import annotations
@@ -23,8 +26,15 @@ ABSOLUTE_LIFETIME = timedelta(hours=12)
 TOUCH_EVERY = timedelta(seconds=30)
 
 
-def is_live(row: StaffSession, *, idle: timedelta, now: datetime) -> bool:
-    return row.revoked_at is None and row.expires_at > now and row.last_seen_at + idle > now
+def is_live(row: StaffSession, *, now: datetime) -> bool:
+    """Not revoked and not past its absolute end: usable, or locked and waiting for the
+    password."""
+    return row.revoked_at is None and row.expires_at > now
+
+
+def is_locked(row: StaffSession, *, idle: timedelta, now: datetime) -> bool:
+    """Locked, or unused for ``idle`` (locked from then on, recorded or not yet)."""
+    return row.locked_at is not None or row.last_seen_at + idle <= now
 
 
 async def open_session(
@@ -50,10 +60,9 @@ async def open_session(
 _BY_DIGEST = select(StaffSession, Staff).join(Staff, Staff.id == StaffSession.staff_id)
 
 
-async def resolve(
-    session: AsyncSession, token: str | None, *, idle: timedelta, touch: bool = True
-) -> tuple[StaffSession, Staff] | None:
-    """The live session of ``token`` and its (active) staff member, or ``None``."""
+async def find(session: AsyncSession, token: str | None) -> tuple[StaffSession, Staff] | None:
+    """The live session of ``token`` and its (active) staff member, locked or not, or
+    ``None``."""
     if not token:
         return None
     found = (
@@ -62,17 +71,35 @@ async def resolve(
     if found is None:
         return None
     row, staff = found[0], found[1]
-    now = utcnow()
-    if not is_live(row, idle=idle, now=now) or not staff.active:
+    if not is_live(row, now=utcnow()) or not staff.active:
         return None
-    if touch and now - row.last_seen_at >= TOUCH_EVERY:
-        row.last_seen_at = now
     return row, staff
 
 
-async def own_sessions(
-    session: AsyncSession, *, staff: Staff, idle: timedelta
-) -> list[StaffSession]:
+def mark_used(row: StaffSession) -> None:
+    """The session was used now (written at most every :data:`TOUCH_EVERY`)."""
+    now = utcnow()
+    if now - row.last_seen_at >= TOUCH_EVERY:
+        row.last_seen_at = now
+
+
+async def resolve(
+    session: AsyncSession, token: str | None, *, idle: timedelta, touch: bool = True
+) -> tuple[StaffSession, Staff] | None:
+    """The usable (live, unlocked) session of ``token`` and its staff member, or ``None``: a
+    locked session opens no socket and no chat, whatever the caller."""
+    found = await find(session, token)
+    if found is None:
+        return None
+    row, staff = found
+    if is_locked(row, idle=idle, now=utcnow()):
+        return None
+    if touch:
+        mark_used(row)
+    return row, staff
+
+
+async def own_sessions(session: AsyncSession, *, staff: Staff) -> list[StaffSession]:
     """The staff member's live sessions, newest first."""
     rows = await session.execute(
         select(StaffSession)
@@ -80,15 +107,13 @@ async def own_sessions(
         .order_by(StaffSession.id.desc())
     )
     now = utcnow()
-    return [row for row in rows.scalars() if is_live(row, idle=idle, now=now)]
+    return [row for row in rows.scalars() if is_live(row, now=now)]
 
 
-async def end_own_session(
-    session: AsyncSession, *, staff: Staff, session_id: int, idle: timedelta
-) -> StaffSession:
+async def end_own_session(session: AsyncSession, *, staff: Staff, session_id: int) -> StaffSession:
     """End one of the staff member's own live sessions (404 for anyone else's)."""
     row = await session.get(StaffSession, session_id)
-    if row is None or row.staff_id != staff.id or not is_live(row, idle=idle, now=utcnow()):
+    if row is None or row.staff_id != staff.id or not is_live(row, now=utcnow()):
         raise StaffSessionNotFound()
     row.revoked_at = utcnow()
     await session.flush()

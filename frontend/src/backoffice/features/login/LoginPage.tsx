@@ -13,6 +13,7 @@ import { LanguageSelect } from '../../components/LanguageSelect';
 import { boApi } from '../../lib/api';
 import { meQuery, useMe, type LoginState } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
+import { forgetLock } from '../../lib/lock';
 import { setStaffToken } from '../../lib/session';
 
 type Step = components['schemas']['LoginStepOut'];
@@ -74,6 +75,8 @@ function CodeStep({ step, onRestart }: { step: Step; onRestart: () => void }) {
     mutationFn: () => boApi.post('/api/backoffice/auth/totp', { ticket: step.ticket, code }),
     onSuccess: (started) => {
       setStaffToken(started.token);
+      // A new session starts unlocked, whatever an old one left behind.
+      forgetLock();
       queryClient.setQueryData(meQuery().queryKey, started.staff);
       const from = (location.state as LoginState | null)?.from;
       void navigate(from && from !== '/login' ? from : '/', { replace: true });

@@ -41,6 +41,7 @@ export default function SessionsPage() {
               {row.original.userAgent ?? '—'}
             </span>
             {row.original.current && <span className="bo-badge bo-badge-ok">{t('bo.sessions.current')}</span>}
+            {row.original.locked && <span className="bo-badge bo-badge-warn">{t('bo.sessions.locked')}</span>}
           </span>
         ),
       },
