@@ -123,6 +123,15 @@ async def test_a_slip_id_beyond_the_database_is_refused(
     assert largest.json() == {"message": "NO_DATA"}
 
 
+@pytest.mark.parametrize("spelling", ["1.0", "+1", " 1", "1_0", "0x1", "１"])
+async def test_a_path_id_is_written_in_digits(client: httpx.AsyncClient, spelling: str) -> None:
+    # Lax int parsing takes most of these as 1 (or 10): another spelling of an id is no id.
+    _, token = await register_and_login(client)
+    response = await client.get(f"/api/statement/slip/image/{spelling}", headers=auth(token))
+    assert response.status_code == 422, response.text
+    assert response.json() == {"message": "KEY_INVALID", "field": "slip_id"}
+
+
 async def test_conversation_ids_beyond_the_database_are_refused(
     client: httpx.AsyncClient,
 ) -> None:

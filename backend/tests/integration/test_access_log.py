@@ -88,6 +88,13 @@ def test_redact_path() -> None:
     assert redact_path("/api/a?password=x&access_token=y&n=1") == (
         "/api/a?password=***&access_token=***&n=1"
     )
+    # What staff search for (a member's phone, account, name) is personal: masked too.
+    assert redact_path("/api/backoffice/members?q=0812345678&page=1&phone=0899") == (
+        "/api/backoffice/members?q=***&page=1&phone=***"
+    )
+    assert redact_path("/api/backoffice/withdrawals?status=PENDING&member=0812&account=123") == (
+        "/api/backoffice/withdrawals?status=PENDING&member=***&account=***"
+    )
     # Not the route's shape (one segment short): nothing to redact.
     assert redact_path("/api/autoLogin/imi/u1") == "/api/autoLogin/imi/u1"
 

@@ -5,8 +5,9 @@ the game password in the path, ``GET /api/autoLogin/imi/{username}/{password}``;
 game page takes its session token in the path): every route parameter whose name says it is a
 secret (see :func:`is_secret_name`) is replaced by ``***`` in the access log that uvicorn writes
 (a filter on the ``uvicorn.access`` logger) and wherever Pao logs a request path itself
-(:func:`redact_path`), and so are query parameters with such names. The routes declare which
-segment is secret by naming it; nothing here lists paths by hand.
+(:func:`redact_path`), and so are query parameters with such names, and those that carry what
+staff search for (a phone, an account number, a name: :data:`_PERSONAL_QUERY`). The routes
+declare which segment is secret by naming it; nothing here lists paths by hand.
 """
 
 from __future__ import annotations
@@ -26,6 +27,12 @@ from pao.core.settings import Settings
 REDACTED = "***"
 # A parameter whose lower-cased name contains one of these holds a secret.
 _SECRET_WORDS = ("password", "passwd", "pwd", "token", "secret")
+# Query parameters that carry what staff search for: a member's phone, bank account or name
+# (the back office's member search, the payment-matching dialog, the queue filters). Personal
+# data, not secrets, but no business of a log reader either: masked the same way.
+_PERSONAL_QUERY = frozenset(
+    {"q", "search", "phone", "account", "accountno", "bankaccountno", "name", "holder", "member"}
+)
 _PARAM = re.compile(r"{([^}:]+)(?::[^}]*)?}")
 
 
@@ -75,11 +82,15 @@ def redact_path(path_with_query: str) -> str:
     if not sep:
         return path
     pairs = parse_qsl(query, keep_blank_values=True)
-    if any(is_secret_name(key) for key, _ in pairs):
+    if any(_masked(key) for key, _ in pairs):
         query = urlencode(
-            [(key, REDACTED if is_secret_name(key) else value) for key, value in pairs], safe="*"
+            [(key, REDACTED if _masked(key) else value) for key, value in pairs], safe="*"
         )
     return f"{path}?{query}"
+
+
+def _masked(name: str) -> bool:
+    return is_secret_name(name) or name.lower() in _PERSONAL_QUERY
 
 
 class AccessLogRedactor(logging.Filter):

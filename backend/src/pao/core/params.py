@@ -1,8 +1,9 @@
 """What a request may carry: ids bounded to the database's range, and the base of request bodies.
 
-* :data:`DbId` is the type of every id in a path. Ids are ``BIGINT`` columns: a number beyond
-  2^63 - 1 cannot be bound as a query parameter (PostgreSQL's driver raises, a 500), so such a
-  path answers 422 ``KEY_INVALID`` before a query is built. ``tests/api/test_request_bounds.py``
+* :data:`DbId` is the type of every id in a path: digits only (``1.0`` is not an id). Ids are
+  ``BIGINT`` columns: a number beyond 2^63 - 1 cannot be bound as a query parameter
+  (PostgreSQL's driver raises, a 500), so such a path answers 422 ``KEY_INVALID`` before a
+  query is built. ``tests/api/test_request_bounds.py``
   walks the whole OpenAPI document and fails on any integer parameter or body field without a
   maximum, so a new route cannot forget it.
 * :class:`RequestModel` is the base of every request body (and query) model. Pydantic's lax mode
@@ -23,7 +24,14 @@ from decimal import Decimal
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from fastapi import Path
-from pydantic import AwareDatetime, BaseModel, NaiveDatetime, ValidationInfo, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    NaiveDatetime,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 # The largest value of a BIGINT (PostgreSQL, SQLite's INTEGER alike).
@@ -34,7 +42,19 @@ MAX_DB_INT32 = 2**31 - 1
 # 2^63 - 1 would round up past BIGINT; 2^53 - 1 is exact there (and in the browser).
 MAX_BODY_ID = 2**53 - 1
 
-DbId = Annotated[int, Path(ge=1, le=MAX_DB_INT)]
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _written_in_digits(value: Any) -> Any:
+    """A path id is digits only: pydantic's lax int also takes ``1.0``, ``+1``, `` 1`` and
+    ``1_000``, other spellings of an id that a client with a bug sends and a cache or a log sees
+    as another address. Refused like any bad id."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise PydanticCustomError("KEY_INVALID", "an id is written in digits only")
+    return value
+
+
+DbId = Annotated[int, Path(ge=1, le=MAX_DB_INT), BeforeValidator(_written_in_digits)]
 
 _NUMBERS = (int, float, Decimal)
 
