@@ -225,6 +225,33 @@ async def test_code_guesses_are_throttled_too(client: httpx.AsyncClient, app: Fa
     assert (await password_step(client, ann)).status_code == 429
 
 
+async def test_concurrent_code_guesses_get_only_the_allowed_checks(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    # The probe sent 50 wrong codes at once and got 7 checks where 5 were allowed: each attempt
+    # is now reserved before the code is looked at.
+    ann = await add_staff(app)
+    ticket = (await password_step(client, ann)).json()["ticket"]
+    wrong = code_now(ann, steps=7)
+    answers = await asyncio.gather(*(code_step(client, ticket, wrong) for _ in range(50)))
+    messages = sorted(a.json()["message"] for a in answers)
+    assert messages.count("STAFF_CODE_INVALID") == 5, messages
+    assert messages.count("REQUEST_LIMIT") == 45, messages
+    assert (await actions(app)).count("auth.login_failed") == 5
+
+
+async def test_a_right_password_gives_its_reservation_back(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    # An office behind one address: many staff log in, none of it counts as a failure.
+    for _ in range(8):
+        ann = await add_staff(app)
+        ticket = (await password_step(client, ann)).json()["ticket"]
+        assert (await code_step(client, ticket, code_now(ann))).status_code == 200
+    limiter = app.state.rate_limiter
+    assert await limiter.get("login:staff:ip:127.0.0.1") == 0
+
+
 async def test_an_idle_session_locks_instead_of_ending(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:

@@ -3,6 +3,7 @@ and IP, per IP, the per-phone backstop), tokens."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -170,6 +171,16 @@ async def test_the_backstop_lets_only_the_owners_addresses_in(
         other = await register(client)
         async with client_at(app, "203.0.113.99") as unknown:
             assert (await attempt(unknown, other, "secret123")).status_code == 200
+
+
+async def test_concurrent_guesses_get_only_the_allowed_checks(client: httpx.AsyncClient) -> None:
+    # The probe sent 50 wrong passwords at once and got 11 checks where 5 were allowed: each
+    # attempt is now reserved before the password is looked at.
+    phone = await register(client)
+    answers = await asyncio.gather(*(attempt(client, phone, "bad-guess") for _ in range(50)))
+    messages = sorted(a.json()["message"] for a in answers)
+    assert messages.count("WRONG_CREDENTIAL") == 5, messages
+    assert messages.count("REQUEST_LIMIT") == 45, messages
 
 
 async def test_throttle_per_phone_counts_unknown_phones_too(client: httpx.AsyncClient) -> None:

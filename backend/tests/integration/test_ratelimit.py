@@ -36,6 +36,22 @@ async def test_counts_within_a_window_and_resets(limiter: RateLimiter) -> None:
     assert await limiter.get("login:0812345678") == 0
 
 
+async def test_a_count_given_back_never_goes_below_zero_nor_revives(
+    limiter: RateLimiter,
+) -> None:
+    await limiter.incr("login:pair", 60)
+    await limiter.incr("login:pair", 60)
+    await limiter.decr("login:pair")
+    assert await limiter.get("login:pair") == 1
+    await limiter.decr("login:pair")
+    await limiter.decr("login:pair")
+    assert await limiter.get("login:pair") == 0
+    # A counter that is not there stays not there (no count of -1 that never expires).
+    await limiter.decr("login:gone")
+    assert await limiter.get("login:gone") == 0
+    assert await limiter.incr("login:gone", 60) == 1
+
+
 async def test_a_window_expires(limiter: RateLimiter) -> None:
     import asyncio
 

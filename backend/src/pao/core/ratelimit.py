@@ -18,6 +18,7 @@ from pao.core.settings import Settings
 class RateLimiter(Protocol):
     async def incr(self, key: str, window_seconds: int) -> int: ...
     async def get(self, key: str) -> int: ...
+    async def decr(self, key: str) -> None: ...
     async def reset(self, key: str) -> None: ...
     async def close(self) -> None: ...
 
@@ -45,11 +46,27 @@ class MemoryRateLimiter:
         entry = self._live(key)
         return entry[0] if entry else 0
 
+    async def decr(self, key: str) -> None:
+        """Give back one count (a reservation not used); a counter gone stays gone."""
+        async with self._lock:
+            entry = self._live(key)
+            if entry is not None:
+                self._counters[key] = (max(0, entry[0] - 1), entry[1])
+
     async def reset(self, key: str) -> None:
         self._counters.pop(key, None)
 
     async def close(self) -> None:
         self._counters.clear()
+
+
+# DECR a counter only while it exists, never below 0 (one round trip, atomic).
+_DECR_IF_LIVE = """
+if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0
+"""
 
 
 class RedisRateLimiter:
@@ -68,6 +85,11 @@ class RedisRateLimiter:
     async def get(self, key: str) -> int:
         value = await self._redis.get(self._prefix + key)
         return int(value) if value is not None else 0
+
+    async def decr(self, key: str) -> None:
+        """Give back one count; a counter that expired meanwhile is not revived (a plain DECR
+        would create it at -1, with no expiry)."""
+        await self._redis.eval(_DECR_IF_LIVE, 1, self._prefix + key)
 
     async def reset(self, key: str) -> None:
         await self._redis.delete(self._prefix + key)

@@ -92,6 +92,7 @@ async def check_password(
         raise StaffWrongCredential()
     if not staff.active:
         raise StaffDisabled()
+    await throttle.passed(account=login, ip=ip)
     if needs_rehash(staff.password_hash):
         staff.password_hash = await asyncio.to_thread(hash_password, password)
     enrolment = None
