@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from pao.backoffice.audit.service import Actor
 from pao.backoffice.models import AuditEntry, Staff, StaffSession
 from pao.backoffice.staff.roles import Role, permissions_of
-from pao.backoffice.staff.service import update_staff
+from pao.backoffice.staff.service import reset_password, reset_two_factor, update_staff
 from pao.core.security import token_digest
 from pao.kit.clock import clock
 from tests.helpers import register_and_login
@@ -179,9 +179,30 @@ async def test_a_disabled_staff_member_cannot_log_in(
         await s.commit()
     r = await password_step(client, ann)
     assert (r.status_code, r.json()["message"]) == (403, "STAFF_DISABLED")
-    # A ticket opened before does not finish the login either.
+    # A ticket opened before does not finish the login either: it was voided.
     late = await code_step(client, ticket, code_now(ann))
-    assert (late.status_code, late.json()["message"]) == (403, "STAFF_DISABLED")
+    assert (late.status_code, late.json()["message"]) == (401, "STAFF_LOGIN_EXPIRED")
+
+
+@pytest.mark.parametrize("change", ["password", "authenticator"])
+async def test_a_credential_change_voids_open_login_tickets(
+    client: httpx.AsyncClient, app: FastAPI, change: str
+) -> None:
+    # The probe: a ticket begun before an owner reset the password still completed with the
+    # code 31 s later. Any credential change voids the tickets open at the time.
+    ann = await add_staff(app)
+    ticket = (await password_step(client, ann)).json()["ticket"]
+    owner = Actor.operator("test")
+    async with app.state.sessionmaker() as s:
+        if change == "password":
+            await reset_password(s, actor=owner, staff_id=ann.id, password="a-new-pass-word-9")
+        else:
+            await reset_two_factor(s, actor=owner, staff_id=ann.id)
+        await s.commit()
+    clock.advance(timedelta(seconds=31))
+    late = await code_step(client, ticket, code_now(ann))
+    assert (late.status_code, late.json()["message"]) == (401, "STAFF_LOGIN_EXPIRED")
+    assert await count(app, StaffSession) == 0
 
 
 async def test_a_stranger_cannot_lock_a_staff_member_out(

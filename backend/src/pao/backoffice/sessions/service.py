@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.backoffice.exceptions import StaffSessionNotFound
-from pao.backoffice.models import Staff, StaffSession
+from pao.backoffice.models import Staff, StaffLoginChallenge, StaffSession
 from pao.core.security import new_token, token_digest
 from pao.kit.clock import utcnow
 
@@ -121,11 +121,23 @@ async def end_own_session(session: AsyncSession, *, staff: Staff, session_id: in
 
 
 async def end_all(session: AsyncSession, *, staff_id: int) -> int:
-    """Revoke every open session of a staff member; returns how many were open."""
+    """Revoke every open session of a staff member, and void every login ticket they hold
+    (a password accepted, the code not yet given): a credential change (password reset, lost
+    authenticator, disabled) must not let a login begun before it finish after it. Returns how
+    many sessions were open."""
+    now = utcnow()
+    # Marked used: the code step's own conditional update (used_at IS NULL) then finds nothing,
+    # also when it was already past its checks as this commits.
+    await session.execute(
+        update(StaffLoginChallenge)
+        .where(StaffLoginChallenge.staff_id == staff_id, StaffLoginChallenge.used_at.is_(None))
+        .values(used_at=now)
+        .execution_options(synchronize_session=False)
+    )
     result = await session.execute(
         update(StaffSession)
         .where(StaffSession.staff_id == staff_id, StaffSession.revoked_at.is_(None))
-        .values(revoked_at=utcnow())
+        .values(revoked_at=now)
         .execution_options(synchronize_session="fetch")
     )
     return int(getattr(result, "rowcount", 0) or 0)
