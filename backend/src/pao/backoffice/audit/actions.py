@@ -4,12 +4,12 @@ Every ``action`` a back-office route or a ``pao ops`` command writes is listed h
 reads the sources and fails on one that is not), so the screen can offer them as a list and
 name each in the reader's language instead of asking staff to type a code. Sign-ins (the
 ``auth.*`` actions: a password step, a login, a failure, a logout) are more than half the rows
-of a working day; the filter can leave them out.
+of a working day, with the idle lock's lock and unlock; the filter can leave them out.
 """
 
 from __future__ import annotations
 
-from pao.backoffice.audit.service import SENSITIVE_READ, SIGN_IN_PREFIX
+from pao.backoffice.audit.service import SENSITIVE_READ, SESSION_LOCKS, SIGN_IN_PREFIX
 
 # Grouped by area, in the order the filter lists them.
 ACTIONS: tuple[str, ...] = (
@@ -50,6 +50,9 @@ ACTIONS: tuple[str, ...] = (
     "staff.reset_2fa",
     "staff.totp_enrolled",
     "session.end",
+    "session.lock",
+    "session.unlock",
+    "session.unlock_failed",
     "auth.password_accepted",
     "auth.login",
     "auth.login_failed",
@@ -78,4 +81,4 @@ OBJECT_TYPES: tuple[str, ...] = (
 
 
 def is_sign_in(action: str) -> bool:
-    return action.startswith(SIGN_IN_PREFIX)
+    return action.startswith(SIGN_IN_PREFIX) or action in SESSION_LOCKS

@@ -22,8 +22,10 @@ from pao.backoffice.models import AuditEntry, Staff
 from pao.kit.clock import utcnow
 
 SENSITIVE_READ = "sensitive.read"
-# The actions of signing in and out (``auth.login``, ``auth.logout`` …).
+# The actions of signing in and out (``auth.login``, ``auth.logout`` …), and the idle lock's
+# (locked after idle minutes, opened again with the password): what "hide sign-ins" leaves out.
 SIGN_IN_PREFIX = "auth."
+SESSION_LOCKS = ("session.lock", "session.unlock", "session.unlock_failed")
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,10 @@ class AuditFilter:
         if self.until is not None:
             query = query.where(AuditEntry.at < self.until)
         if self.hide_sign_ins:
-            query = query.where(AuditEntry.action.not_like(f"{SIGN_IN_PREFIX}%"))
+            query = query.where(
+                AuditEntry.action.not_like(f"{SIGN_IN_PREFIX}%"),
+                AuditEntry.action.not_in(SESSION_LOCKS),
+            )
         return query
 
 
