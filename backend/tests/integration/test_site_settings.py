@@ -165,7 +165,7 @@ def test_every_money_setting_has_its_own_kip_default() -> None:
     defaults = SiteSettings()
     money = [name for name, field in SiteSettings.model_fields.items()
              if isinstance(getattr(defaults, name), PerCurrency)]  # fmt: skip
-    assert len(money) == 11
+    assert len(money) == 13
     for name in money:
         value = getattr(defaults, name)
         baht, kip = value.for_currency("THB"), value.for_currency("LAK")
