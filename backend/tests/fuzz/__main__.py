@@ -71,7 +71,11 @@ PROMOTION_CODES = ("WELCOME100", "DAILY10", "WEEKLY50", "PAO2026", "FREE20")
 # The QR deposit channels of `pao demo` (a bank and the three gateways).
 QR_CHANNELS = ("KBANK", "WW", "PAYTIMZ", "PAYONEX")
 # A 1×1 GIF: the smallest image the chat accepts.
-GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
+# A real 1×1 gif: the chat decodes an image before it keeps it (pao.kit.images).
+GIF = (
+    b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"
+    b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+)
 # Operator settings (`pao ops settings set`) that switch on what the demo leaves off: the chat
 # and its FAQ bot, and withdrawals paid by the payout job without an operator.
 SETTINGS = {
