@@ -37,6 +37,9 @@ test('a browser that saw the site closed finds it open again once reopened', asy
   await page.goto('/login');
   await expect(page).toHaveURL(/\/terminated$/);
   await site(request, 'reopen');
+  // The server sees the change within a second (site/termination.py's cache): wait for it, so
+  // that the reload below tests the browser's cache, not that second.
+  await expect.poll(async () => (await request.get('/api/lookup/info')).status()).not.toBe(410);
   // Left on /terminated, a reload finds the site open and goes back to /login.
   await page.reload();
   await expect(page).toHaveURL(/\/login$/);
