@@ -15,12 +15,17 @@ test('the invite link keeps its copy button on its line at 360 px @la @en', asyn
   const text = link.locator('.mono');
   await expect(text).toContainText('/register?code=');
   const copy = link.getByRole('button', { name: t('common.copy', { label: t('promotions.invite.linkLabel') }) });
-  const [row, url, button] = await Promise.all([link.boundingBox(), text.boundingBox(), copy.boundingBox()]);
-  if (!row || !url || !button) throw new Error('the invite link is not laid out');
-  // Beside the link, inside the row: right of the link's text, overlapping its lines vertically.
-  expect(button.x).toBeGreaterThanOrEqual(url.x + url.width - 1);
-  expect(button.x + button.width).toBeLessThanOrEqual(row.x + row.width + 1);
-  expect(button.y).toBeLessThan(url.y + url.height);
-  expect(button.y + button.height).toBeGreaterThan(url.y);
+  // Read until the layout settles (the modal's opening animation, the web font arriving on a
+  // loaded machine): three boxes read mid-change disagreed. A layout that never holds fails.
+  const layout = async () => {
+    const [row, url, button] = await Promise.all([link.boundingBox(), text.boundingBox(), copy.boundingBox()]);
+    if (!row || !url || !button) return 'the invite link is not laid out';
+    // Beside the link, inside the row: right of the link's text, overlapping its lines vertically.
+    if (button.x < url.x + url.width - 1) return 'the button is not right of the link';
+    if (button.x + button.width > row.x + row.width + 1) return 'the button leaves the row';
+    if (button.y >= url.y + url.height || button.y + button.height <= url.y) return 'the button is not on the link\'s line';
+    return 'beside';
+  };
+  await expect.poll(layout).toBe('beside');
   await modal.screenshot({ path: `test-results/screens/invite-link-${appLocale}.png` });
 });
