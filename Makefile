@@ -129,7 +129,7 @@ frontend-check: frontend/node_modules/.installed frontend/dist/index.html
 	cd frontend && npm run check:built
 
 frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
-	cd frontend && npm run e2e
+	cd frontend && PAO_E2E_RETRIES=$${PAO_E2E_RETRIES:-1} npm run e2e
 
 # Everything the stages need, installed first so that its time is a stage of its own.
 install: $(VENV)/.installed $(SPA) deploy-tools $(if $(HAS_FRONTEND),chromium)

@@ -79,7 +79,10 @@ export default defineConfig<AppOptions>({
   // Files are spread over the workers; a file's tests run in order on its worker's backend.
   workers,
   fullyParallel: false,
-  retries: process.env.CI ? 1 : 0,
+  // `make test` (CI included) retries a failed test once: on a loaded 2-core machine a few tests
+  // lose a race with the clock; a retried pass is still reported ("flaky") and counted by
+  // .ci/summarize.py, and a test failing twice fails the run.
+  retries: Number(process.env.PAO_E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
   timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
