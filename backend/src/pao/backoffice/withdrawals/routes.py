@@ -124,6 +124,22 @@ async def get_withdrawal(
     return WithdrawalDetailOut.of(ctx, full_account_no=full)
 
 
+async def _claimed(
+    session: AsyncSession, request: Request, w: Withdrawal, *, detail: str | None = None
+) -> WithdrawalRowOut:
+    """The audit row of a claim (by id or "claim next") and the row the queue shows."""
+    await audit.record(
+        session,
+        actor=actor_of(request),
+        action="withdrawal.claim",
+        object_type=OBJECT,
+        object_id=w.id,
+        after=_state(w),
+        detail=detail,
+    )
+    return await _row(session, w)
+
+
 @router.post(
     "/withdrawals/claim-next",
     operation_id="backofficeWithdrawalClaimNext",
@@ -136,16 +152,7 @@ async def claim_next_withdrawal(
     request: Request, session: SessionDep, staff: Decider
 ) -> WithdrawalRowOut:
     w = await claim_next(session, claimant=claimant_of(staff))
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="withdrawal.claim",
-        object_type=OBJECT,
-        object_id=w.id,
-        after=_state(w),
-        detail="claim next",
-    )
-    return await _row(session, w)
+    return await _claimed(session, request, w, detail="claim next")
 
 
 @router.post(
@@ -159,15 +166,7 @@ async def claim(
     withdrawal_id: DbId, request: Request, session: SessionDep, staff: Decider
 ) -> WithdrawalRowOut:
     w = await claim_withdrawal(session, withdrawal_id=withdrawal_id, claimant=claimant_of(staff))
-    await audit.record(
-        session,
-        actor=actor_of(request),
-        action="withdrawal.claim",
-        object_type=OBJECT,
-        object_id=w.id,
-        after=_state(w),
-    )
-    return await _row(session, w)
+    return await _claimed(session, request, w)
 
 
 @router.post(
