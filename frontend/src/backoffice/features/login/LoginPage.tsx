@@ -9,7 +9,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import type { components } from '@/api/schema.gen';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { TextField } from '@/components/ui/Field';
-import { LanguageSelect } from '../../components/LanguageSelect';
+import { SignInFrame } from '../../components/SignInFrame';
 import { boApi } from '../../lib/api';
 import { meQuery, useMe, type LoginState } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
@@ -150,24 +150,13 @@ export default function LoginPage() {
   if (me) return <Navigate to="/" replace />;
   const ended = (location.state as LoginState | null)?.ended;
   return (
-    <div className="bo-login">
-      <header className="bo-login-head">
-        <span className="bo-brand">
-          <span className="bo-logo" aria-hidden="true">
-            P
-          </span>
-          {t('bo.appName')}
-        </span>
-        <LanguageSelect />
-      </header>
-      <main className="bo-login-card">
-        {ended && !step && (
-          <p className="bo-notice" role="status">
-            {t('bo.login.ended')}
-          </p>
-        )}
-        {step ? <CodeStep key={step.ticket} step={step} onRestart={() => setStep(null)} /> : <PasswordStep onNext={setStep} />}
-      </main>
-    </div>
+    <SignInFrame>
+      {ended && !step && (
+        <p className="bo-notice" role="status">
+          {t('bo.login.ended')}
+        </p>
+      )}
+      {step ? <CodeStep key={step.ticket} step={step} onRestart={() => setStep(null)} /> : <PasswordStep onNext={setStep} />}
+    </SignInFrame>
   );
 }

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { TextField } from '@/components/ui/Field';
 import { Icon } from '@/components/ui/Icon';
 import { ApiError } from '@/lib/errors';
-import { LanguageSelect } from '../../components/LanguageSelect';
+import { SignInFrame } from '../../components/SignInFrame';
 import { boApi } from '../../lib/api';
 import { meQuery, useLogout } from '../../lib/auth';
 import { useBoErrorText } from '../../lib/errors';
@@ -41,46 +41,35 @@ export function LockScreen() {
   // The server counts the tries (its answer says how many are left); five end the session.
   const wrong = unlock.error instanceof ApiError && unlock.error.code === 'WRONG_CREDENTIAL';
   return (
-    <div className="bo-login">
-      <header className="bo-login-head">
-        <span className="bo-brand">
-          <span className="bo-logo" aria-hidden="true">
-            P
-          </span>
-          {t('bo.appName')}
-        </span>
-        <LanguageSelect />
-      </header>
-      <main className="bo-login-card">
-        <form className="bo-form" onSubmit={submit} noValidate aria-labelledby="bo-lock-title">
-          <h1 id="bo-lock-title" className="bo-login-title bo-lock-title">
-            <Icon name="lock" size={22} />
-            {t('bo.lock.title')}
-          </h1>
-          <p className="bo-muted">{me ? t('bo.lock.hintNamed', { name: me.displayName }) : t('bo.lock.hint')}</p>
-          <TextField
-            label={t('bo.lock.password')}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            autoFocus
-          />
-          {unlock.isError && (
-            <p className="bo-error" role="alert">
-              {wrong ? t('bo.lock.wrong') : errorText(unlock.error)}
-            </p>
-          )}
-          <button type="submit" className="btn btn-primary btn-block" disabled={!password || unlock.isPending}>
-            {t('bo.lock.unlock')}
-          </button>
-          <button type="button" className="bo-link" onClick={() => void logout()}>
-            {t('bo.lock.signOut')}
-          </button>
-        </form>
-      </main>
-    </div>
+    <SignInFrame>
+      <form className="bo-form" onSubmit={submit} noValidate aria-labelledby="bo-lock-title">
+        <h1 id="bo-lock-title" className="bo-login-title bo-lock-title">
+          <Icon name="lock" size={22} />
+          {t('bo.lock.title')}
+        </h1>
+        <p className="bo-muted">{me ? t('bo.lock.hintNamed', { name: me.displayName }) : t('bo.lock.hint')}</p>
+        <TextField
+          label={t('bo.lock.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          autoFocus
+        />
+        {unlock.isError && (
+          <p className="bo-error" role="alert">
+            {wrong ? t('bo.lock.wrong') : errorText(unlock.error)}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary btn-block" disabled={!password || unlock.isPending}>
+          {t('bo.lock.unlock')}
+        </button>
+        <button type="button" className="bo-link" onClick={() => void logout()}>
+          {t('bo.lock.signOut')}
+        </button>
+      </form>
+    </SignInFrame>
   );
 }
