@@ -2,6 +2,7 @@
 
 from pao.backoffice import models as backoffice_models
 from pao.games import models as games_models
+from pao.games.seamless import models as seamless_models
 from pao.identity import models as identity_models
 from pao.kit import idempotency, states
 from pao.ledger import models as ledger_models
@@ -29,6 +30,7 @@ __all__ = [
     "promotions_subscribers",
     "qr_models",
     "report_models",
+    "seamless_models",
     "site_models",
     "slip_models",
     "states",

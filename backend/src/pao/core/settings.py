@@ -83,6 +83,15 @@ class Settings(BaseSettings):
     game_provider_url: str | None = None
     game_provider_key: str | None = None
     game_provider_timeout_seconds: float = Field(default=8.0, gt=0)
+    # Hub88, a seamless aggregator (pao.games.seamless.hub88; ADR 0025): its Games API base
+    # (None → this app's /sandbox/hub88), Pao's operator id there, Hub88's public key (verifies
+    # its wallet calls) and Pao's private key (signs Pao's calls), each PEM text or a file path.
+    # Hub88 is on with the sandbox (its demo keys) or when the operator id is set; then a
+    # missing key stops start-up (require_third_party_secrets).
+    hub88_url: str | None = None
+    hub88_operator_id: int | None = None
+    hub88_public_key: str = ""
+    hub88_private_key: str = ""
     game_balance_timeout_seconds: float = Field(default=3.0, gt=0)
     # Provider health (pao.games.health, ADR 0013): a provider is marked down when at least
     # provider_health_failure_rate of its calls (and at least provider_health_min_calls) failed
@@ -134,6 +143,9 @@ class Settings(BaseSettings):
         if self.sandbox:
             return
         missing = [name for name in THIRD_PARTY_SECRETS if not getattr(self, name)]
+        if self.hub88_operator_id is not None:
+            keys = ("hub88_public_key", "hub88_private_key")
+            missing += [name for name in keys if not getattr(self, name)]
         if missing:
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
@@ -143,6 +155,10 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite+aiosqlite:///{(self.data_dir / 'pao.db').resolve()}"
+
+    @property
+    def hub88_enabled(self) -> bool:
+        return self.sandbox or self.hub88_operator_id is not None
 
     @property
     def is_sqlite(self) -> bool:

@@ -199,5 +199,11 @@ def register(app: Any) -> None:
     if settings.game_provider_url and not settings.sandbox:
         provider_api_key(settings)  # refuses to start without the key
     app.include_router(router)
+    if settings.hub88_enabled:
+        from pao.games.seamless.hub88.keys import keys_of
+        from pao.games.seamless.hub88.wallet import router as hub88_wallet
+
+        keys_of(app)  # a key that does not load stops the start-up, not the first bet
+        app.include_router(hub88_wallet)
     app.state.jobs.append(JOB)
     app.state.provider_health = create_health_tracker(settings)

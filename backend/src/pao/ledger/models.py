@@ -38,6 +38,9 @@ class AccountKind(StrEnum):
     WITHDRAWALS_PENDING = "withdrawals_pending"  # suspense: held withdrawals
     GAME_TRANSFERS_PENDING = "game_transfers_pending"  # suspense: transfers in flight
     PROVIDER_FLOAT = "provider_float"  # owner = game provider code: member money at providers
+    # owner = seamless provider code: stakes its games took from wallets, less what they paid
+    # back (the operator's gross gaming revenue with that provider).
+    SEAMLESS_CLEARING = "seamless_clearing"
     BONUS_EXPENSE = "bonus_expense"  # promotions paid by the operator
     MANUAL_ADJUSTMENTS = "manual_adjustments"  # operator credits with who/why
 
@@ -58,6 +61,7 @@ _SHARED = frozenset(
         AccountKind.WALLET_PROVIDER_CLEARING,
         AccountKind.PAYOUT_CLEARING,
         AccountKind.PROVIDER_FLOAT,
+        AccountKind.SEAMLESS_CLEARING,
         AccountKind.BONUS_EXPENSE,
         AccountKind.MANUAL_ADJUSTMENTS,
     }

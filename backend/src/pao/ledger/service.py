@@ -161,6 +161,13 @@ async def _lock(session: AsyncSession, account_ids: Sequence[int]) -> dict[int, 
     return {account_id: (balance, may_go_negative) for account_id, balance, may_go_negative in rows}
 
 
+async def lock_accounts(session: AsyncSession, accounts: Sequence[LedgerAccount]) -> dict[int, int]:
+    """Lock ``accounts`` (ascending id, as :func:`post_entry` does) before a movement whose
+    legs depend on what the caller reads under the lock; their current balances by id."""
+    locked = await _lock(session, [account.id for account in accounts])
+    return {account_id: balance for account_id, (balance, _) in locked.items()}
+
+
 def _check_balanced(legs: Sequence[Leg]) -> None:
     if not legs:
         raise UnbalancedEntry("an entry needs postings")

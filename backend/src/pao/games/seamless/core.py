@@ -1,0 +1,350 @@
+"""The seamless wallet's money rules, the same for every aggregator's dialect.
+
+* Every call first locks the member's wallet and that provider's clearing row (ascending id, as
+  every ledger movement does), so one member's calls run one at a time whatever the provider
+  sends at once, and a bet can never take the wallet below zero.
+* One ledger entry per provider transaction id, exactly once: the id is looked up under that
+  lock; a replay with the same data answers OK with the balance as it stands, the same id with
+  different data is refused (``DUPLICATE``). The unique ``(provider, txn_id)`` index catches
+  two members' calls racing on one id; the caller retries the call once (:func:`run`).
+* A bet moves wallet → ``SEAMLESS_CLEARING[provider]`` (sharded like the floats, ADR 0014), a
+  win the reverse; a rollback gives a bet's stake back once. A rollback that arrives before
+  its bet is stored as a remembered refusal: the late bet is refused and no money moves.
+* Wins and rollbacks never check the member's status or session: they settle money the player
+  already won or never lost. Bets are refused for a member who may not play.
+
+Outcomes are data (:class:`Outcome`), not exceptions: a dialect maps each status to its own
+code and still answers the balance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from pao.core import executor
+from pao.core.inserts import insert_now, update_now
+from pao.games.seamless.models import SeamlessRound, SeamlessTransaction, TxnKind
+from pao.identity.models import Member, MemberStatus
+from pao.kit.clock import utcnow
+from pao.kit.money import Currency
+from pao.ledger import service as ledger
+from pao.ledger.models import AccountKind, LedgerAccount
+
+
+class Status(StrEnum):
+    OK = "ok"
+    NOT_ENOUGH_MONEY = "not_enough_money"
+    DUPLICATE = "duplicate"  # a known transaction id with different data
+    UNKNOWN_BET = "unknown_bet"  # a win or rollback whose bet Pao never took
+    ROLLED_BACK = "rolled_back"  # the bet was rolled back (a late bet, a win on it, again)
+    SETTLED = "settled"  # a rollback of a bet that a win has settled
+    USER_DISABLED = "user_disabled"
+    WRONG_CURRENCY = "wrong_currency"
+    UNKNOWN_USER = "unknown_user"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status
+    currency: Currency
+    balance: int  # minor units: the wallet after the call (as it stands when refused)
+    before: int  # minor units: the wallet before the call
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+
+@dataclass(frozen=True)
+class Move:
+    """One provider transaction, in Pao's terms (minor units, Pao's member id)."""
+
+    provider: str
+    txn_id: str
+    member_id: int
+    currency: Currency
+    round_id: str
+    game_code: str
+    amount: int = 0  # a rollback's comes from its bet
+    reference_id: str | None = None
+    round_closed: bool = False
+
+
+@dataclass
+class _Locked:
+    member: Member
+    wallet: LedgerAccount
+    clearing: LedgerAccount
+    balance: int
+
+    def outcome(self, status: Status, balance: int | None = None) -> Outcome:
+        after = self.balance if balance is None else balance
+        return Outcome(status, self.member.currency, after, self.balance)
+
+
+_TXN = select(SeamlessTransaction).where(
+    SeamlessTransaction.provider == bindparam("provider"),
+    SeamlessTransaction.txn_id == bindparam("txn_id"),
+)
+_ROLLBACK_OF = (
+    select(SeamlessTransaction.id)
+    .where(
+        SeamlessTransaction.provider == bindparam("provider"),
+        SeamlessTransaction.reference_id == bindparam("reference_id"),
+        SeamlessTransaction.kind == TxnKind.ROLLBACK,
+    )
+    .limit(1)
+)
+_ROUND = select(SeamlessRound).where(
+    SeamlessRound.provider == bindparam("provider"),
+    SeamlessRound.round_id == bindparam("round_id"),
+)
+
+
+async def _find(session: AsyncSession, provider: str, txn_id: str) -> SeamlessTransaction | None:
+    row = await executor.fetch_one_or_none(session, _TXN, {"provider": provider, "txn_id": txn_id})
+    return None if row is None else executor.attach(session, SeamlessTransaction, row)
+
+
+async def _lock(session: AsyncSession, member_id: int, provider: str) -> _Locked | None:
+    member = await session.get(Member, member_id)
+    if member is None:
+        return None
+    wallet = await ledger.player_wallet(session, member_id=member_id, currency=member.currency)
+    clearing = await ledger.get_or_open_account(
+        session,
+        kind=AccountKind.SEAMLESS_CLEARING,
+        owner=provider,
+        currency=member.currency,
+        member_id=member_id,
+    )
+    balances = await ledger.lock_accounts(session, [wallet, clearing])
+    return _Locked(member, wallet, clearing, balances[wallet.id])
+
+
+def _same(txn: SeamlessTransaction, kind: TxnKind, move: Move) -> bool:
+    """Whether a stored transaction is this call again (the provider's retry)."""
+    same = (
+        txn.kind == kind
+        and txn.member_id == move.member_id
+        and txn.currency == move.currency
+        and txn.round_id == move.round_id
+        and txn.game_code == move.game_code
+        and txn.reference_id == move.reference_id
+    )
+    # A rollback's amount is its bet's, not the caller's.
+    return same and (kind is TxnKind.ROLLBACK or txn.amount == move.amount)
+
+
+async def _replayed(
+    session: AsyncSession, locked: _Locked, kind: TxnKind, move: Move
+) -> Outcome | None:
+    txn = await _find(session, move.provider, move.txn_id)
+    if txn is None:
+        return None
+    return locked.outcome(Status.OK if _same(txn, kind, move) else Status.DUPLICATE)
+
+
+async def _record(
+    session: AsyncSession, kind: TxnKind, move: Move, amount: int, entry_id: int | None
+) -> None:
+    await insert_now(
+        session,
+        SeamlessTransaction(
+            provider=move.provider,
+            txn_id=move.txn_id,
+            kind=kind,
+            member_id=move.member_id,
+            currency=move.currency,
+            amount=amount,
+            round_id=move.round_id,
+            game_code=move.game_code,
+            reference_id=move.reference_id,
+            entry_id=entry_id,
+        ),
+    )
+
+
+async def _round(session: AsyncSession, move: Move, *, bets: int = 0, wins: int = 0) -> None:
+    params = {"provider": move.provider, "round_id": move.round_id}
+    row = await executor.fetch_one_or_none(session, _ROUND, params)
+    closed_at = utcnow() if move.round_closed else None
+    if row is None:
+        await insert_now(
+            session,
+            SeamlessRound(
+                provider=move.provider,
+                round_id=move.round_id,
+                member_id=move.member_id,
+                game_code=move.game_code,
+                currency=move.currency,
+                bets=bets,
+                wins=wins,
+                closed_at=closed_at,
+            ),
+        )
+        return
+    round_ = executor.attach(session, SeamlessRound, row)
+    values: dict[str, object] = {"bets": round_.bets + bets, "wins": round_.wins + wins}
+    if closed_at is not None and round_.closed_at is None:
+        values["closed_at"] = closed_at
+    await update_now(session, round_, values)
+
+
+async def _move(
+    session: AsyncSession,
+    source: LedgerAccount,
+    destination: LedgerAccount,
+    amount: int,
+    kind: str,
+    move: Move,
+) -> int | None:
+    if amount == 0:  # a free spin's bet, a losing round's closing win: nothing to post
+        return None
+    entry = await ledger.transfer(
+        session,
+        source=source,
+        destination=destination,
+        amount=amount,
+        kind=kind,
+        actor=f"provider:{move.provider}",
+        memo=f"{move.game_code} {move.round_id} {move.txn_id}"[:200],
+    )
+    return entry.id
+
+
+async def bet(session: AsyncSession, move: Move) -> Outcome:
+    """Take a stake from the wallet."""
+    locked = await _lock(session, move.member_id, move.provider)
+    if locked is None:
+        return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
+    if (replay := await _replayed(session, locked, TxnKind.BET, move)) is not None:
+        return replay
+    if move.currency != locked.member.currency:
+        return locked.outcome(Status.WRONG_CURRENCY)
+    if locked.member.status != MemberStatus.ACTIVE:
+        return locked.outcome(Status.USER_DISABLED)
+    params = {"provider": move.provider, "reference_id": move.txn_id}
+    if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:
+        return locked.outcome(Status.ROLLED_BACK)
+    if locked.balance < move.amount:
+        return locked.outcome(Status.NOT_ENOUGH_MONEY)
+    entry_id = await _move(
+        session, locked.wallet, locked.clearing, move.amount, "seamless.bet", move
+    )
+    await _record(session, TxnKind.BET, move, move.amount, entry_id)
+    await _round(session, move, bets=move.amount)
+    return locked.outcome(Status.OK, locked.balance - move.amount)
+
+
+async def _open_bet(
+    session: AsyncSession, move: Move, reference_id: str | None
+) -> SeamlessTransaction | Status:
+    """The bet a win or rollback names, or why there is none to settle."""
+    target = None if reference_id is None else await _find(session, move.provider, reference_id)
+    if target is None or target.kind != TxnKind.BET or target.member_id != move.member_id:
+        return Status.UNKNOWN_BET
+    if target.rolled_back:
+        return Status.ROLLED_BACK
+    return target
+
+
+async def win(session: AsyncSession, move: Move) -> Outcome:
+    """Pay a win (or close a lost round with 0) for a bet Pao took."""
+    locked = await _lock(session, move.member_id, move.provider)
+    if locked is None:
+        return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
+    if (replay := await _replayed(session, locked, TxnKind.WIN, move)) is not None:
+        return replay
+    if move.currency != locked.member.currency:
+        return locked.outcome(Status.WRONG_CURRENCY)
+    target = await _open_bet(session, move, move.reference_id)
+    if isinstance(target, Status):
+        return locked.outcome(target)
+    entry_id = await _move(
+        session, locked.clearing, locked.wallet, move.amount, "seamless.win", move
+    )
+    if not target.settled:
+        await update_now(session, target, {"settled": True})
+    await _record(session, TxnKind.WIN, move, move.amount, entry_id)
+    await _round(session, move, wins=move.amount)
+    return locked.outcome(Status.OK, locked.balance + move.amount)
+
+
+async def rollback(session: AsyncSession, move: Move) -> Outcome:
+    """Give a bet's stake back, once; remember a rollback whose bet has not come (yet)."""
+    locked = await _lock(session, move.member_id, move.provider)
+    if locked is None:
+        return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
+    if (replay := await _replayed(session, locked, TxnKind.ROLLBACK, move)) is not None:
+        return replay
+    if move.reference_id is None:
+        return locked.outcome(Status.UNKNOWN_BET)
+    if await _find(session, move.provider, move.reference_id) is None:
+        # The provider timed out and rolled back blind: nothing was taken, so nothing moves,
+        # but the refusal of the late bet is remembered (ADR 0025).
+        await _record(session, TxnKind.ROLLBACK, move, 0, None)
+        return locked.outcome(Status.OK)
+    target = await _open_bet(session, move, move.reference_id)
+    if isinstance(target, Status):
+        return locked.outcome(target)
+    if target.settled:
+        return locked.outcome(Status.SETTLED)
+    entry_id = await _move(
+        session, locked.clearing, locked.wallet, target.amount, "seamless.rollback", move
+    )
+    await update_now(session, target, {"rolled_back": True})
+    await _record(session, TxnKind.ROLLBACK, move, target.amount, entry_id)
+    await _round(session, move, bets=-target.amount)
+    return locked.outcome(Status.OK, locked.balance + target.amount)
+
+
+async def replayed(session: AsyncSession, kind: TxnKind, move: Move) -> Outcome | None:
+    """The answer to a call already processed (a read, no lock), or None: for a call refused
+    before the money rules (an aged token) that must still answer its earlier success."""
+    txn = await _find(session, move.provider, move.txn_id)
+    if txn is None:
+        return None
+    now = await balance(session, move.member_id)
+    status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
+    return Outcome(status, now.currency, now.balance, now.balance)
+
+
+async def balance(session: AsyncSession, member_id: int) -> Outcome:
+    """The member's wallet as it stands (no lock: a read)."""
+    member = await session.get(Member, member_id)
+    if member is None:
+        return Outcome(Status.UNKNOWN_USER, Currency.THB, 0, 0)
+    wallet = await ledger.player_wallet(session, member_id=member_id, currency=member.currency)
+    return Outcome(Status.OK, member.currency, wallet.balance, wallet.balance)
+
+
+Operation = Callable[[AsyncSession], Awaitable[Outcome]]
+
+
+async def run(sessionmaker: async_sessionmaker[AsyncSession], operation: Operation) -> Outcome:
+    """Run one call in its own transaction, committed before the provider hears the answer.
+
+    Two calls racing on one new transaction id for different members both pass the lookup
+    under their own member's lock; the unique index refuses the second, which then runs again
+    and finds the first's row (a replay or a duplicate)."""
+    for attempt in (1, 2):
+        async with sessionmaker() as session:
+            try:
+                outcome = await operation(session)
+                if outcome.ok:
+                    await session.commit()
+                else:
+                    await session.rollback()
+                return outcome
+            except IntegrityError:
+                await session.rollback()
+                if attempt == 2:
+                    raise
+    raise AssertionError("unreachable")
