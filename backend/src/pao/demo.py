@@ -92,9 +92,11 @@ async def seed_demo(session: AsyncSession) -> list[str]:
     from pao.promotions.demo import seed_promotions
 
     lines += await seed_promotions(session, lao_mode=get_settings().lao_mode)
-    from pao.games.catalogue import seed_games
+    from pao.games.catalogue import DEMO_GAMES, SEAMLESS_DEMO_GAMES, seed_games
 
     lines.append(f"games: {await seed_games(session)} added")
+    seamless = await seed_games(session, SEAMLESS_DEMO_GAMES, first_order=len(DEMO_GAMES))
+    lines.append(f"seamless games: {seamless} added")
     for demo in DEMO_MEMBERS:
         existing = (
             await session.execute(select(Member).where(Member.phone == demo.phone))

@@ -90,6 +90,7 @@ async def test_slots_are_the_enabled_games_with_the_members_own_accounts(
         "updatedAt": "2026-01-02T03:04:05.678901Z",
         "providerState": "ok",
         "maintenanceUntil": None,
+        "mode": "transfer",
     }
     assert (slots["PG"]["isActive"], slots["PG"]["amount"], slots["PG"]["updatedAt"]) == (
         True,

@@ -340,6 +340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/autoLogin/hub88/{gameCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Launch Hub88
+         * @description A launch link of a Hub88 game, with a fresh session token for the caller.
+         */
+        get: operations["autoLoginHub88"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/autoLogin/imi/{username}/{password}": {
         parameters: {
             query?: never;
@@ -2013,6 +2033,26 @@ export interface paths {
         put?: never;
         /** Upload a video (mp4, QuickTime; 20 MB); answers its path for a media message */
         post: operations["chatUploadVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/seamless/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Seamless Games
+         * @description The games of a seamless aggregator's lobby card (they play from the wallet).
+         */
+        get: operations["seamlessGames"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5973,6 +6013,22 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "manager" | "cashier" | "support" | "viewer";
+        /** SeamlessGameOut */
+        SeamlessGameOut: {
+            /** Category */
+            category: string;
+            /** Gamecode */
+            gameCode: string;
+            /** Name */
+            name: string;
+            /** Thumbnail */
+            thumbnail: string;
+        };
+        /** SeamlessGamesOut */
+        SeamlessGamesOut: {
+            /** Games */
+            games: components["schemas"]["SeamlessGameOut"][];
+        };
         /**
          * SendMessageIn
          * @description The conversation body the widget posts. Identity fields must name the caller.
@@ -6257,6 +6313,13 @@ export interface components {
              * @description The planned end of the provider's maintenance, when the operator gave one.
              */
             maintenanceUntil?: string | null;
+            /**
+             * Mode
+             * @description transfer: a game account the member moves money to and back; seamless: the provider's games play straight from the wallet (no account, no transfer; amount is 0 and the games are listed by GET /api/games/seamless/{code}).
+             * @default transfer
+             * @enum {string}
+             */
+            mode: "transfer" | "seamless";
             /** Name */
             name: string;
             /**
@@ -8821,6 +8884,88 @@ export interface operations {
                 };
             };
             /** @description NO_GAME | SLOT_NO_ACCOUNT */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR | SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    autoLoginHub88: {
+        parameters: {
+            query?: {
+                /** @description Locale of the texts: th, la or en. */
+                lang?: ("th" | "la" | "en") | null;
+            };
+            header?: {
+                /** @description Used when `lang` is absent. */
+                "accept-language"?: string | null;
+            };
+            path: {
+                gameCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkOut"];
+                };
+            };
+            /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_GAME */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18975,6 +19120,82 @@ export interface operations {
             };
             /** @description REQUEST_LIMIT */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    seamlessGames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeamlessGamesOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_GAME */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

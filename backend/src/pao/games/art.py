@@ -15,7 +15,7 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from pao.games.catalogue import DEMO_GAMES, DemoGame
+from pao.games.catalogue import DEMO_GAMES, SEAMLESS_DEMO_GAMES, DemoGame
 
 
 def _hsl(h: int, s: int, lightness: int) -> str:
@@ -265,7 +265,7 @@ def background_svg(game: DemoGame) -> str:
 def write_all(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for game in DEMO_GAMES:
+    for game in (*DEMO_GAMES, *SEAMLESS_DEMO_GAMES):
         for kind, svg in (("logo", logo_svg(game)), ("bg", background_svg(game))):
             path = directory / f"{game.code.lower()}-{kind}.svg"
             path.write_text(svg, encoding="utf-8")

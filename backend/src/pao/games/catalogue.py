@@ -21,6 +21,8 @@ class DemoGame:
     hue: int  # the artwork's base hue
     # What the artwork draws, so that a card reads as its kind of game (pao.games.art.THEMES).
     theme: str = "slots"
+    # The adapter behind it: the sandbox's transfer-mode provider, or a seamless aggregator.
+    provider: str = "sandbox"
 
 
 S, SP, L = GameCategory.SLOT, GameCategory.SPORT, GameCategory.LOTTO
@@ -42,6 +44,9 @@ DEMO_GAMES = (
     DemoGame("USUN", "USUN", L, 1.0, 30, "lottery"),
     DemoGame("CIRCUS", "Circus", L, 0.5, 300, "lottery"),
 )
+# Seamless aggregators (pao.games.seamless): one lobby card each, whose games play straight
+# from the wallet. Seeded by `pao demo` beside the transfer-mode games.
+SEAMLESS_DEMO_GAMES = (DemoGame("HUB88", "Hub88", S, 1.0, 170, "slots", provider="hub88"),)
 
 
 def art_path(code: str, kind: str) -> str:
@@ -49,11 +54,13 @@ def art_path(code: str, kind: str) -> str:
     return f"/games/{code.lower()}-{kind}.svg"
 
 
-async def seed_games(session: AsyncSession) -> int:
+async def seed_games(
+    session: AsyncSession, games: tuple[DemoGame, ...] = DEMO_GAMES, first_order: int = 0
+) -> int:
     """Register the demo games that are missing; returns how many were added. Existing rows
     (an operator may have edited them) are left alone."""
     added = 0
-    for order, demo in enumerate(DEMO_GAMES):
+    for order, demo in enumerate(games, start=first_order):
         if await session.get(Game, demo.code) is not None:
             continue
         session.add(
@@ -61,13 +68,14 @@ async def seed_games(session: AsyncSession) -> int:
                 code=demo.code,
                 name=demo.name,
                 category=demo.category,
-                provider="sandbox",
+                provider=demo.provider,
                 ft_wallet_slot=demo.ft_wallet_slot,
                 logo=art_path(demo.code, "logo"),
                 background=art_path(demo.code, "bg"),
                 # The provider's own login page: it takes the credentials typed in, or handed over
                 # in the link's fragment (pao.games.autologin.CREDENTIAL_FORM_CODES).
-                web=f"/sandbox/games/login/{demo.code}",
+                # (A seamless aggregator's games open from their own launch links.)
+                web=f"/sandbox/games/login/{demo.code}" if demo.provider == "sandbox" else None,
                 android=None,
                 ios=None,
                 sort_order=order,

@@ -194,16 +194,22 @@ def register(app: Any) -> None:
     from pao.games.health import create_health_tracker
     from pao.games.providers import provider_api_key
     from pao.games.reconciler import JOB
+    from pao.games.seamless.launch import router as seamless_launch
 
     settings = app.state.settings
     if settings.game_provider_url and not settings.sandbox:
         provider_api_key(settings)  # refuses to start without the key
     app.include_router(router)
+    # The player's side of seamless games is Pao's API whether or not an aggregator is on
+    # (the contract must not depend on the configuration): without one, NO_GAME.
+    app.include_router(seamless_launch)
     if settings.hub88_enabled:
+        from pao.games.seamless.hub88.games_api import SYNC_JOB
         from pao.games.seamless.hub88.keys import keys_of
         from pao.games.seamless.hub88.wallet import router as hub88_wallet
 
         keys_of(app)  # a key that does not load stops the start-up, not the first bet
         app.include_router(hub88_wallet)
+        app.state.jobs.append(SYNC_JOB)
     app.state.jobs.append(JOB)
     app.state.provider_health = create_health_tracker(settings)

@@ -69,3 +69,14 @@ class LaunchSettingsOut(_Wire):
         alias="launchInIframe", description="Open games inside the app, else in a new tab."
     )
     ufa_host: str = Field(alias="ufaHost", description="The custom UFABET host, or ''.")
+
+
+class SeamlessGameOut(_Wire):
+    game_code: str = Field(alias="gameCode")
+    name: str
+    category: str
+    thumbnail: str
+
+
+class SeamlessGamesOut(_Wire):
+    games: list[SeamlessGameOut]

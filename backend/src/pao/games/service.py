@@ -32,6 +32,7 @@ from pao.games.health import tracker_of
 from pao.games.models import Game, GameAccount
 from pao.games.providers import provider_for
 from pao.games.providers.base import Credentials, ProviderError
+from pao.games.seamless import SEAMLESS_PROVIDERS
 from pao.kit.clock import utcnow
 from pao.site.settings import load_site_settings
 from pao.wallet.schemas import Slot
@@ -62,8 +63,10 @@ async def list_games(session: AsyncSession) -> Sequence[Game]:
 
 
 async def get_game(session: AsyncSession, code: str) -> Game:
+    """A transfer-mode game (a seamless aggregator's card has no game account to open,
+    credentials or balance: NO_GAME for those calls)."""
     game = await session.get(Game, code)
-    if game is None or not game.enabled:
+    if game is None or not game.enabled or game.provider in SEAMLESS_PROVIDERS:
         raise NoGame()
     return game
 
@@ -116,6 +119,7 @@ def slot_of(
         game.web,
         game.android,
         game.ios,
+        game.provider,
         *account_values,
     )
     return Slot.model_validate(slot_fields(values, ufa_host=ufa_host, stale=stale, status=status))
@@ -136,6 +140,7 @@ SLOT_COLUMNS = (
     _games.c.web.label("game_web"),
     _games.c.android.label("game_android"),
     _games.c.ios.label("game_ios"),
+    _games.c.provider.label("game_provider"),
     _accounts.c.id.label("account_id"),
     _accounts.c.last_balance.label("account_last_balance"),
     _accounts.c.balance_at.label("account_balance_at"),
@@ -178,6 +183,7 @@ def slot_fields(
         web,
         android,
         ios,
+        provider,
         account_id,
         last_balance,
         balance_at,
@@ -199,6 +205,7 @@ def slot_fields(
         "updated_at": balance_at if has_account else None,
         "provider_state": status.state.value if status is not None else "ok",
         "maintenance_until": status.until if status is not None else None,
+        "mode": "seamless" if provider in SEAMLESS_PROVIDERS else "transfer",
     }
 
 

@@ -17,12 +17,14 @@ from pao.sandbox import sms
 from pao.sandbox.bank.router import router as bank_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
+from pao.sandbox.hub88.router import router as hub88_router
 from pao.sandbox.store import SandboxSessionDep
 from pao.sandbox.truemoney import router as truemoney_router
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 router.include_router(bank_router)
 router.include_router(games_router)
+router.include_router(hub88_router)
 router.include_router(gateways_router)
 router.include_router(truemoney_router)
 

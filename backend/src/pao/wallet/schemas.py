@@ -68,6 +68,12 @@ class Slot(_Wire):
         alias="maintenanceUntil",
         description="The planned end of the provider's maintenance, when the operator gave one.",
     )
+    mode: Literal["transfer", "seamless"] = Field(
+        default="transfer",
+        description="transfer: a game account the member moves money to and back; seamless: "
+        "the provider's games play straight from the wallet (no account, no transfer; amount "
+        "is 0 and the games are listed by GET /api/games/seamless/{code}).",
+    )
 
 
 class WalletResponse(_Wire):

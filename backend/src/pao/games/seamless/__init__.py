@@ -6,3 +6,6 @@ it calls Pao for every balance, bet, win and rollback. :mod:`.core` owns the mon
 :mod:`.amb`) that authenticates the raw body, maps fields and codes and calls the core.
 ADR 0025 records the decisions.
 """
+
+# The providers whose games are seamless (a game row's ``provider``); every other is transfer.
+SEAMLESS_PROVIDERS = frozenset({"hub88"})

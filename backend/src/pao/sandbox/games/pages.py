@@ -37,7 +37,7 @@ _SYMBOL_LABELS = {
 }
 
 
-def _page(title: str, body: str) -> str:
+def page(title: str, body: str) -> str:
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
@@ -64,7 +64,7 @@ _HANDOFF_SCRIPT = (
 def login_page(brand: str, *, error: bool) -> str:
     b = escape(brand)
     message = '<p class="error" role="alert">Wrong username or password</p>' if error else ""
-    return _page(
+    return page(
         f"{brand} sandbox login",
         f"<h1>{b} — sandbox login</h1>{message}"
         f'<form method="post" action="/sandbox/games/login/{b}">'
@@ -78,13 +78,13 @@ def login_page(brand: str, *, error: bool) -> str:
 
 
 def expired_page() -> str:
-    return _page("Session expired", "<h1>Session expired</h1><p>Launch the game again.</p>")
+    return page("Session expired", "<h1>Session expired</h1><p>Launch the game again.</p>")
 
 
 def play_page(brand: str, username: str, balance: int, token: str) -> str:
     b, u, t = escape(brand), escape(username), escape(token)
     labels = str(_SYMBOL_LABELS).replace("'", '"')
-    return _page(
+    return page(
         f"{brand} sandbox slot",
         f"<h1>{b} sandbox slot</h1><p>Player <strong>{u}</strong></p>"
         f'<p class="balance">Balance: <output id="balance">{balance / 100:.2f}</output></p>'

@@ -103,3 +103,21 @@ export async function launchLink(slot: Slot, credentials: Credentials): Promise<
   const response = (await api.get(path as '/api/autoLogin/pg/{username}')) as { link: string };
   return response.link;
 }
+
+/** A seamless aggregator's games (they play from the wallet: no account, no transfer). */
+export const seamlessGamesQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['games', 'seamless', code],
+    queryFn: () => api.get('/api/games/seamless/{code}', { params: { code } }),
+    staleTime: 5 * 60_000,
+  });
+
+export function useSeamlessGames(code: string) {
+  return useQuery(seamlessGamesQuery(code));
+}
+
+/** A seamless game's launch link, with a fresh session for the member. */
+export async function seamlessLaunchLink(gameCode: string): Promise<string> {
+  const response = await api.get('/api/autoLogin/hub88/{gameCode}', { params: { gameCode } });
+  return response.link;
+}

@@ -19,6 +19,8 @@ type Props = {
   slots: Slot[];
   /** Draw the front card alone (the screen's first paint, GameSection). */
   frontOnly?: boolean;
+  /** The wallet's balance: what a seamless game's card shows (its games spend the wallet). */
+  walletAmount?: number;
   onOpen: (slot: Slot) => void;
 };
 
@@ -34,9 +36,15 @@ function cardStyle(offset: number): CSSProperties {
   } as CSSProperties;
 }
 
-export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Props) {
+export function GameCarousel({ id, title, slots, frontOnly = false, walletAmount, onOpen }: Props) {
   const money = useMoney();
   const { t } = useTranslation();
+  const actionOf = (slot: Slot) =>
+    slot.mode === 'seamless'
+      ? t('games.play')
+      : slot.isActive
+        ? t('games.viewData')
+        : t('games.openAccount');
   const [active, setActive] = useState(0);
   const cards = useRef<(HTMLButtonElement | null)[]>([]);
   const last = slots.length - 1;
@@ -94,24 +102,32 @@ export function GameCarousel({ id, title, slots, frontOnly = false, onOpen }: Pr
               tabIndex={hidden || offset !== 0 ? -1 : 0}
               aria-label={t('games.cardLabel', {
                 name: slot.name,
-                state: notice ?? (slot.isActive ? t('games.viewData') : t('games.openAccount')),
+                state: notice ?? actionOf(slot),
               })}
               onClick={() => (offset === 0 ? onOpen(slot) : go(index))}
               onKeyDown={onKeyDown}
             >
               <img className="game-card-logo" src={safeUrl(slot.logo, SITE_OR_WEB) || undefined} alt="" />
-              <span className="game-card-action">
-                {slot.isActive ? t('games.viewData') : t('games.openAccount')}
-              </span>
+              <span className="game-card-action">{actionOf(slot)}</span>
               <span className="game-card-body">
-                <span className="game-card-amount">{money(slot.amount)}</span>
-                <span className="game-card-meta">
-                  {t('games.credit', {
-                    factor: slot.ftWalletSlot,
-                    amount: money(slot.amount * slot.ftWalletSlot),
-                  })}
-                  {slot.stale && <span className="game-card-stale"> · {t('games.stale')}</span>}
-                </span>
+                {slot.mode === 'seamless' ? (
+                  // No game account: its games spend the wallet itself.
+                  <>
+                    <span className="game-card-amount">{money(walletAmount ?? 0)}</span>
+                    <span className="game-card-meta">{t('games.fromWallet')}</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="game-card-amount">{money(slot.amount)}</span>
+                    <span className="game-card-meta">
+                      {t('games.credit', {
+                        factor: slot.ftWalletSlot,
+                        amount: money(slot.amount * slot.ftWalletSlot),
+                      })}
+                      {slot.stale && <span className="game-card-stale"> · {t('games.stale')}</span>}
+                    </span>
+                  </>
+                )}
                 {notice && <span className="game-card-status">{notice}</span>}
               </span>
             </button>

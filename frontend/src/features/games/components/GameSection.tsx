@@ -14,6 +14,9 @@ import './games.css';
 const GameAccountModal = lazy(() =>
   import('./GameAccountModal').then((m) => ({ default: m.GameAccountModal })),
 );
+const SeamlessModal = lazy(() =>
+  import('./SeamlessModal').then((m) => ({ default: m.SeamlessModal })),
+);
 const TransferModal = lazy(() =>
   import('./TransferModal').then((m) => ({ default: m.TransferModal })),
 );
@@ -68,11 +71,24 @@ export function GameSection({ painted, slots, walletAmount, onChanged }: Props) 
           id={`games-${category}`}
           title={t(`games.category.${category}`)}
           slots={slots.filter((slot) => slot.category === category)}
+          walletAmount={walletAmount}
           onOpen={(slot) => setOpenCode(slot.code)}
         />
       ))}
       <Suspense fallback={null}>
-        {open && !transfer && (
+        {open && open.mode === 'seamless' && (
+          <SeamlessModal
+            key={open.code}
+            slot={open}
+            walletAmount={walletAmount}
+            onClose={() => {
+              setOpenCode(null);
+              // Rounds played meanwhile moved the wallet.
+              onChanged();
+            }}
+          />
+        )}
+        {open && open.mode !== 'seamless' && !transfer && (
           <GameAccountModal
             key={open.code}
             slot={open}

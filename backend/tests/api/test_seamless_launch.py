@@ -1,0 +1,120 @@
+"""A seamless game as a member plays it: the lobby card (no account, no transfer), the synced
+catalogue, the launch link with a fresh token, and rounds played on the sandbox aggregator's
+page, whose signed calls move the wallet; its fault switches move money at most once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from pao.games.catalogue import DEMO_GAMES, SEAMLESS_DEMO_GAMES, seed_games
+from pao.games.seamless.hub88.games_api import Hub88Error, sync_games
+from pao.games.seamless.models import SeamlessGame, SeamlessRound
+from pao.ledger.service import check_books
+from tests.games_support import funded_member
+from tests.helpers import auth
+
+pytestmark = pytest.mark.sqlite
+
+
+async def _lobby(app: FastAPI) -> None:
+    async with app.state.sessionmaker() as session:
+        await seed_games(session)
+        await seed_games(session, SEAMLESS_DEMO_GAMES, first_order=len(DEMO_GAMES))
+        await sync_games(app, session)
+        await session.commit()
+
+
+async def _launch(client: httpx.AsyncClient, token: str, game: str) -> dict[str, str]:
+    response = await client.get(f"/api/autoLogin/hub88/{game}", headers=auth(token))
+    assert response.status_code == 200, response.text
+    link = httpx.URL(response.json()["link"])
+    assert link.path == "/sandbox/hub88/play"
+    return dict(link.params)
+
+
+async def _round(client: httpx.AsyncClient, launched: dict[str, str], **fields: Any) -> Any:
+    body = {k: launched[k] for k in ("user", "token", "game_code", "currency")}
+    response = await client.post("/sandbox/hub88/play/round", json={**body, **fields})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def _wallet(client: httpx.AsyncClient, token: str) -> dict[str, Any]:
+    body: dict[str, Any] = (await client.get("/api/wallet", headers=auth(token))).json()
+    return body
+
+
+async def test_a_member_plays_a_seamless_slot_from_the_wallet(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    await _lobby(app)
+    token, _ = await funded_member(client, 100_000)
+    card = next(s for s in (await _wallet(client, token))["slots"] if s["code"] == "HUB88")
+    assert (card["mode"], card["amount"], card["isActive"]) == ("seamless", 0, False)
+    games = (await client.get("/api/games/seamless/HUB88", headers=auth(token))).json()["games"]
+    assert {g["gameCode"] for g in games} == {"sbx_lucky_reels", "sbx_baccarat"}
+
+    launched = await _launch(client, token, "sbx_lucky_reels")
+    page = await client.get("/sandbox/hub88/play", params=launched)
+    assert page.status_code == 200
+    assert "Lucky Reels" in page.text
+    assert "1000.00" in page.text
+
+    played = await _round(client, launched, stake=1_000)
+    assert played["status"] == "RS_OK"
+    wallet = await _wallet(client, token)
+    assert played["balance"] == 100_000 - 1_000 + played["payout"]
+    assert wallet["wallet"]["amount"] * 100 == pytest.approx(played["balance"])
+    async with app.state.sessionmaker() as session:
+        rounds = (await session.execute(select(SeamlessRound))).scalars().all()
+        assert [(r.bets, r.wins, r.closed_at is not None) for r in rounds] == [
+            (1_000, played["payout"], True)
+        ]
+        assert (await check_books(session)).balanced
+
+
+async def test_faults_move_money_at_most_once(app: FastAPI, client: httpx.AsyncClient) -> None:
+    await _lobby(app)
+    token, _ = await funded_member(client, 50_000)
+    launched = await _launch(client, token, "sbx_baccarat")
+
+    timed_out = await _round(client, launched, stake=1_000, fault="timeout")
+    assert timed_out["log"][-1].startswith("time-out, rollback: RS_OK")
+    assert timed_out["balance"] == 50_000  # the one bet was rolled back
+
+    early = await _round(client, launched, stake=1_000, fault="rollback_first")
+    assert early["log"][1] == "bet 1000: RS_ERROR_TRANSACTION_ROLLED_BACK"
+    assert early["balance"] == 50_000
+
+    twice = await _round(client, launched, stake=1_000, side_stake=500, fault="duplicate")
+    assert twice["status"] == "RS_OK"
+    assert twice["balance"] == 50_000 - 1_500 + twice["payout"]
+
+    before = twice["balance"]
+    burst = await _round(client, launched, stake=1_000, fault="burst")
+    taken = int(burst["log"][0].split()[1])
+    assert burst["balance"] == before - taken * 1_000 + burst["payout"]
+    async with app.state.sessionmaker() as session:
+        assert (await check_books(session)).balanced
+
+
+async def test_no_account_no_transfer_and_the_game_list_limit(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    await _lobby(app)
+    token, _ = await funded_member(client, 10_000)
+    activate = await client.get("/api/wallet/activate/HUB88", headers=auth(token))
+    assert activate.json() == {"message": "NO_GAME"}
+    unknown = await client.get("/api/autoLogin/hub88/nope", headers=auth(token))
+    assert unknown.status_code == 404
+    assert (await client.get("/api/autoLogin/hub88/sbx_baccarat")).status_code == 401
+    async with app.state.sessionmaker() as session:
+        with pytest.raises(Hub88Error, match="429"):  # Hub88: one game list a minute
+            await sync_games(app, session)
+        games = (await session.execute(select(SeamlessGame))).scalars().all()
+        assert len(games) == 2
