@@ -70,6 +70,12 @@ async def test_a_member_plays_a_seamless_slot_from_the_wallet(
     wallet = await _wallet(client, token)
     assert played["balance"] == 100_000 - 1_000 + played["payout"]
     assert wallet["wallet"]["amount"] * 100 == pytest.approx(played["balance"])
+    lines = (
+        await client.post("/api/statement", json={"page": 1, "limit": 10}, headers=auth(token))
+    ).json()["statements"]
+    moves = [(line["from"], line["to"], line["amount"]) for line in lines[::-1][1:]]
+    won = [("HUB88", "WALLET", played["payout"] / 100)] if played["payout"] else []
+    assert moves == [("WALLET", "HUB88", 10.0), *won]
     async with app.state.sessionmaker() as session:
         rounds = (await session.execute(select(SeamlessRound))).scalars().all()
         assert [(r.bets, r.wins, r.closed_at is not None) for r in rounds] == [

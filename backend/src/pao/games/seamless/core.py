@@ -35,6 +35,8 @@ from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger import service as ledger
 from pao.ledger.models import AccountKind, LedgerAccount
+from pao.wallet.models import StatementStatus, StatementType
+from pao.wallet.statements import WALLET_LABEL, record_statement
 
 
 class Status(StrEnum):
@@ -154,7 +156,7 @@ async def _replayed(
 async def _record(
     session: AsyncSession, kind: TxnKind, move: Move, amount: int, entry_id: int | None
 ) -> None:
-    await insert_now(
+    txn = await insert_now(
         session,
         SeamlessTransaction(
             provider=move.provider,
@@ -168,6 +170,24 @@ async def _record(
             reference_id=move.reference_id,
             entry_id=entry_id,
         ),
+    )
+    if entry_id is None:
+        return
+    # The member's statement shows each stake as money to the provider's card and each win or
+    # refund as money back, like a transfer (the spec's statement types are fixed).
+    card = move.provider.upper()
+    outward = kind is TxnKind.BET
+    await record_statement(
+        session,
+        member_id=move.member_id,
+        statement_type=StatementType.TRANSFER,
+        status=StatementStatus.SUCCESS,
+        amount=amount,
+        currency=move.currency,
+        from_label=WALLET_LABEL if outward else card,
+        to_label=card if outward else WALLET_LABEL,
+        ref_type=f"seamless_{kind}",
+        ref_id=txn.id,
     )
 
 
