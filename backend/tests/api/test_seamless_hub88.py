@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from pao.games.seamless import tokens
+from pao.games.turnover import GameTotals, game_results
 from pao.games.seamless.hub88.signature import SANDBOX_PRIVATE_KEY, load_private, sign
 from pao.games.seamless.hub88.wire import user_of
 from pao.games.seamless.models import SeamlessGame, SeamlessRound, SeamlessSession
@@ -299,3 +300,22 @@ async def test_one_transaction_id_sent_at_once_moves_money_once(client: httpx.As
     assert stolen["status"] == "RS_ERROR_DUPLICATE_TRANSACTION"
     assert await wallet.balance() == 9_000
     assert await other.balance() == 10_000
+
+
+async def test_wagering_counts_settled_bets_and_never_a_rolled_back_one(
+    client: httpx.AsyncClient,
+) -> None:
+    wallet = await _player(client, 10_000)
+    kept, undone = wallet.txn(1_500), wallet.txn(700)
+    for bet in (kept, undone):
+        await wallet.call("/transaction/bet", bet)
+    await wallet.win(kept, 2_000)
+    await wallet.call("/transaction/rollback", wallet.rollback_of(undone))
+    app = app_of(client)
+    async with app.state.sessionmaker() as session:
+        now = utcnow()
+        results = await game_results(
+            app, session, member_id=wallet.member_id, since=now - timedelta(1), until=now
+        )
+    assert results.by_game == {"HUB88": GameTotals(turnover=1_500, payout=2_000, bets=1)}
+    assert (results.turnover, results.payout) == (1_500, 2_000)

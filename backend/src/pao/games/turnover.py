@@ -1,5 +1,7 @@
 """Game results for promotions (wagering, refunds): turnover and payout of a member over a
-period, read from the providers' bet records through the adapters.
+period, read from the providers' bet records through the adapters, and for seamless providers
+from Pao's own record of their calls (:mod:`pao.games.seamless`): a bet counts as it settles,
+no provider is asked, and a rolled-back bet never counts.
 
 The providers are asked concurrently; callers should not hold a write transaction open on
 SQLite while this runs (the providers may be slow). A provider that does not answer raises
@@ -14,12 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.games.models import GameAccount
 from pao.games.providers import provider_for
 from pao.games.providers.base import BetRecord
+from pao.games.seamless.models import SeamlessTransaction, TxnKind
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,34 @@ async def game_results(
         )
     )
     by_game = {code: _totals(rows) for (code, _), rows in zip(accounts, records, strict=True)}
+    by_game.update(await _seamless_totals(session, member_id=member_id, since=since, until=until))
     return GameResults(
         turnover=sum(t.turnover for t in by_game.values()),
         payout=sum(t.payout for t in by_game.values()),
         bets=sum(t.bets for t in by_game.values()),
         by_game=by_game,
     )
+
+
+async def _seamless_totals(
+    session: AsyncSession, *, member_id: int, since: datetime, until: datetime
+) -> dict[str, GameTotals]:
+    """Per seamless provider (its lobby card's code): stakes taken and not rolled back, wins
+    paid, and the number of bets (one indexed range of the member's transactions)."""
+    txn = SeamlessTransaction
+    is_bet = txn.kind == TxnKind.BET
+    counted_bet = is_bet & txn.rolled_back.is_(False)
+    rows = await session.execute(
+        select(
+            txn.provider,
+            func.coalesce(func.sum(case((counted_bet, txn.amount), else_=0)), 0),
+            func.coalesce(func.sum(case((txn.kind == TxnKind.WIN, txn.amount), else_=0)), 0),
+            func.count().filter(counted_bet),
+        )
+        .where(txn.member_id == member_id, txn.created_at >= since, txn.created_at < until)
+        .group_by(txn.provider)
+    )
+    return {
+        provider.upper(): GameTotals(turnover=int(bets), payout=int(wins), bets=int(count))
+        for provider, bets, wins, count in rows
+    }
