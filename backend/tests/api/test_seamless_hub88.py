@@ -17,10 +17,10 @@ import pytest
 from sqlalchemy import func, select, update
 
 from pao.games.seamless import tokens
-from pao.games.turnover import GameTotals, game_results
 from pao.games.seamless.hub88.signature import SANDBOX_PRIVATE_KEY, load_private, sign
 from pao.games.seamless.hub88.wire import user_of
 from pao.games.seamless.models import SeamlessGame, SeamlessRound, SeamlessSession
+from pao.games.turnover import GameTotals, game_results
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger.models import AccountKind
