@@ -92,6 +92,13 @@ class Settings(BaseSettings):
     hub88_operator_id: int | None = None
     hub88_public_key: str = ""
     hub88_private_key: str = ""
+    # AMB SuperAPI "Common Flow" (pao.games.seamless.amb; ADR 0025): the HMAC key of its
+    # sapi-signature header (on when set; a well-known one with the sandbox), what is signed
+    # (the timestamp and the raw body, or the body alone: AMB's documentation was not read),
+    # and how far its sapi-timestamp may be from Pao's clock.
+    amb_signature_key: str = ""
+    amb_signature_input: Literal["timestamp_body", "body"] = "timestamp_body"
+    amb_timestamp_tolerance_seconds: int = Field(default=300, ge=10, le=3600)
     game_balance_timeout_seconds: float = Field(default=3.0, gt=0)
     # Provider health (pao.games.health, ADR 0013): a provider is marked down when at least
     # provider_health_failure_rate of its calls (and at least provider_health_min_calls) failed
@@ -134,7 +141,7 @@ class Settings(BaseSettings):
     def _sandbox_payment_secrets(self) -> Settings:
         # Well-known values, acceptable only because the sandbox moves no real money.
         if self.sandbox:
-            for name in PAYMENT_SECRETS:
+            for name in (*PAYMENT_SECRETS, "amb_signature_key"):
                 if not getattr(self, name):
                     setattr(self, name, f"sandbox-{name.replace('_', '-')}")
         return self
@@ -159,6 +166,10 @@ class Settings(BaseSettings):
     @property
     def hub88_enabled(self) -> bool:
         return self.sandbox or self.hub88_operator_id is not None
+
+    @property
+    def amb_enabled(self) -> bool:
+        return bool(self.amb_signature_key)
 
     @property
     def is_sqlite(self) -> bool:

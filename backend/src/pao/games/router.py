@@ -211,5 +211,9 @@ def register(app: Any) -> None:
         keys_of(app)  # a key that does not load stops the start-up, not the first bet
         app.include_router(hub88_wallet)
         app.state.jobs.append(SYNC_JOB)
+    if settings.amb_enabled:
+        from pao.games.seamless.amb.callbacks import router as amb_callbacks
+
+        app.include_router(amb_callbacks)
     app.state.jobs.append(JOB)
     app.state.provider_health = create_health_tracker(settings)

@@ -57,6 +57,8 @@ class Outcome:
     currency: Currency
     balance: int  # minor units: the wallet after the call (as it stands when refused)
     before: int  # minor units: the wallet before the call
+    # A call already processed, answered again (a dialect may have its own code for it).
+    replayed: bool = False
 
     @property
     def ok(self) -> bool:
@@ -150,7 +152,8 @@ async def _replayed(
     txn = await _find(session, move.provider, move.txn_id)
     if txn is None:
         return None
-    return locked.outcome(Status.OK if _same(txn, kind, move) else Status.DUPLICATE)
+    status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
+    return Outcome(status, locked.member.currency, locked.balance, locked.balance, replayed=True)
 
 
 async def _record(
@@ -333,7 +336,7 @@ async def replayed(session: AsyncSession, kind: TxnKind, move: Move) -> Outcome 
         return None
     now = await balance(session, move.member_id)
     status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
-    return Outcome(status, now.currency, now.balance, now.balance)
+    return Outcome(status, now.currency, now.balance, now.balance, replayed=True)
 
 
 async def balance(session: AsyncSession, member_id: int) -> Outcome:
