@@ -143,3 +143,26 @@ async def test_unsigned_unknown_and_unoffered_calls_move_nothing(client: httpx.A
     skipped = amb.envelope(amb.txn("OPEN", 10, skipBalanceUpdate=True))
     assert (await amb.call("placeBets", skipped))["statusCode"] == 0
     assert await amb.balance() == 100
+
+
+async def _sandbox_round(client: httpx.AsyncClient, amb: Amb, **fields: Any) -> Any:
+    body = {"username": amb.username, "currency": "THB", "stake": 1_000, **fields}
+    response = await client.post("/sandbox/amb/play/round", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def test_the_sandbox_aggregator_plays_rounds_and_faults_once(
+    client: httpx.AsyncClient,
+) -> None:
+    amb = await _amb(client, 100_000)
+    played = await _sandbox_round(client, amb)
+    assert played["balance"] == 100_000 - 1_000 + played["payout"]
+    balance = played["balance"]
+    timed_out = await _sandbox_round(client, amb, fault="timeout")
+    assert timed_out["balance"] == balance
+    early = await _sandbox_round(client, amb, fault="cancel_first")
+    assert early["log"][1] == "bets: 20003"
+    twice = await _sandbox_round(client, amb, fault="duplicate", single_state=True)
+    assert twice["balance"] == balance - 1_000 + twice["payout"]
+    assert await amb.balance() * 100 == twice["balance"]

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pao.core.uow import UnitOfWorkRoute
 from pao.sandbox import sms
+from pao.sandbox.amb import router as amb_router
 from pao.sandbox.bank.router import router as bank_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
@@ -25,6 +26,7 @@ router = APIRouter(route_class=UnitOfWorkRoute)
 router.include_router(bank_router)
 router.include_router(games_router)
 router.include_router(hub88_router)
+router.include_router(amb_router)
 router.include_router(gateways_router)
 router.include_router(truemoney_router)
 
