@@ -21,6 +21,7 @@ from pao.cli import app
 from pao.core.db import create_engine, create_sessionmaker
 from pao.core.metrics import MULTIPROC_ENV
 from pao.core.settings import Settings, get_settings
+from pao.games.seamless.hub88.signature import SANDBOX_PRIVATE_KEY, SANDBOX_PUBLIC_KEY
 from pao.identity.changes import Origin, record_change
 from pao.identity.models import Member, MemberChangeKind
 from pao.identity.service import create_member
@@ -480,3 +481,22 @@ def test_a_missing_schema_is_one_clear_line(data_dir: Path) -> None:
     assert result.stderr.startswith("error: database: no such table")
     assert result.stderr.strip().endswith("(run `pao migrate` first)")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_providers_sync_names_what_is_missing(
+    cli_db: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failed(cli("ops", "providers", "sync", "amb"), "unknown seamless aggregator 'amb': hub88")
+    monkeypatch.setenv("PAO_SANDBOX", "0")
+    get_settings.cache_clear()
+    failed(
+        cli("ops", "providers", "sync", "hub88"),
+        "Hub88 is off: set PAO_HUB88_OPERATOR_ID and its keys",
+    )
+    # Hub88 on, but nobody answers at its address: one clear line, nothing written.
+    monkeypatch.setenv("PAO_HUB88_OPERATOR_ID", "7")
+    monkeypatch.setenv("PAO_HUB88_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("PAO_HUB88_PUBLIC_KEY", str(SANDBOX_PUBLIC_KEY))
+    monkeypatch.setenv("PAO_HUB88_PRIVATE_KEY", str(SANDBOX_PRIVATE_KEY))
+    get_settings.cache_clear()
+    failed(cli("ops", "providers", "sync", "hub88"), "hub88: /game/list: ConnectError")

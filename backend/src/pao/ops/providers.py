@@ -1,4 +1,5 @@
-"""``pao ops providers list|maintenance on|off``: game providers' state and maintenance.
+"""``pao ops providers list|maintenance on|off|sync``: game providers' state and maintenance,
+and a seamless aggregator's game list fetched now.
 
 The same functions as the back office's ``/api/backoffice/providers``
 (:mod:`pao.backoffice.providers.service`), with the same audit rows, recorded as
@@ -9,8 +10,10 @@ configured (without it each API process keeps its own, which this command cannot
 from __future__ import annotations
 
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Annotated
 
+import httpx
 import typer
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +24,8 @@ from pao.games.admin import providers_overview
 from pao.games.availability import ProviderStatus
 from pao.games.health import create_health_tracker
 from pao.games.models import Game
-from pao.ops.base import fail, operator, run
+from pao.games.seamless.hub88.games_api import Hub88Error, sync_games
+from pao.ops.base import OpsError, fail, operator, run
 
 app = typer.Typer(help="Game providers: state, health and maintenance.", no_args_is_help=True)
 maintenance_app = typer.Typer(help="Set a provider into maintenance, or end it.")
@@ -106,3 +110,27 @@ def off_command(code: Annotated[str, typer.Argument(help="The game code.")]) -> 
         return f"{code.upper()} maintenance ended"
 
     typer.echo(run(work))
+
+
+@app.command("sync")
+def sync_command(
+    provider: Annotated[str, typer.Argument(help="The seamless aggregator: hub88.")],
+) -> None:
+    """Fetch a seamless aggregator's game list now (Hub88 allows one call a minute; running
+    API processes also sync it every hour)."""
+    if provider != "hub88":
+        fail(f"unknown seamless aggregator {provider!r}: hub88")
+    settings = get_settings()
+    if not settings.hub88_enabled:
+        fail("Hub88 is off: set PAO_HUB88_OPERATOR_ID and its keys")
+
+    async def work(session: AsyncSession) -> int:
+        async with httpx.AsyncClient() as http:
+            # What the Games API client reads of an app: its settings and HTTP client.
+            app = SimpleNamespace(state=SimpleNamespace(settings=settings, http=http))
+            try:
+                return await sync_games(app, session)
+            except Hub88Error as exc:
+                raise OpsError(f"hub88: {exc}") from exc
+
+    typer.echo(f"hub88: {run(work)} games in the catalogue")
