@@ -45,6 +45,7 @@ from pao.kit.jobs import JobRunner
 from pao.kit.ports import require_wired
 from pao.kit.storage import LocalFileStore
 from pao.observability import wiring as observability
+from pao.payments.scb.oauth import create_token_cache
 from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
 from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await runner.stop(grace_seconds=settings.shutdown_grace_seconds)
             await app.state.chat.close()
         await app.state.rate_limiter.close()
+        await app.state.scb_tokens.close()
         await app.state.provider_health.close()
         await app.state.engine.dispose()
         if settings.sandbox:
@@ -154,6 +156,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Tests point adapters at the in-process sandbox by setting an ASGI transport here.
     app.state.http_transport = None
     app.state.file_store = LocalFileStore(settings.data_dir / "uploads")
+    # SCB's OAuth token, shared by the process's SCB calls (and by every process via Redis).
+    app.state.scb_tokens = create_token_cache(settings)
     # Domains append their PeriodicJobs (payouts, reconcilers) here.
     app.state.jobs = []
 

@@ -27,7 +27,7 @@ from pao.payments.accounts import ReceivingAccount, ReceivingKind, ReceivingMode
 from pao.payments.slips import service
 from pao.payments.slips.jobs import reconcile_tick
 from pao.payments.slips.models import REVIEWABLE_REASONS, Slip, SlipClaim, SlipStatus
-from pao.payments.slips.verifier import SlipVerifier
+from pao.payments.slips.verifier import PaoSlipVerifier
 from pao.site import settings as site_settings
 from pao.site.settings import load_site_settings
 from pao.wallet.models import Statement
@@ -492,7 +492,7 @@ async def test_a_transaction_that_does_not_commit_leaves_nothing(
     # Not through HTTP: the refused commit's exception comes straight back here.
     ctx = service.SlipContext(
         sessionmaker=app.state.sessionmaker,
-        verifier=SlipVerifier(app.state.http, app.state.settings),
+        verifier=PaoSlipVerifier(app.state.http, app.state.settings),
         file_store=app.state.file_store,
     )
 

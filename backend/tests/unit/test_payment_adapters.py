@@ -10,7 +10,8 @@ import pytest
 
 from pao.core.settings import Settings
 from pao.payments.payouts.adapter import BankPayoutState, PayoutBank
-from pao.payments.slips.verifier import SlipVerifier, VerifierUnavailable
+from pao.payments.slips.port import SlipQuery
+from pao.payments.slips.verifier import PaoSlipVerifier, VerifierUnavailable
 
 SETTINGS = Settings(env="test", public_base_url="http://bank.test", sandbox=True)
 
@@ -39,8 +40,8 @@ async def test_verifier_reads_a_transfer() -> None:
         return httpx.Response(200, json=SLIP_FOUND)
 
     async with client(httpx.MockTransport(handler)) as http:
-        found = await SlipVerifier(http, SETTINGS).lookup(
-            sending_bank="004", reference="2026112112345678901"
+        found = await PaoSlipVerifier(http, SETTINGS).lookup(
+            SlipQuery("004", "2026112112345678901")
         )
     assert seen == ["http://bank.test/sandbox/bank/api/slips/004/2026112112345678901"]
     assert found is not None
@@ -53,7 +54,7 @@ async def test_verifier_reads_a_transfer() -> None:
 async def test_verifier_not_found() -> None:
     transport = httpx.MockTransport(lambda _: httpx.Response(404, json={"code": "NOT_FOUND"}))
     async with client(transport) as http:
-        assert await SlipVerifier(http, SETTINGS).lookup(sending_bank="004", reference="X1") is None
+        assert await PaoSlipVerifier(http, SETTINGS).lookup(SlipQuery("004", "X1")) is None
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,7 @@ async def test_verifier_not_found() -> None:
 async def test_verifier_unusable_answers(response: httpx.Response) -> None:
     async with client(httpx.MockTransport(lambda _: response)) as http:
         with pytest.raises(VerifierUnavailable):
-            await SlipVerifier(http, SETTINGS).lookup(sending_bank="004", reference="X1")
+            await PaoSlipVerifier(http, SETTINGS).lookup(SlipQuery("004", "X1"))
 
 
 async def test_verifier_timeout() -> None:
@@ -78,7 +79,7 @@ async def test_verifier_timeout() -> None:
 
     async with client(httpx.MockTransport(handler)) as http:
         with pytest.raises(VerifierUnavailable):
-            await SlipVerifier(http, SETTINGS).lookup(sending_bank="004", reference="X1")
+            await PaoSlipVerifier(http, SETTINGS).lookup(SlipQuery("004", "X1"))
 
 
 async def _create(

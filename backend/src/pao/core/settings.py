@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -25,6 +25,18 @@ PAYMENT_SECRETS = (
 # sandbox fills in well-known ones) and the game provider key (the sandbox has its own); without
 # the key every game balance refresh would fail.
 THIRD_PARTY_SECRETS = (*PAYMENT_SECRETS, "game_provider_key")
+# What each slip verifier (PAO_SLIP_VERIFIER) needs to start without the sandbox (ADR 0026).
+SLIP_VERIFIER_CREDENTIALS: dict[str, tuple[str, ...]] = {
+    "pao": (),
+    "slipok": ("slipok_branch_id", "slipok_api_key"),
+    "easyslip": ("easyslip_api_key",),
+    "scb": ("scb_api_key", "scb_api_secret"),
+}
+# The providers' public bases (providers.md §4, §6): the default of each *_url setting unless
+# the sandbox is on, then this app's /sandbox/... twin.
+SLIPOK_PUBLIC_URL = "https://api.slipok.com/api/line/apikey"
+EASYSLIP_PUBLIC_URL = "https://api.easyslip.com/v2"
+SCB_PUBLIC_URL = "https://api.partners.scb/partners"
 
 
 class Settings(BaseSettings):
@@ -125,6 +137,21 @@ class Settings(BaseSettings):
     slip_verify_url: str | None = None
     payout_url: str | None = None
     payout_timeout_seconds: float = Field(default=10.0, gt=0)
+    # Who checks slips (pao.payments.slips.providers, ADR 0026): Pao's own dialect (the
+    # sandbox bank's, slip_verify_url), SlipOK, EasySlip (API v2) or SCB's slip verification.
+    # The *_url settings default to the provider's public base, or to this app's sandbox twin
+    # when PAO_SANDBOX=1; the credentials are required when the sandbox is off.
+    slip_verifier: Literal["pao", "slipok", "easyslip", "scb"] = "pao"
+    slip_verify_timeout_seconds: float = Field(default=15.0, gt=0, le=120)
+    slipok_url: str | None = None
+    slipok_branch_id: str = Field(default="", max_length=40)
+    slipok_api_key: SecretStr = SecretStr("")
+    easyslip_url: str | None = None
+    easyslip_api_key: SecretStr = SecretStr("")
+    # SCB Open API (pao.payments.scb): the app's API key and secret (OAuth client credentials).
+    scb_url: str | None = None
+    scb_api_key: SecretStr = SecretStr("")
+    scb_api_secret: SecretStr = SecretStr("")
 
     @model_validator(mode="after")
     def _no_sandbox_in_production(self) -> Settings:
@@ -144,6 +171,12 @@ class Settings(BaseSettings):
             for name in (*PAYMENT_SECRETS, "amb_signature_key"):
                 if not getattr(self, name):
                     setattr(self, name, f"sandbox-{name.replace('_', '-')}")
+            # The sandbox's slip checkers accept these well-known credentials.
+            if not self.slipok_branch_id:
+                self.slipok_branch_id = "sandbox"
+            for secret in ("slipok_api_key", "easyslip_api_key", "scb_api_key", "scb_api_secret"):
+                if not getattr(self, secret).get_secret_value():
+                    setattr(self, secret, SecretStr(f"sandbox-{secret.replace('_', '-')}"))
         return self
 
     def require_third_party_secrets(self) -> None:
@@ -156,6 +189,32 @@ class Settings(BaseSettings):
         if missing:
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
+        self.require_slip_verifier_credentials()
+
+    def require_slip_verifier_credentials(self) -> None:
+        """The chosen slip verifier's credentials, when the sandbox is off (names only are
+        printed, never a value)."""
+        if self.sandbox:
+            return
+        missing = [
+            name
+            for name in SLIP_VERIFIER_CREDENTIALS[self.slip_verifier]
+            if not _secret_text(getattr(self, name))
+        ]
+        if missing:
+            names = ", ".join(f"PAO_{name.upper()}" for name in missing)
+            raise RuntimeError(
+                f"refusing to start with PAO_SLIP_VERIFIER={self.slip_verifier} without {names}"
+            )
+
+    def provider_url(self, configured: str | None, public: str, sandbox_path: str) -> str:
+        """A provider's base URL: the setting, else this app's sandbox twin (sandbox on), else
+        the provider's public base."""
+        if configured:
+            return configured.rstrip("/")
+        if self.sandbox:
+            return f"{self.base_url}{sandbox_path}"
+        return public
 
     @property
     def resolved_database_url(self) -> str:
@@ -182,6 +241,10 @@ class Settings(BaseSettings):
     @property
     def json_logs(self) -> bool:
         return self.log_json if self.log_json is not None else self.env == "production"
+
+
+def _secret_text(value: object) -> str:
+    return value.get_secret_value() if isinstance(value, SecretStr) else str(value or "")
 
 
 @lru_cache

@@ -19,6 +19,7 @@ from pao.sandbox.bank.router import router as bank_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
 from pao.sandbox.hub88.router import router as hub88_router
+from pao.sandbox.slipcheck.router import router as slipcheck_router
 from pao.sandbox.store import SandboxSessionDep
 from pao.sandbox.truemoney import router as truemoney_router
 
@@ -29,6 +30,7 @@ router.include_router(hub88_router)
 router.include_router(amb_router)
 router.include_router(gateways_router)
 router.include_router(truemoney_router)
+router.include_router(slipcheck_router)
 
 
 class SmsIn(BaseModel):

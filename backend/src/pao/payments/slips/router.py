@@ -30,6 +30,7 @@ from pao.kit.pagination import PageRequest
 from pao.payments.slips import service
 from pao.payments.slips.decoder import MAX_BYTES
 from pao.payments.slips.exceptions import SlipNoFile, SlipNotFound, SlipTooLarge
+from pao.payments.slips.providers.select import build_verifier
 from pao.payments.slips.schemas import (
     SlipsResponse,
     SlipUploadResponse,
@@ -38,7 +39,6 @@ from pao.payments.slips.schemas import (
     slip_out,
     upload_response,
 )
-from pao.payments.slips.verifier import SlipVerifier
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -49,7 +49,7 @@ def slip_context(request: Request) -> service.SlipContext:
     state = request.app.state
     return service.SlipContext(
         sessionmaker=state.sessionmaker,
-        verifier=SlipVerifier(state.http, state.settings),
+        verifier=build_verifier(state),
         file_store=state.file_store,
     )
 

@@ -9,10 +9,13 @@ transaction may stay open across that call (wave rule; SQLite serialises writers
    ``(sending_bank, reference)`` is *claimed* in :class:`SlipClaim` (unique). A second upload
    of the same transfer, even at the same instant, hits the unique index (on PostgreSQL it
    waits for the first transaction, on SQLite writers are serialised) → SLIP_REFNO_DUPLICATED;
-3. *verify* (no transaction): the slip-verification adapter asks the bank;
+3. *verify* (no transaction): the slip verifier (``PAO_SLIP_VERIFIER``: Pao's own dialect or
+   a real provider, :mod:`pao.payments.slips.port`) is asked about the transfer;
 4. *settle* (transaction 2): the slip row is locked ``FOR UPDATE`` and, if still PENDING,
    judged: credited (ledger ``bank_clearing → player_wallet``, statement line, DepositCredited)
-   → SUCCESS, or FAILED with a reason, which releases the claim.
+   → SUCCESS, or FAILED with a reason, which releases the claim. Providers show account
+   numbers masked: :mod:`pao.payments.slips.matching` judges the visible digits, and a slip
+   whose accounts it cannot tell apart fails UNKNOW_ERROR for staff review, never credited.
 
 The upload's statements are prebuilt and run through :mod:`pao.core.executor` (on PostgreSQL on
 the driver, in the session's transaction; ADR 0014), as the other money paths' are: the slip
@@ -23,14 +26,14 @@ from what that transaction wrote, without reading the slip back.
 
 Recovery: a crash or an unreachable bank between 2 and 4 leaves the slip PENDING with its
 claim held. :func:`reconcile_pending_slips` (a PeriodicJob) re-runs 3–4 for PENDING slips
-older than a minute and gives up with UNKNOW_ERROR after :data:`GIVE_UP_AFTER`. Step 4 is
+older than a minute (re-reading the stored image when the provider needs the QR text) and
+gives up with UNKNOW_ERROR after :data:`GIVE_UP_AFTER`. Step 4 is
 idempotent (status checked under the row lock), so a slip settles once whoever runs it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -63,6 +66,7 @@ from pao.payments.slips.decoder import (
     sniff_extension,
 )
 from pao.payments.slips.exceptions import SlipInvalidFile, SlipNotFound, SlipUploadFail
+from pao.payments.slips.matching import Fit, receiver_fit, sender_fit
 from pao.payments.slips.models import (
     REVIEWABLE_REASONS,
     SLIP_TRANSITIONS,
@@ -73,7 +77,13 @@ from pao.payments.slips.models import (
     SlipReview,
     SlipStatus,
 )
-from pao.payments.slips.verifier import SlipVerifier, VerifiedTransfer, VerifierUnavailable
+from pao.payments.slips.port import (
+    SlipQuery,
+    SlipRefused,
+    SlipVerifier,
+    VerifiedTransfer,
+    VerifierUnavailable,
+)
 from pao.site.service import is_slip_upload_closed
 from pao.site.settings import load_site_settings
 from pao.wallet.models import StatementStatus, StatementType
@@ -106,10 +116,6 @@ class SlipContext:
     sessionmaker: async_sessionmaker[AsyncSession]
     verifier: SlipVerifier
     file_store: FileStore
-
-
-def _digits(account_no: str | None) -> str:
-    return re.sub(r"\D", "", account_no or "")
 
 
 # --- Prebuilt statements (built once; pao.core.executor compiles each once per dialect) -----
@@ -156,11 +162,13 @@ async def _fail(
     actor: str = "system",
     changes: Mapping[str, Any] | None = None,
     claimed: bool = True,
+    review: bool = False,
 ) -> None:
     """FAILED with ``reason``, written at once with ``changes`` (other columns of the slip);
-    the transfer's claim is released, if the slip holds one (``claimed``)."""
+    the transfer's claim is released, if the slip holds one (``claimed``). ``review`` opens
+    the staff review whatever the reason."""
     also: dict[str, Any] = {**(changes or {}), "reason": reason, "settled_at": utcnow()}
-    if reason in REVIEWABLE_REASONS:
+    if review or reason in REVIEWABLE_REASONS:
         # Money may have arrived all the same: staff look at it (pao.payments.slips.review).
         also["review_status"] = SlipReview.OPEN
     await transition_now(
@@ -306,9 +314,8 @@ async def upload_slip(
     # Transaction 1 has just written it PENDING with its transfer: no need to read it back.
     assert slip.sending_bank is not None
     assert slip.reference is not None
-    return await _verify_and_settle(
-        ctx, session, slip_id=slip.id, sending_bank=slip.sending_bank, reference=slip.reference
-    )
+    query = SlipQuery(slip.sending_bank, slip.reference, qr.payload if qr else None)
+    return await _verify_and_settle(ctx, session, slip_id=slip.id, query=query)
 
 
 async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
@@ -321,30 +328,49 @@ async def verify_and_settle(ctx: SlipContext, *, slip_id: int) -> Slip:
         sending_bank, reference = slip.sending_bank, slip.reference
         if not pending or sending_bank is None or reference is None:
             return slip
-        return await _verify_and_settle(
-            ctx, session, slip_id=slip_id, sending_bank=sending_bank, reference=reference
-        )
+        payload = await _stored_payload(ctx, slip) if ctx.verifier.needs_payload else None
+        query = SlipQuery(sending_bank, reference, payload)
+        return await _verify_and_settle(ctx, session, slip_id=slip_id, query=query)
+
+
+async def _stored_payload(ctx: SlipContext, slip: Slip) -> str | None:
+    """The QR text of a stored slip image (providers that take it), or None if it is gone."""
+    try:
+        data = await ctx.file_store.get(slip.file_key)
+        _, qr = await anyio.to_thread.run_sync(decode_slip, data)
+    except (OSError, SlipReadError):
+        return None
+    if (qr.sending_bank, qr.reference) != (slip.sending_bank, slip.reference):
+        return None
+    return qr.payload
 
 
 async def _verify_and_settle(
-    ctx: SlipContext, session: AsyncSession, *, slip_id: int, sending_bank: str, reference: str
+    ctx: SlipContext, session: AsyncSession, *, slip_id: int, query: SlipQuery
 ) -> Slip:
-    """Ask the bank about the slip's transfer, then judge the slip under its row lock (only
-    if it is still PENDING: whoever comes second finds it settled)."""
+    """Ask the provider about the slip's transfer, then judge the slip under its row lock
+    (only if it is still PENDING: whoever comes second finds it settled)."""
+    provider = ctx.verifier.name
+    refused: SlipRefused | None = None
+    found: VerifiedTransfer | None = None
     try:
-        found = await ctx.verifier.lookup(sending_bank=sending_bank, reference=reference)
+        found = await ctx.verifier.lookup(query)
     except VerifierUnavailable:
-        slip = await _settle_unreachable(session, slip_id=slip_id)
+        slip = await _settle_unreachable(session, slip_id=slip_id, provider=provider)
         _count_outcome(slip, unreachable=True)
         return slip
+    except SlipRefused as exc:
+        refused = exc
     async with session.begin():
         row = await executor.fetch_one_or_none(session, _LOCK_WITH_MEMBER, {"slip_id": slip_id})
         assert row is not None
         slip = executor.attach(session, Slip, row[: len(_SLIP_COLUMNS)])
         payer = Payer(slip.member_id, *row[len(_SLIP_COLUMNS) :])
         judged = slip.status == SlipStatus.PENDING
-        if judged:
-            await _judge(session, slip, payer, found)
+        if judged and refused is not None:
+            await _refuse(session, slip, refused, provider=provider)
+        elif judged:
+            await _judge(session, slip, payer, found, provider=provider)
     if judged:
         _count_outcome(slip, unreachable=False)
     return slip
@@ -364,13 +390,13 @@ async def _lock_slip(session: AsyncSession, slip_id: int) -> Slip:
     return executor.attach(session, Slip, row)
 
 
-async def _settle_unreachable(session: AsyncSession, *, slip_id: int) -> Slip:
+async def _settle_unreachable(session: AsyncSession, *, slip_id: int, provider: str) -> Slip:
     """The bank did not answer: stay PENDING for the reconciler, unless it is too late."""
     async with session.begin():
         slip = await _lock_slip(session, slip_id)
         if slip.status != SlipStatus.PENDING:
             return slip
-        unreachable = {"bank_lookup": lookup_unreachable()}
+        unreachable = {"bank_lookup": {**lookup_unreachable(), "provider": provider}}
         if slip.created_at <= utcnow() - GIVE_UP_AFTER:
             await _fail(session, slip, SlipReason.UNKNOW_ERROR, changes=unreachable)
         else:
@@ -380,27 +406,40 @@ async def _settle_unreachable(session: AsyncSession, *, slip_id: int) -> Slip:
 
 async def _refusal(
     session: AsyncSession, slip: Slip, payer: Payer, transfer_: VerifiedTransfer
-) -> SlipReason | None:
+) -> tuple[SlipReason, str | None] | None:
+    """Why the slip is not credited (and which account could not be told, if that is why),
+    or None."""
     if transfer_.currency != payer.currency:
-        return SlipReason.CURRENCY_MISMATCH
+        return SlipReason.CURRENCY_MISMATCH, None
     accounts = await executor.fetch(session, _RECEIVING, {"kind": ReceivingKind.BANK})
-    ours = {(code.upper(), _digits(account_no)) for code, account_no in accounts if account_no}
-    if (transfer_.receiver_bank, _digits(transfer_.receiver_account)) not in ours:
-        return SlipReason.DEST_ACC_INVALID
-    if (transfer_.sender_bank, _digits(transfer_.sender_account)) != (
-        payer.bank_code.upper(),
-        _digits(payer.bank_account_no),
-    ):
-        return SlipReason.NOT_MATCH
+    ours = [(str(code), str(account_no)) for code, account_no in accounts if account_no]
+    receiver = receiver_fit(transfer_.receiver_bank, transfer_.receiver_account, ours)
+    if receiver is Fit.NO:
+        return SlipReason.DEST_ACC_INVALID, None
+    sender = await sender_fit(
+        session,
+        member_id=payer.member_id,
+        member_bank=payer.bank_code,
+        member_account=payer.bank_account_no,
+        shown_bank=transfer_.sender_bank,
+        shown_account=transfer_.sender_account,
+    )
+    if sender is Fit.NO:
+        return SlipReason.NOT_MATCH, None
+    # Masked numbers that cannot be told apart: a person looks (UNKNOW_ERROR is reviewable).
+    if receiver is Fit.UNCLEAR:
+        return SlipReason.UNKNOW_ERROR, "receiver"
+    if sender is Fit.UNCLEAR:
+        return SlipReason.UNKNOW_ERROR, "sender"
     settings = await load_site_settings(session)
     window = timedelta(minutes=settings.slip_upload_within_minutes)
     # Judged against the upload time, so a slip settled late by the reconciler is not punished.
     if transfer_.transferred_at < slip.created_at - window:
-        return SlipReason.EXPIRED_SLIP
+        return SlipReason.EXPIRED_SLIP, None
     # The minimum of the member's own currency; none set for it: slips are not accepted in it.
     minimum = settings.slip_minimum_deposit.for_currency(payer.currency)
     if minimum is None or transfer_.amount <= 0 or transfer_.amount < minimum:
-        return SlipReason.BELOW_MINIMUM_DEPOSIT
+        return SlipReason.BELOW_MINIMUM_DEPOSIT, None
     return None
 
 
@@ -432,28 +471,52 @@ def lookup_answer(found: VerifiedTransfer | None) -> dict[str, object]:
     }
 
 
+def _transfer_columns(found: VerifiedTransfer) -> dict[str, Any]:
+    return {
+        "amount": found.amount,
+        "sender_bank": found.sender_bank[:10],
+        "sender_account": found.sender_account[:30],
+        "receiver_bank": found.receiver_bank[:10],
+        "receiver_account": found.receiver_account[:40],
+        "transferred_at": found.transferred_at,
+    }
+
+
+async def _refuse(
+    session: AsyncSession, slip: Slip, refused: SlipRefused, *, provider: str
+) -> None:
+    """The provider's definite no (receiver mismatch, its duplicate flag, …): FAILED with the
+    reason it maps to; what it still told about the transfer is kept for the reviewer."""
+    lookup = {**lookup_answer(refused.transfer), "provider": provider, "answer": refused.answer}
+    changes: dict[str, Any] = {"bank_lookup": lookup}
+    if refused.transfer is not None:
+        changes.update(_transfer_columns(refused.transfer))
+    await _fail(session, slip, refused.reason, changes=changes, review=refused.review)
+
+
 async def _judge(
-    session: AsyncSession, slip: Slip, payer: Payer, found: VerifiedTransfer | None
+    session: AsyncSession,
+    slip: Slip,
+    payer: Payer,
+    found: VerifiedTransfer | None,
+    *,
+    provider: str,
 ) -> None:
     """Credit the slip or fail it. What the bank said is written to the slip's row together
     with the outcome (one UPDATE)."""
-    changes: dict[str, Any] = {"bank_lookup": lookup_answer(found)}
+    changes: dict[str, Any] = {"bank_lookup": {**lookup_answer(found), "provider": provider}}
     if found is None or (found.sending_bank, found.reference) != (
         slip.sending_bank,
         slip.reference,
     ):
         await _fail(session, slip, SlipReason.INVALID_SLIP, changes=changes)
         return
-    changes.update(
-        amount=found.amount,
-        sender_bank=found.sender_bank,
-        sender_account=found.sender_account[:30],
-        receiver_bank=found.receiver_bank,
-        receiver_account=found.receiver_account[:40],
-        transferred_at=found.transferred_at,
-    )
-    reason = await _refusal(session, slip, payer, found)
-    if reason is not None:
+    changes.update(_transfer_columns(found))
+    refusal = await _refusal(session, slip, payer, found)
+    if refusal is not None:
+        reason, unclear = refusal
+        if unclear is not None:
+            changes["bank_lookup"]["unclear"] = unclear
         await _fail(session, slip, reason, changes=changes)
         return
     await credit_slip(session, slip, payer, changes=changes)

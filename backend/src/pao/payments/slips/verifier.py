@@ -1,16 +1,17 @@
-"""The slip-verification adapter: asks the bank for the transfer behind a slip.
+"""The ``pao`` slip verifier (``PAO_SLIP_VERIFIER=pao``): Pao's own dialect, the sandbox bank's.
 
 ``GET {slip_verify_url}/{sendingBank}/{reference}`` → 200 with the transfer (amount in major
 units, currency, transferredAt ISO, sender and receiver ``{bankCode, accountNo, name}``) or
 404 when the bank knows no such transfer. Anything else (timeouts, 5xx, garbage) is
-:class:`VerifierUnavailable`: the caller cannot tell whether the slip is good.
+:class:`VerifierUnavailable`: the caller cannot tell whether the slip is good. The real
+providers' adapters are in :mod:`pao.payments.slips.providers`; the port in
+:mod:`pao.payments.slips.port`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from urllib.parse import quote
 
 import httpx
@@ -19,12 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pao.core import metrics
 from pao.core.settings import Settings
+from pao.payments.slips.port import SlipQuery, VerifiedTransfer, VerifierUnavailable, to_minor
+
+__all__ = ["PaoSlipVerifier", "VerifiedTransfer", "VerifierUnavailable", "verify_base_url"]
 
 log = structlog.get_logger(__name__)
-
-
-class VerifierUnavailable(Exception):
-    """The bank could not answer; the outcome is unknown."""
 
 
 class _Party(BaseModel):
@@ -47,44 +47,25 @@ class _TransferBody(BaseModel):
     receiver: _Party
 
 
-@dataclass(frozen=True)
-class VerifiedTransfer:
-    reference: str
-    sending_bank: str
-    amount: int  # minor units
-    currency: str
-    transferred_at: datetime  # tz-aware
-    sender_bank: str
-    sender_account: str
-    receiver_bank: str
-    receiver_account: str
-
-
 def verify_base_url(settings: Settings) -> str:
     return (settings.slip_verify_url or f"{settings.base_url}/sandbox/bank/api/slips").rstrip("/")
-
-
-def _to_minor(amount: Decimal) -> int:
-    try:
-        minor = amount.scaleb(2)
-        if minor != minor.to_integral_value() or minor < 0:
-            raise ValueError("amount has more than 2 decimals")
-        return int(minor)
-    except InvalidOperation as exc:
-        raise ValueError("bad amount") from exc
 
 
 # The label of the bank's slip-verification API in pao_provider_calls_total.
 PROVIDER = "bank-slip-verify"
 
 
-class SlipVerifier:
+class PaoSlipVerifier:
+    name = PROVIDER
+    needs_payload = False
+
     def __init__(self, http: httpx.AsyncClient, settings: Settings) -> None:
         self._http = http
         self._base = verify_base_url(settings)
 
-    async def lookup(self, *, sending_bank: str, reference: str) -> VerifiedTransfer | None:
+    async def lookup(self, query: SlipQuery) -> VerifiedTransfer | None:
         """The transfer, or None when the bank says there is none."""
+        sending_bank, reference = query.sending_bank, query.reference
         url = f"{self._base}/{quote(sending_bank, safe='')}/{quote(reference, safe='')}"
         with metrics.provider_call(PROVIDER, "lookup") as call:
             try:
@@ -106,7 +87,7 @@ class SlipVerifier:
             return VerifiedTransfer(
                 reference=body.reference,
                 sending_bank=body.sending_bank,
-                amount=_to_minor(body.amount),
+                amount=to_minor(body.amount),
                 currency=body.currency.upper(),
                 transferred_at=body.transferred_at,
                 sender_bank=body.sender.bank_code.upper(),
