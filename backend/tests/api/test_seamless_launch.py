@@ -4,16 +4,18 @@ page, whose signed calls move the wallet; its fault switches move money at most 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pao.games.catalogue import DEMO_GAMES, SEAMLESS_DEMO_GAMES, seed_games
-from pao.games.seamless.hub88.games_api import Hub88Error, sync_games
+from pao.games.seamless.hub88.games_api import Hub88Error, _sync_tick, sync_games
 from pao.games.seamless.models import SeamlessGame, SeamlessRound
+from pao.kit.clock import utcnow
 from pao.ledger.service import check_books
 from tests.games_support import funded_member
 from tests.helpers import auth
@@ -124,3 +126,23 @@ async def test_no_account_no_transfer_and_the_game_list_limit(
             await sync_games(app, session)
         games = (await session.execute(select(SeamlessGame))).scalars().all()
         assert len(games) == 2
+
+
+async def test_the_sync_job_asks_hourly_within_the_minute_limit(app: FastAPI) -> None:
+    def refused(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("nobody listens yet", request=request)  # the first seconds
+
+    http = app.state.http
+    app.state.http = httpx.AsyncClient(transport=httpx.MockTransport(refused))
+    assert await _sync_tick(app) == 0
+    assert getattr(app.state, "hub88_list_asked_at", None) is None  # not reached: try again
+    app.state.http = http
+    assert await _sync_tick(app) == 2
+    assert await _sync_tick(app) == 0  # asked within the minute
+    app.state.hub88_list_asked_at -= 61
+    assert await _sync_tick(app) == 0  # the catalogue is fresh
+    async with app.state.sessionmaker() as session:
+        await session.execute(update(SeamlessGame).values(synced_at=utcnow() - timedelta(hours=2)))
+        await session.commit()
+    app.state.sandbox_hub88_listed_at -= 61  # the sandbox's own one-a-minute memory
+    assert await _sync_tick(app) == 2

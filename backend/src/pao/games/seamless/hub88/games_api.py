@@ -2,12 +2,15 @@
 for a member's session token, and the game list kept in the seamless catalogue.
 
 The game list may be asked at most once a minute (Hub88 answers 429 otherwise): the sync job
-ticks every minute but asks only when the catalogue is older than an hour, or empty.
+ticks every ten seconds but asks only when the catalogue is older than an hour (or empty) and
+Hub88 has not answered a list call in the last minute; a call that never reached Hub88 (the
+app's own first seconds, a network fault) is tried again at the next tick.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -27,11 +30,16 @@ from pao.kit.jobs import PeriodicJob
 log = structlog.get_logger(__name__)
 
 SYNC_EVERY = timedelta(hours=1)
+LIST_EVERY_SECONDS = 60.0  # Hub88's limit on the game list
 TIMEOUT_SECONDS = 10.0
 
 
 class Hub88Error(RuntimeError):
     """Hub88 refused or did not answer (its ``{"error": …}`` text, or the HTTP failure)."""
+
+    def __init__(self, message: str, *, answered: bool = True) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 def base_url(settings: Settings) -> str:
@@ -54,7 +62,7 @@ async def _post(app: Any, path: str, payload: dict[str, Any]) -> Any:
             timeout=TIMEOUT_SECONDS,
         )
     except httpx.HTTPError as exc:
-        raise Hub88Error(f"{path}: {type(exc).__name__}") from exc
+        raise Hub88Error(f"{path}: {type(exc).__name__}", answered=False) from exc
     try:
         answer = response.json()
     except ValueError as exc:
@@ -149,19 +157,26 @@ async def sync_games(app: Any, session: AsyncSession) -> int:
 
 
 async def _sync_tick(app: Any) -> int:
+    asked_at: float | None = getattr(app.state, "hub88_list_asked_at", None)
+    if asked_at is not None and time.monotonic() - asked_at < LIST_EVERY_SECONDS:
+        return 0
     async with app.state.sessionmaker() as session:
         last = await session.scalar(
             select(func.max(SeamlessGame.synced_at)).where(SeamlessGame.provider == PROVIDER)
         )
         if last is not None and utcnow() - last < SYNC_EVERY:
             return 0
+        started = time.monotonic()
         try:
             count = await sync_games(app, session)
         except Hub88Error as exc:
+            if exc.answered:
+                app.state.hub88_list_asked_at = started
             log.warning("hub88.sync_failed", error=str(exc))
             return 0
+        app.state.hub88_list_asked_at = started
         await session.commit()
         return count
 
 
-SYNC_JOB = PeriodicJob(name="games.hub88_catalogue", interval_seconds=60, tick=_sync_tick)
+SYNC_JOB = PeriodicJob(name="games.hub88_catalogue", interval_seconds=10, tick=_sync_tick)
