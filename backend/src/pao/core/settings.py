@@ -32,6 +32,20 @@ SLIP_VERIFIER_CREDENTIALS: dict[str, tuple[str, ...]] = {
     "easyslip": ("easyslip_api_key",),
     "scb": ("scb_api_key", "scb_api_secret"),
 }
+# Credentials the sandbox fills in with well-known values (its twins of the providers accept
+# them); without the sandbox, the chosen provider's are required.
+SANDBOX_FILLED_SECRETS = (
+    "slipok_api_key",
+    "easyslip_api_key",
+    "scb_api_key",
+    "scb_api_secret",
+    "thaibulksms_api_key",
+    "thaibulksms_api_secret",
+)
+SMS_PROVIDER_CREDENTIALS: dict[str, tuple[str, ...]] = {
+    "pao": (),
+    "thaibulksms": ("thaibulksms_api_key", "thaibulksms_api_secret"),
+}
 # The providers' public bases (providers.md §4, §6): the default of each *_url setting unless
 # the sandbox is on, then this app's /sandbox/... twin.
 SLIPOK_PUBLIC_URL = "https://api.slipok.com/api/line/apikey"
@@ -59,6 +73,13 @@ class Settings(BaseSettings):
     # SMS gateway endpoint (JSON POST {phone, text, sender}); None → this app's sandbox outbox.
     sms_url: str | None = None
     sms_sender: str = "Pao"
+    # Who sends SMS: Pao's own dialect (sms_url) or ThaiBulkSMS (its SMS API; the URL defaults
+    # to its public base, or this app's sandbox twin with PAO_SANDBOX=1; key and secret are
+    # required without the sandbox).
+    sms_provider: Literal["pao", "thaibulksms"] = "pao"
+    thaibulksms_url: str | None = None
+    thaibulksms_api_key: SecretStr = SecretStr("")
+    thaibulksms_api_secret: SecretStr = SecretStr("")
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     session_ttl_hours: int = 24 * 14
     # Back office: a staff session unused for this long locks (the password unlocks it); it
@@ -174,7 +195,7 @@ class Settings(BaseSettings):
             # The sandbox's slip checkers accept these well-known credentials.
             if not self.slipok_branch_id:
                 self.slipok_branch_id = "sandbox"
-            for secret in ("slipok_api_key", "easyslip_api_key", "scb_api_key", "scb_api_secret"):
+            for secret in SANDBOX_FILLED_SECRETS:
                 if not getattr(self, secret).get_secret_value():
                     setattr(self, secret, SecretStr(f"sandbox-{secret.replace('_', '-')}"))
         return self
@@ -190,6 +211,21 @@ class Settings(BaseSettings):
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
         self.require_slip_verifier_credentials()
+        self.require_sms_provider_credentials()
+
+    def require_sms_provider_credentials(self) -> None:
+        if self.sandbox:
+            return
+        missing = [
+            name
+            for name in SMS_PROVIDER_CREDENTIALS[self.sms_provider]
+            if not _secret_text(getattr(self, name))
+        ]
+        if missing:
+            names = ", ".join(f"PAO_{name.upper()}" for name in missing)
+            raise RuntimeError(
+                f"refusing to start with PAO_SMS_PROVIDER={self.sms_provider} without {names}"
+            )
 
     def require_slip_verifier_credentials(self) -> None:
         """The chosen slip verifier's credentials, when the sandbox is off (names only are

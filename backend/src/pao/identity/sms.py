@@ -1,8 +1,10 @@
 """The SMS adapter: how OTP texts leave Pao.
 
-:class:`SmsSender` is the port; :class:`HttpSmsSender` posts ``{phone, text, sender}`` as JSON
-to ``settings.sms_url`` or, when that is unset, to this app's own sandbox outbox
-(``{base_url}/sandbox/sms``), so development and tests run the real HTTP code path.
+:class:`SmsSender` is the port; ``PAO_SMS_PROVIDER`` picks the adapter (:func:`build_sms_sender`):
+``pao``, :class:`HttpSmsSender`, posts ``{phone, text, sender}`` as JSON to ``settings.sms_url``
+or, when that is unset, to this app's own sandbox outbox (``{base_url}/sandbox/sms``), so
+development and tests run the real HTTP code path; ``thaibulksms`` speaks ThaiBulkSMS's API
+(:mod:`pao.identity.sms_providers.thaibulksms`; the sandbox speaks it too).
 Any transport error or non-2xx answer becomes ``OTP_SEND_FAIL`` (502).
 
 The sender routes get (:data:`SmsSenderDep`) spends every SMS from the hourly budgets of
@@ -21,6 +23,7 @@ from pao.core.settings import Settings
 from pao.core.uow import SessionDep
 from pao.identity.exceptions import OtpSendFail
 from pao.identity.sms_budget import SmsBudget, SmsLimits
+from pao.identity.sms_providers.thaibulksms import ThaiBulkSmsSender
 from pao.site.settings import load_site_settings
 
 log = structlog.get_logger(__name__)
@@ -52,6 +55,13 @@ class HttpSmsSender:
             raise OtpSendFail()
 
 
+def build_sms_sender(http: httpx.AsyncClient, settings: Settings) -> SmsSender:
+    """The deployment's SMS provider (``PAO_SMS_PROVIDER``)."""
+    if settings.sms_provider == "thaibulksms":
+        return ThaiBulkSmsSender(http, settings)
+    return HttpSmsSender(http, url=sms_endpoint(settings), sender=settings.sms_sender)
+
+
 class BudgetedSmsSender:
     """Sends through ``inner`` only what the hourly budgets allow (else ``OTP_BLOCK``)."""
 
@@ -75,9 +85,7 @@ async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
         prefix_digits=site.otp_prefix_digits,
     )
     return BudgetedSmsSender(
-        HttpSmsSender(
-            request.app.state.http, url=sms_endpoint(settings), sender=settings.sms_sender
-        ),
+        build_sms_sender(request.app.state.http, settings),
         SmsBudget(request.app.state.rate_limiter, limits),
     )
 

@@ -21,6 +21,7 @@ from pao.sandbox.gateways import router as gateways_router
 from pao.sandbox.hub88.router import router as hub88_router
 from pao.sandbox.slipcheck.router import router as slipcheck_router
 from pao.sandbox.store import SandboxSessionDep
+from pao.sandbox.thaibulksms import router as thaibulksms_router
 from pao.sandbox.truemoney import router as truemoney_router
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -31,6 +32,7 @@ router.include_router(amb_router)
 router.include_router(gateways_router)
 router.include_router(truemoney_router)
 router.include_router(slipcheck_router)
+router.include_router(thaibulksms_router)
 
 
 class SmsIn(BaseModel):
