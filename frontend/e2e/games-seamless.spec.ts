@@ -1,0 +1,58 @@
+/**
+ * A seamless game (ADR 0025): the Hub88 card plays from the wallet (no account, no transfer).
+ * The member opens a slot from the lobby, spins on the sandbox aggregator's page (each spin a
+ * signed bet and win to Pao's Wallet API), and the wallet and the statement follow.
+ */
+import { createMember, paoOps, setRegisterOtp } from './support/backend';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openHome } from './support/flows';
+
+test('play a seamless slot from the wallet; the wallet and statement follow', async ({ page, t, request }) => {
+  await setRegisterOtp(request, false);
+  const member = await createMember(request);
+  paoOps('deposit', member.phone, '500', '--note', 'e2e seamless');
+  await openHome(page, t, member);
+
+  // The Hub88 card is the slot ring's last: one step back brings it to the front.
+  const slotTitle = t('games.category.slot');
+  await page.getByRole('button', { name: t('games.previous', { title: slotTitle }) }).click();
+  const card = page.getByRole('button', { name: t('games.cardLabel', { name: 'Hub88', state: t('games.play') }) });
+  await expect(card).toContainText('500.00');
+  await expect(card).toContainText(t('games.fromWallet'));
+  await card.click();
+
+  const modal = page.getByRole('dialog', { name: 'Hub88' });
+  await expect(modal).toBeVisible();
+  // No account to open, no credentials, no transfer: the games and Play.
+  await expect(modal.getByRole('button', { name: t('games.activate') })).toHaveCount(0);
+  await expect(modal.getByRole('button', { name: t('games.transferIn') })).toHaveCount(0);
+  // The server syncs the aggregator's game list within seconds of starting.
+  const play = modal.getByRole('button', { name: t('games.playGame', { name: 'Lucky Reels' }) });
+  await expect(play).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page, 'seamless games modal');
+  await page.screenshot({ path: `/tmp/games-e2e/shots/seamless-modal-${test.info().project.name}.png` });
+
+  const [game] = await Promise.all([page.waitForEvent('popup'), play.click()]);
+  await game.waitForLoadState();
+  await expect(game.getByRole('heading', { name: 'Lucky Reels' })).toBeVisible();
+  await expect(game.locator('#balance')).toHaveText('500.00');
+  await game.getByLabel('Bet').selectOption('1000');
+  for (let spin = 0; spin < 2; spin += 1) {
+    const before = (await game.locator('#outcome').textContent()) ?? '';
+    await game.getByRole('button', { name: 'Spin' }).click();
+    await expect(game.locator('#outcome')).not.toHaveText(before);
+    await expect(game.locator('#outcome')).toContainText('staked 10.00');
+  }
+  await game.screenshot({ path: `/tmp/games-e2e/shots/seamless-slot-${test.info().project.name}.png` });
+  const after = Number(await game.locator('#balance').textContent());
+  await game.close();
+
+  // Closing the modal reloads the wallet: the card shows what the rounds left.
+  await modal.getByRole('button', { name: t('common.close') }).click();
+  await expect(card).toContainText(after.toFixed(2));
+
+  await page.goto('/user/statement');
+  const wallet = t('statement.wallet');
+  await expect(page.getByText(t('statement.transfer', { from: wallet, to: 'HUB88' })).first()).toBeVisible();
+  await expectAccessible(page, 'statement with seamless stakes');
+});
