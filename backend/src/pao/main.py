@@ -82,6 +82,8 @@ BODY_LIMITS: dict[str, BodyLimit] = {
     # An agent's quick replies: 2,000 characters of text and 11 replies of 80 + 1,000, i.e.
     # 13,880 characters, 83 KB when a client escapes every Thai letter as \uXXXX.
     "agentSendMessage": json_limit(128 * KIB),
+    # LINE's webhook: a batch of events (LINE publishes no bound; its bodies are small).
+    "lineWebhook": json_limit(1024 * KIB),
     # A bonus with its 10 banners of 3 × 4,000 characters of HTML (pao.promotions.content),
     # up to 6 bytes each when escaped: about 720 KB.
     "backofficePromotionCreate": json_limit(1024 * KIB),
@@ -90,6 +92,9 @@ BODY_LIMITS: dict[str, BodyLimit] = {
     # (pao.promotions.wheel_editor), up to 6 bytes a character when escaped: about 1.2 MB.
     "backofficeWheelSave": json_limit(2048 * KIB),
 }
+# The sandbox's routes, when it is mounted: the sandbox LINE page's image, base64 in JSON
+# (10 MB of image, a third more).
+SANDBOX_BODY_LIMITS: dict[str, BodyLimit] = {"sandboxLineSend": json_limit(14 * 1024 * KIB)}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -215,7 +220,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the 410/503 answers carry them too.
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
-    install_edge(app, app.state.declared_routes, BODY_LIMITS)
+    limits = {**BODY_LIMITS, **(SANDBOX_BODY_LIMITS if settings.sandbox else {})}
+    install_edge(app, app.state.declared_routes, limits)
     app.add_middleware(SecurityHeadersMiddleware)
     # Request metrics and the shutdown drain wrap everything (pao.observability).
     observability.install_middleware(app)

@@ -16,6 +16,7 @@ from pao.promotions import subscribers as promotions_subscribers
 from pao.reports import models as report_models
 from pao.site import models as site_models
 from pao.support import models as support_models
+from pao.support.line import models as line_models
 from pao.wallet import models as wallet_models
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "idempotency",
     "identity_models",
     "ledger_models",
+    "line_models",
     "payment_accounts",
     "payout_models",
     "promotions_models",

@@ -2153,6 +2153,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line/media/{media_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chat file sent to a LINE user, by its signed link (LINE fetches it) */
+        get: operations["lineMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LINE's webhook (server to server): signed events, answered before processing
+         * @description Header x-line-signature = Base64(HMAC-SHA256(channel secret, raw body)). Body {destination, events[]}; an empty events list is LINE's connectivity check. Events are de-duplicated by webhookEventId and processed after the answer.
+         */
+        post: operations["lineWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/login": {
         parameters: {
             query?: never;
@@ -4151,6 +4188,11 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            /**
+             * Delivery
+             * @description A message to a LINE user: whether LINE took it yet (failed: retried).
+             */
+            delivery?: ("sending" | "failed" | "succeed") | null;
             /** Guestid */
             guestId: string | null;
             /** Message */
@@ -4606,6 +4648,12 @@ export interface components {
             assignedName: string | null;
             /** Assignedstaffid */
             assignedStaffId: number | null;
+            /**
+             * Channel
+             * @description Where the customer writes from.
+             * @enum {string}
+             */
+            channel: "web" | "line";
             /** Id */
             id: number;
             lastMessage: components["schemas"]["ConversationOut"] | null;
@@ -6817,6 +6865,14 @@ export interface components {
             type: "web";
             /** Url */
             url: string;
+        };
+        /** WebhookAck */
+        WebhookAck: {
+            /**
+             * Received
+             * @description Events new to Pao (a redelivered one is not counted).
+             */
+            received: number;
         };
         /** WheelCoinRulesIn */
         WheelCoinRulesIn: {
@@ -19556,6 +19612,153 @@ export interface operations {
                 };
             };
             /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                media_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "video/mp4": unknown;
+                    "video/quicktime": unknown;
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description CHAT_MEDIA_NOT_FOUND | NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-line-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAck"];
+                };
+            };
+            /** @description KEY_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA (LINE is off) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;

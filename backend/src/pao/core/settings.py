@@ -173,6 +173,14 @@ class Settings(BaseSettings):
     scb_url: str | None = None
     scb_api_key: SecretStr = SecretStr("")
     scb_api_secret: SecretStr = SecretStr("")
+    # LINE Official Account (pao.support.line): the channel secret signs LINE's webhooks, the
+    # access token authorises Pao's calls. LINE is off (its webhook answers 404) unless both
+    # are set; the sandbox fills in well-known ones. The API URL is the line-bot-sdk's host:
+    # None → LINE's own hosts (api.line.me, api-data.line.me), or this app's sandbox
+    # (/sandbox/line) with PAO_SANDBOX=1.
+    line_channel_secret: SecretStr = SecretStr("")
+    line_channel_access_token: SecretStr = SecretStr("")
+    line_api_url: str | None = None
 
     @model_validator(mode="after")
     def _no_sandbox_in_production(self) -> Settings:
@@ -199,6 +207,35 @@ class Settings(BaseSettings):
                 if not getattr(self, secret).get_secret_value():
                     setattr(self, secret, SecretStr(f"sandbox-{secret.replace('_', '-')}"))
         return self
+
+    @model_validator(mode="after")
+    def _sandbox_line_channel(self) -> Settings:
+        # Well-known too: the sandbox's LINE platform signs with the same secret (it is this app).
+        if self.sandbox and not (self.line_secret or self.line_access_token):
+            self.line_channel_secret = SecretStr("sandbox-line-channel-secret")
+            self.line_channel_access_token = SecretStr("sandbox-line-channel-access-token")
+        return self
+
+    @property
+    def line_secret(self) -> str:
+        return self.line_channel_secret.get_secret_value()
+
+    @property
+    def line_access_token(self) -> str:
+        return self.line_channel_access_token.get_secret_value()
+
+    @property
+    def line_enabled(self) -> bool:
+        return bool(self.line_secret and self.line_access_token)
+
+    @property
+    def resolved_line_api_url(self) -> str | None:
+        """The SDK's ``host``; None: the SDK's per-operation defaults (LINE's two hosts)."""
+        if self.line_api_url:
+            return self.line_api_url.rstrip("/")
+        if self.sandbox:
+            return f"{self.base_url}/sandbox/line"
+        return None
 
     def require_third_party_secrets(self) -> None:
         if self.sandbox:

@@ -19,6 +19,8 @@ from pao.sandbox.bank.router import router as bank_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
 from pao.sandbox.hub88.router import router as hub88_router
+from pao.sandbox.line.platform import router as line_platform_router
+from pao.sandbox.line.tester import router as line_tester_router
 from pao.sandbox.slipcheck.router import router as slipcheck_router
 from pao.sandbox.store import SandboxSessionDep
 from pao.sandbox.thaibulksms import router as thaibulksms_router
@@ -33,6 +35,8 @@ router.include_router(gateways_router)
 router.include_router(truemoney_router)
 router.include_router(slipcheck_router)
 router.include_router(thaibulksms_router)
+router.include_router(line_platform_router)
+router.include_router(line_tester_router)
 
 
 class SmsIn(BaseModel):

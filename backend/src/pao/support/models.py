@@ -18,13 +18,15 @@ from pao.kit.clock import utcnow
 
 
 class ChatConversation(Base):
-    """The one conversation of a member, or of a guest id."""
+    """The one conversation of a member, a guest id, or a LINE user (:mod:`pao.support.line`)."""
 
     __tablename__ = "chat_conversations"
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), unique=True)
     guest_id: Mapped[str | None] = mapped_column(String(36), unique=True)
+    # A LINE user's id ("U" + 32 hex digits): the customer talks from LINE, not the web widget.
+    line_user_id: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     display_name: Mapped[str] = mapped_column(String(100), default="")
     username: Mapped[str | None] = mapped_column(String(20))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
@@ -59,6 +61,9 @@ class ChatMessage(Base):
     client_id: Mapped[str | None] = mapped_column(String(64))
     session_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # An agent's or the bot's message to a LINE user: sending | failed | succeed, as LINE took
+    # it (pao.support.line.outbound); NULL for web chat, which the socket delivers.
+    delivery: Mapped[str | None] = mapped_column(String(10))
 
 
 class ChatMedia(Base):

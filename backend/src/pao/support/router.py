@@ -48,6 +48,7 @@ from pao.support.exceptions import (
     MediaNotFound,
     NotOwner,
 )
+from pao.support.line import outbound as line_outbound
 from pao.support.models import ChatConversation, ChatMessage
 from pao.support.schemas import (
     GUEST_ID,
@@ -465,6 +466,10 @@ async def agent_send(
         client_id=body.client_id,
     )
     await _deliver(request, background, session, conversation, [stored])
+    if conversation.line_user_id:
+        # The user reads it in LINE: sent after the commit (the outbox job retries failures).
+        await line_outbound.enqueue(session, message=stored, line_user_id=conversation.line_user_id)
+        background.add_task(line_outbound.send_one, request.app, stored.id)
     return SentOut(timestamp=stored.created_at, id=str(stored.id))
 
 

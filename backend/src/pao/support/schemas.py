@@ -249,6 +249,10 @@ class ConversationOut(_Wire):
     client_id: str | None = Field(default=None, alias="clientId")
     conversation_id: str = Field(alias="conversationId")
     agent_name: str | None = Field(default=None, alias="agentName")
+    delivery: Literal["sending", "failed", "succeed"] | None = Field(
+        default=None,
+        description="A message to a LINE user: whether LINE took it yet (failed: retried).",
+    )
 
 
 class UploadOut(_Wire):

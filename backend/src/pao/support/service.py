@@ -27,6 +27,7 @@ from pao.support.schemas import ConversationOut, ConversationSummaryOut, MediaMe
 from pao.support.uploads import (
     MAX_BYTES,
     SNIFF_BYTES,
+    Detected,
     MediaKind,
     check_upload,
     safe_file_name,
@@ -40,10 +41,15 @@ BOT_NAME = "Bot"
 
 @dataclass(frozen=True)
 class Customer:
-    """Who is chatting on the customer side: a member or a guest (never both)."""
+    """Who is chatting on the customer side: a member, a guest or a LINE user (one of them).
+
+    A LINE user has no socket: it reads its messages in LINE (:mod:`pao.support.line`)."""
 
     member: Member | None = None
     guest_id: str | None = None
+    line_user_id: str | None = None
+    # A LINE user's profile name, kept as the conversation's name.
+    line_name: str | None = None
 
     @property
     def user_id(self) -> str | None:
@@ -55,6 +61,9 @@ class Customer:
 
 def room_of(conversation: ChatConversation, prefix: str) -> str:
     owner = str(conversation.member_id) if conversation.member_id else conversation.guest_id
+    if owner is None and conversation.line_user_id:
+        # Nobody joins it (the user reads in LINE); named apart from every member or guest room.
+        owner = "line:" + conversation.line_user_id
     return prefix + (owner or "")
 
 
@@ -67,6 +76,10 @@ async def find_conversation(
 ) -> ChatConversation | None:
     if customer.member is not None:
         query = select(ChatConversation).where(ChatConversation.member_id == customer.member.id)
+    elif customer.line_user_id is not None:
+        query = select(ChatConversation).where(
+            ChatConversation.line_user_id == customer.line_user_id
+        )
     else:
         query = select(ChatConversation).where(ChatConversation.guest_id == customer.guest_id)
     return (await session.execute(query)).scalar_one_or_none()
@@ -95,6 +108,12 @@ async def open_conversation(
             member_id=customer.member.id,
             display_name=customer.member.name,
             username=customer.member.phone,
+            locale=locale,
+        )
+    elif customer.line_user_id is not None:
+        conversation = ChatConversation(
+            line_user_id=customer.line_user_id,
+            display_name=(customer.line_name or "").strip()[:100] or "LINE",
             locale=locale,
         )
     else:
@@ -130,7 +149,10 @@ async def store_message(
     client_id: str | None = None,
     session_id: str | None = None,
 ) -> ChatMessage:
-    """Store one validated message and count it unread for the other side."""
+    """Store one validated message and count it unread for the other side.
+
+    An agent's or the bot's message to a LINE user starts as ``sending``: the LINE outbox
+    takes it from there (:func:`pao.support.line.outbound.enqueue`)."""
     if isinstance(message, MediaMessage):
         media = await session.get(ChatMedia, message.payload.file_path)
         if media is None or media.conversation_id != conversation.id:
@@ -148,6 +170,7 @@ async def store_message(
         client_id=client_id,
         session_id=session_id,
         created_at=now,
+        delivery="sending" if conversation.line_user_id and sender != "customer" else None,
     )
     session.add(row)
     counter = (
@@ -227,6 +250,7 @@ def to_wire(
             "clientId": message.client_id,
             "conversationId": str(conversation.id),
             "agentName": agent_name,
+            "delivery": message.delivery,
         }
     )
 
@@ -303,12 +327,7 @@ async def save_media(
     try:
         if kind == "image":
             data = await read_bounded(upload, MAX_BYTES[kind])
-            try:
-                image = await anyio.to_thread.run_sync(reencode, data, detected.extension)
-            except ImageUnreadable:
-                raise FileNotSupported() from None
-            key = await store.put(prefix=prefix, data=image.data, extension=detected.extension)
-            size = len(image.data)
+            key, size = await _store_image(store, prefix, data, detected.extension)
         else:
             stored = await store.put_stream(
                 prefix=prefix,
@@ -319,6 +338,32 @@ async def save_media(
             key, size = stored.key, stored.size
     except TooLarge:
         raise too_large(kind) from None
+    return await _add_media(
+        session, conversation, key, size, detected, file_name=file_name, uploaded_by=uploaded_by
+    )
+
+
+async def _store_image(
+    store: FileStore, prefix: str, data: bytes, extension: str
+) -> tuple[str, int]:
+    try:
+        image = await anyio.to_thread.run_sync(reencode, data, extension)
+    except ImageUnreadable:
+        raise FileNotSupported() from None
+    key = await store.put(prefix=prefix, data=image.data, extension=extension)
+    return key, len(image.data)
+
+
+async def _add_media(
+    session: AsyncSession,
+    conversation: ChatConversation,
+    key: str,
+    size: int,
+    detected: Detected,
+    *,
+    file_name: str | None,
+    uploaded_by: Literal["customer", "agent"],
+) -> ChatMedia:
     media = ChatMedia(
         key=key,
         conversation_id=conversation.id,
@@ -331,6 +376,26 @@ async def save_media(
     session.add(media)
     await session.flush()
     return media
+
+
+async def save_image_bytes(
+    session: AsyncSession,
+    *,
+    store: FileStore,
+    conversation: ChatConversation,
+    data: bytes,
+    file_name: str,
+    uploaded_by: Literal["customer", "agent"],
+) -> ChatMedia:
+    """An image that came as bytes (a LINE user's, fetched from LINE): checked by its content
+    and size like an upload, and encoded again (:func:`save_media`)."""
+    if len(data) > MAX_BYTES["image"]:
+        raise too_large("image")
+    detected = check_upload(kind="image", file_name=file_name, head=data[:SNIFF_BYTES])
+    key, size = await _store_image(store, f"chat/{conversation.id}", data, detected.extension)
+    return await _add_media(
+        session, conversation, key, size, detected, file_name=file_name, uploaded_by=uploaded_by
+    )
 
 
 async def media_of(

@@ -1,4 +1,5 @@
-"""Puts the chat into the app: the socket.io server at ``/socket.io`` and its presence job."""
+"""Puts the chat into the app: the socket.io server at ``/socket.io`` and its presence job,
+and the LINE channel (its routes always; its jobs when LINE is configured)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ from fastapi import FastAPI
 from pao.core.settings import Settings
 from pao.kit.jobs import PeriodicJob
 from pao.support.agents import AgentDirectory
+from pao.support.line import inbound as line_inbound
+from pao.support.line import outbound as line_outbound
+from pao.support.line.router import router as line_router
 from pao.support.router import router
 from pao.support.socket import PRESENCE_REFRESH_SECONDS, ChatHub
+
+LINE_TICK_SECONDS = 5.0
 
 
 async def refresh_presence(app: Any) -> int:
@@ -32,3 +38,13 @@ def install(app: FastAPI, settings: Settings, *, agents: AgentDirectory) -> None
     app.state.jobs.append(
         PeriodicJob("chat-agent-presence", PRESENCE_REFRESH_SECONDS, refresh_presence, routine=True)
     )
+    app.include_router(line_router)
+    if settings.line_enabled:
+        # What the webhook's after-answer task and the sends after a commit did not finish
+        # (a crash, a failure waiting for its retry): pao.support.line.inbound / .outbound.
+        app.state.jobs.append(
+            PeriodicJob("line-events", LINE_TICK_SECONDS, line_inbound.events_tick)
+        )
+        app.state.jobs.append(
+            PeriodicJob("line-outbox", LINE_TICK_SECONDS, line_outbound.outbox_tick)
+        )

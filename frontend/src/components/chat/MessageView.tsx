@@ -192,7 +192,8 @@ export function MessageView({ item, mine, onAction, loadMedia, onRetry }: Props)
               <span className="chat-failed">
                 <Icon name="alert" size={14} /> {t('chat.failed')}
               </span>
-              {onRetry && (
+              {/* A stored message (a LINE send) is retried by the server, never sent again here. */}
+              {onRetry && !item.id && (
                 <button type="button" className="chat-retry" onClick={() => onRetry(item)}>
                   {t('chat.retry')}
                 </button>

@@ -50,7 +50,8 @@ export function fromWire(wire: WireMessage): ChatItem {
     message: wire.message,
     createdAt: wire.createdAt,
     name: wire.name,
-    delivery: 'succeed',
+    // A message to a LINE user carries LINE's answer (sending, failed while the server retries).
+    delivery: wire.delivery ?? 'succeed',
   };
 }
 
@@ -75,7 +76,13 @@ export function mergeIncoming(items: ChatItem[], wire: WireMessage): ChatItem[] 
   }
   const next = items.slice();
   const current = next[index] as ChatItem;
-  next[index] = { ...current, id: wire._id, createdAt: wire.createdAt, delivery: 'succeed', message: wire.message };
+  next[index] = {
+    ...current,
+    id: wire._id,
+    createdAt: wire.createdAt,
+    delivery: wire.delivery ?? 'succeed',
+    message: wire.message,
+  };
   return next;
 }
 

@@ -7,6 +7,7 @@ socket's ``messaging`` event delivers it), so the screen renders both the same w
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import Field
 
@@ -31,6 +32,7 @@ class InboxQuery(_WireIn):
 class InboxConversationOut(_Wire):
     id: int
     member_id: int | None = Field(description="The member chatting; null for a guest.")
+    channel: Literal["web", "line"] = Field(description="Where the customer writes from.")
     name: str
     username: str | None = Field(description="A member's phone number.")
     unread: int = Field(description="The customer's messages no agent has read yet.")
@@ -48,6 +50,7 @@ class InboxConversationOut(_Wire):
         return cls(
             id=c.id,
             member_id=c.member_id,
+            channel="line" if c.line_user_id else "web",
             name=c.display_name,
             username=c.username,
             unread=c.agent_unread,

@@ -44,6 +44,7 @@ function ConversationItem({ conversation, current, onOpen }: { conversation: Inb
         <span className="bo-chat-item-preview">{preview(conversation, t)}</span>
         <span className="bo-chat-item-meta">
           <span>{conversation.assignedName ?? t('bo.chat.nobody')}</span>
+          {conversation.channel === 'line' && <span className="bo-badge">{t('bo.chat.fromLine')}</span>}
           {conversation.wantsAgent && <span className="bo-badge bo-badge-warn">{t('bo.chat.wantsAgent')}</span>}
           {conversation.lastMessageAt && <span>{formatDateTime(conversation.lastMessageAt).slice(11, 16)}</span>}
         </span>
