@@ -1321,6 +1321,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/members/{member_id}/seamless/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's seamless rounds (provider, time opened, open or closed), newest first */
+        get: operations["backofficeMemberSeamlessRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/members/{member_id}/seamless/rounds.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every seamless round of the member matching the filters, as CSV (streamed) */
+        get: operations["backofficeMemberSeamlessRoundsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/members/{member_id}/seamless/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's seamless transactions (provider, time, round), newest first */
+        get: operations["backofficeMemberSeamlessTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/members/{member_id}/seamless/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every seamless transaction of the member matching the filters, as CSV (streamed) */
+        get: operations["backofficeMemberSeamlessTransactionsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/members/{member_id}/slips": {
         parameters: {
             query?: never;
@@ -1519,6 +1587,23 @@ export interface paths {
         };
         /** One table of a report as CSV (amounts in major units), streamed */
         get: operations["backofficeReportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backoffice/seamless/open-rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Seamless rounds not closed, opened more than olderThanMinutes ago, oldest first */
+        get: operations["backofficeSeamlessOpenRounds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6077,6 +6162,105 @@ export interface components {
             /** Games */
             games: components["schemas"]["SeamlessGameOut"][];
         };
+        /** SeamlessRoundOut */
+        SeamlessRoundOut: {
+            /**
+             * Bets
+             * @description Stakes taken, less those rolled back.
+             */
+            bets: number;
+            /**
+             * Closedat
+             * @description None: the provider has not closed it.
+             */
+            closedAt: string | null;
+            currency: components["schemas"]["Currency"];
+            /** Gamecode */
+            gameCode: string;
+            /** Id */
+            id: number;
+            /** Memberid */
+            memberId: number;
+            /**
+             * Net
+             * @description wins − bets: the member's result in the round.
+             */
+            net: number;
+            /**
+             * Openedat
+             * Format: date-time
+             */
+            openedAt: string;
+            /** Provider */
+            provider: string;
+            /** Roundid */
+            roundId: string;
+            /**
+             * Wins
+             * @description Major units (baht or kip).
+             */
+            wins: number;
+        };
+        /** SeamlessRoundPage */
+        SeamlessRoundPage: {
+            /** Items */
+            items: components["schemas"]["SeamlessRoundOut"][];
+            /** Limit */
+            limit: number;
+            /** Page */
+            page: number;
+            /** Total */
+            total: number;
+        };
+        /** SeamlessTxnOut */
+        SeamlessTxnOut: {
+            /**
+             * Amount
+             * @description A rollback's is the stake it gave back (0: its bet never came, refused).
+             */
+            amount: number;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            /** Gamecode */
+            gameCode: string;
+            /** Id */
+            id: number;
+            kind: components["schemas"]["TxnKind"];
+            /** Provider */
+            provider: string;
+            /**
+             * Referenceid
+             * @description A win's bet, a rollback's target.
+             */
+            referenceId: string | null;
+            /**
+             * Rolledback
+             * @description A bet a rollback undid.
+             */
+            rolledBack: boolean;
+            /** Roundid */
+            roundId: string;
+            /**
+             * Txnid
+             * @description The provider's transaction id.
+             */
+            txnId: string;
+        };
+        /** SeamlessTxnPage */
+        SeamlessTxnPage: {
+            /** Items */
+            items: components["schemas"]["SeamlessTxnOut"][];
+            /** Limit */
+            limit: number;
+            /** Page */
+            page: number;
+            /** Total */
+            total: number;
+        };
         /**
          * SendMessageIn
          * @description The conversation body the widget posts. Identity fields must name the caller.
@@ -6660,6 +6844,11 @@ export interface components {
              */
             code: string;
         };
+        /**
+         * TxnKind
+         * @enum {string}
+         */
+        TxnKind: "bet" | "win" | "rollback";
         /** UnlockIn */
         UnlockIn: {
             /** Password */
@@ -14790,6 +14979,424 @@ export interface operations {
             };
         };
     };
+    backofficeMemberSeamlessRounds: {
+        parameters: {
+            query?: {
+                /** @description A seamless provider (hub88). */
+                provider?: string | null;
+                /** @description Opened at or after; with a time zone. */
+                from?: string | null;
+                /** @description Opened before (exclusive); with a time zone. */
+                to?: string | null;
+                /** @description Open rounds (the provider has not closed them) or closed. */
+                state?: ("open" | "closed") | null;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeamlessRoundPage"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeMemberSeamlessRoundsCsv: {
+        parameters: {
+            query?: {
+                /** @description A seamless provider (hub88). */
+                provider?: string | null;
+                /** @description Opened at or after; with a time zone. */
+                from?: string | null;
+                /** @description Opened before (exclusive); with a time zone. */
+                to?: string | null;
+                /** @description Open rounds (the provider has not closed them) or closed. */
+                state?: ("open" | "closed") | null;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeMemberSeamlessTransactions: {
+        parameters: {
+            query?: {
+                provider?: string | null;
+                /** @description At or after; with a time zone. */
+                from?: string | null;
+                /** @description Before (exclusive); with a time zone. */
+                to?: string | null;
+                /** @description One round's transactions (the provider's round id). */
+                round?: string | null;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeamlessTxnPage"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeMemberSeamlessTransactionsCsv: {
+        parameters: {
+            query?: {
+                provider?: string | null;
+                /** @description At or after; with a time zone. */
+                from?: string | null;
+                /** @description Before (exclusive); with a time zone. */
+                to?: string | null;
+                /** @description One round's transactions (the provider's round id). */
+                round?: string | null;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     backofficeMemberSlips: {
         parameters: {
             query?: {
@@ -16142,6 +16749,95 @@ export interface operations {
             };
             /** @description NO_DATA */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeSeamlessOpenRounds: {
+        parameters: {
+            query?: {
+                provider?: string | null;
+                /** @description Opened at least this long ago. */
+                olderThanMinutes?: number;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeamlessRoundPage"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

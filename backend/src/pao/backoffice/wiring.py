@@ -18,10 +18,12 @@ from pao.backoffice.deposits import routes as deposits_routes
 from pao.backoffice.login import routes as login_routes
 from pao.backoffice.members import actions as member_actions
 from pao.backoffice.members import routes as member_routes
+from pao.backoffice.members import seamless as member_seamless
 from pao.backoffice.members import sensitive as member_sensitive
 from pao.backoffice.promotions import routes as promotions_routes
 from pao.backoffice.providers import routes as providers_routes
 from pao.backoffice.reports import routes as report_routes
+from pao.backoffice.reports import seamless as report_seamless
 from pao.backoffice.sessions import routes as sessions_routes
 from pao.backoffice.settings import routes as settings_routes
 from pao.backoffice.staff import rooms as staff_rooms
@@ -39,8 +41,10 @@ ROUTERS = (
     audit_routes.router,
     dashboard_routes.router,
     report_routes.router,
+    report_seamless.router,
     member_routes.router,
     member_sensitive.router,
+    member_seamless.router,
     member_actions.router,
     withdrawals_routes.router,
     deposits_routes.router,

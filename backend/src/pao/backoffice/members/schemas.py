@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import AwareDatetime, Field, StringConstraints
 
 from pao.backoffice.schemas import _Wire, _WireIn
 from pao.backoffice.staff.names import shown
+from pao.games.seamless.models import SeamlessRound, SeamlessTransaction, TxnKind
 from pao.identity.changes import mask_account_no
 from pao.identity.models import LoginSession, Member, MemberChange, MemberNote, MemberStatus
 from pao.kit.money import Currency, MajorAmount
@@ -283,4 +284,101 @@ class MemberWithdrawalOut(_Wire):
             decided_at=w.decided_at,
             decided_by=w.decided_by,
             decided_by_name=shown(w.decided_by, names),
+        )
+
+
+# ----- seamless play (the member's rounds and transactions per provider) ---------------------
+
+Provider = Annotated[str, StringConstraints(min_length=1, max_length=20)]
+
+
+class SeamlessRoundQuery(_WireIn):
+    provider: Provider | None = Field(default=None, description="A seamless provider (hub88).")
+    since: AwareDatetime | None = Field(
+        default=None, alias="from", description="Opened at or after; with a time zone."
+    )
+    until: AwareDatetime | None = Field(
+        default=None, alias="to", description="Opened before (exclusive); with a time zone."
+    )
+    state: Literal["open", "closed"] | None = Field(
+        default=None, description="Open rounds (the provider has not closed them) or closed."
+    )
+    page: int = Field(default=1, ge=1, le=100_000)
+    limit: int = Field(default=20, ge=1, le=100)
+
+
+class SeamlessTxnQuery(_WireIn):
+    provider: Provider | None = None
+    since: AwareDatetime | None = Field(
+        default=None, alias="from", description="At or after; with a time zone."
+    )
+    until: AwareDatetime | None = Field(
+        default=None, alias="to", description="Before (exclusive); with a time zone."
+    )
+    round: Annotated[str, StringConstraints(min_length=1, max_length=100)] | None = Field(
+        default=None, description="One round's transactions (the provider's round id)."
+    )
+    page: int = Field(default=1, ge=1, le=100_000)
+    limit: int = Field(default=20, ge=1, le=100)
+
+
+class SeamlessRoundOut(_Wire):
+    id: int
+    member_id: int
+    provider: str
+    round_id: str
+    game_code: str
+    currency: Currency
+    bets: MajorAmount = Field(description="Stakes taken, less those rolled back.")
+    wins: MajorAmount
+    net: MajorAmount = Field(description="wins − bets: the member's result in the round.")
+    opened_at: datetime
+    closed_at: datetime | None = Field(description="None: the provider has not closed it.")
+
+    @classmethod
+    def of(cls, r: SeamlessRound) -> SeamlessRoundOut:
+        return cls(
+            id=r.id,
+            member_id=r.member_id,
+            provider=r.provider,
+            round_id=r.round_id,
+            game_code=r.game_code,
+            currency=r.currency,
+            bets=r.bets,
+            wins=r.wins,
+            net=r.wins - r.bets,
+            opened_at=r.opened_at,
+            closed_at=r.closed_at,
+        )
+
+
+class SeamlessTxnOut(_Wire):
+    id: int
+    provider: str
+    kind: TxnKind
+    txn_id: str = Field(description="The provider's transaction id.")
+    round_id: str
+    game_code: str
+    currency: Currency
+    amount: MajorAmount = Field(
+        description="A rollback's is the stake it gave back (0: its bet never came, refused)."
+    )
+    reference_id: str | None = Field(description="A win's bet, a rollback's target.")
+    rolled_back: bool = Field(description="A bet a rollback undid.")
+    created_at: datetime
+
+    @classmethod
+    def of(cls, t: SeamlessTransaction) -> SeamlessTxnOut:
+        return cls(
+            id=t.id,
+            provider=t.provider,
+            kind=t.kind,
+            txn_id=t.txn_id,
+            round_id=t.round_id,
+            game_code=t.game_code,
+            currency=t.currency,
+            amount=t.amount,
+            reference_id=t.reference_id,
+            rolled_back=t.rolled_back,
+            created_at=t.created_at,
         )

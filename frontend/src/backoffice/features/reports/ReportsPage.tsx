@@ -19,6 +19,7 @@ import { RangePicker } from '../dashboard/RangePicker';
 import { operatorToday, readRange, writeRange, type DashboardRange } from '../dashboard/range';
 import { Bars } from './Bars';
 import { downloadCsv } from './download';
+import { OpenRounds } from './OpenRounds';
 import { formatCell, numeric, type Cell, type ColumnKind } from './report-format';
 
 type ReportName = components['schemas']['ReportName'];
@@ -167,7 +168,12 @@ export default function ReportsPage() {
             {errorText(data.error)}
           </p>
         ) : data.data && data.data.report === report ? (
-          data.data.tables.map((table) => <ReportTable key={table.name} report={report} table={table} currency={data.data.currency as Currency} range={query} />)
+          <>
+            {data.data.tables.map((table) => (
+              <ReportTable key={table.name} report={report} table={table} currency={data.data.currency as Currency} range={query} />
+            ))}
+            {report === 'games' && <OpenRounds />}
+          </>
         ) : (
           <p className="bo-muted">{t('bo.loading')}</p>
         )}
