@@ -445,3 +445,24 @@ async def test_an_agents_image_goes_as_a_signed_link(
     assert fetched.content.startswith(b"\x89PNG")
     forged = url.path[:-3] + ("AAA" if not url.path.endswith("AAA") else "BBB")
     assert (await client.get(forged)).status_code == 404
+
+
+async def test_no_line_secret_or_token_in_logs(
+    client: httpx.AsyncClient, app: FastAPI, agent: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    settings = app.state.settings
+    capfd.readouterr()
+    user = await new_user(client)
+    await line_send(client, user, type="text", text="hello")
+    await post_signed(client, [text_event(user, "x", "01JG0000000000000000000003")], "forged")
+    conversation = await conversation_of(app, user)
+    # Failures are logged (a refused reply, a failed push): with their status, never a secret.
+    for endpoint in ("reply", "push"):
+        await client.post(
+            "/sandbox/line/api/failures", json={"endpoint": endpoint, "status": 500, "times": 1}
+        )
+    await agent_says(client, agent, conversation.id, {"message_type": "text", "payload": "hi"})
+    out, err = capfd.readouterr()
+    assert "line send failed" in out + err
+    for secret in (settings.line_secret, settings.line_access_token):
+        assert secret not in out + err
