@@ -44,7 +44,20 @@ test('play a seamless slot from the wallet; the wallet and statement follow', as
     await expect(game.locator('#outcome')).toContainText('staked 10.00');
   }
   await game.screenshot({ path: `/tmp/games-e2e/shots/seamless-slot-${test.info().project.name}.png` });
-  const after = Number(await game.locator('#balance').textContent());
+  let after = Number(await game.locator('#balance').textContent());
+
+  // The aggregator's faults, through this real server (its signed calls cross the network):
+  // each moves the member's money at most once.
+  const launched = new URL(game.url()).searchParams;
+  const session = Object.fromEntries(['user', 'token', 'game_code', 'currency'].map((k) => [k, launched.get(k)]));
+  for (const fault of ['timeout', 'rollback_first', 'duplicate', 'burst']) {
+    const answer = await request.post('/sandbox/hub88/play/round', { data: { ...session, stake: 1000, fault } });
+    expect(answer.ok()).toBe(true);
+    const round = (await answer.json()) as { balance: number; staked: number; payout: number; log: string[] };
+    expect(round.balance, `${fault}: ${round.log.join('; ')}`).toBe(Math.round(after * 100) - round.staked + round.payout);
+    expect(round.staked).toBe({ timeout: 0, rollback_first: 0, duplicate: 1000, burst: 10_000 }[fault]);
+    after = round.balance / 100;
+  }
   await game.close();
 
   // Closing the modal reloads the wallet: the card shows what the rounds left.
