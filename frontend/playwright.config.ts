@@ -127,6 +127,9 @@ export default defineConfig<AppOptions>({
           PAO_HOST: '127.0.0.1',
           PAO_SANDBOX: '1',
           PAO_LAO_MODE: index === workers ? '1' : '0',
+          // The Thai backends check slips through SlipOK's wire format (the sandbox speaks it):
+          // the slip tests run the real SlipOK adapter; the Lao one keeps Pao's own dialect.
+          PAO_SLIP_VERIFIER: index === workers ? 'pao' : 'slipok',
         },
       })),
 });

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pao.backoffice.deposits.schemas import mask
 from pao.payments.slips.matching import Fit, account_fits, receiver_fit
 
 
@@ -44,3 +45,15 @@ OURS = [("SCB", "4441112223"), ("KBANK", "7770001119")]
 )
 def test_receiver_fit(bank: str, shown: str, fit: Fit) -> None:
     assert receiver_fit(bank, shown, OURS) is fit
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ("1234567890", "xxxxxx7890"),  # a full number: the lists' own mask
+        ("xxx-x-x5678-x", "xxx-x-x5678-x"),  # the provider's mask, as the provider showed it
+        (None, None),
+    ],
+)
+def test_back_office_shows_a_provider_mask_as_it_is(stored: str | None, shown: str | None) -> None:
+    assert mask(stored) == shown

@@ -24,8 +24,11 @@ Note = Annotated[str, StringConstraints(max_length=500)]
 
 def mask(account_no: str | None) -> str | None:
     """A sender's account number as the lists show it: the last four digits, masked the way
-    every back-office list masks an account (:func:`pao.identity.changes.mask_account_no`)."""
-    return mask_account_no(account_no) if account_no else account_no
+    every back-office list masks an account (:func:`pao.identity.changes.mask_account_no`);
+    a number the slip provider masked already (``xxx-x-x1234-x``) is shown as it showed it."""
+    if not account_no or any(c in "xX*" for c in account_no):
+        return account_no
+    return mask_account_no(account_no)
 
 
 def mask_payer(account: str | None) -> str | None:
