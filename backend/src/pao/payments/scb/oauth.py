@@ -109,6 +109,12 @@ return 0
 """
 
 
+_DELETE_IF_HELD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 class RedisTokenCache:
     """Shared by every process of the deployment: one renewal for all of them."""
 
@@ -142,8 +148,8 @@ class RedisTokenCache:
         )
 
     async def unlock(self) -> None:
-        if (await self._redis.get(self._lock_key)) == self._lock_id.encode():
-            await self._redis.delete(self._lock_key)
+        # Only this process's lock: one that expired and was taken by another stays.
+        await self._redis.eval(_DELETE_IF_HELD, 1, self._lock_key, self._lock_id)
 
     async def close(self) -> None:
         await self._redis.aclose()
