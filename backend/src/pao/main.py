@@ -56,6 +56,7 @@ from pao.promotions.routes import invite as invite_routes
 from pao.promotions.routes import refund as refund_routes
 from pao.promotions.routes import wheel as wheel_routes
 from pao.promotions.wiring import install as install_promotions
+from pao.protection.router import router as protection_router
 from pao.reports.jobs import register as reports_register
 from pao.site.images import MAX_BYTES as IMAGE_MAX_BYTES
 from pao.site.images import ImageTooLarge
@@ -179,7 +180,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # is what every page load asks for (matching it behind the others' thirty-odd routes was a
     # tenth of its CPU: docs/benchmarks.md). No two routers share a path, so order is free.
     promotions = (bonus_routes, promotion_code_routes, invite_routes, refund_routes, wheel_routes)
-    for router in (wallet_router, identity_router, site_router, *(m.router for m in promotions)):
+    for router in (
+        wallet_router,
+        identity_router,
+        protection_router,
+        site_router,
+        *(m.router for m in promotions),
+    ):
         app.include_router(router)
     # The contact page's LINE QR image (before the SPA's catch-all, which would answer it).
     app.include_router(line_qr_router)

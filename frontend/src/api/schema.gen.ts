@@ -2724,6 +2724,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/protection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protection
+         * @description The member's deposit limits and any time-out or self-exclusion.
+         */
+        get: operations["protection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/protection/exclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Exclusion
+         * @description Take a time-out or self-exclude (never shorter than one already running).
+         */
+        post: operations["startExclusion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/protection/exclusion/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Exclusion
+         * @description Ask a self-exclusion whose period is over to end: play opens 24 hours later.
+         */
+        post: operations["endExclusion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/protection/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Limits
+         * @description Set the deposit limits (null: none). Lower: at once; higher or removed: after 24 h.
+         */
+        put: operations["setDepositLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qrcode/status/{qrcodeId}": {
         parameters: {
             query?: never;
@@ -3181,7 +3261,8 @@ export interface paths {
          * Transfer
          * @description Move ``amount`` from ``from`` to ``to`` (WALLET or a game code; game → game goes
          *     through the wallet). PENDING means the provider's answer is not known yet: the money is
-         *     held safely and the transfer settles by itself.
+         *     held safely and the transfer settles by itself. An excluded member may only bring money
+         *     back to the wallet (PLAY_EXCLUDED otherwise).
          */
         post: operations["transfer"];
         delete?: never;
@@ -4569,6 +4650,46 @@ export interface components {
              */
             rule?: string | null;
         };
+        /** ExclusionIn */
+        ExclusionIn: {
+            /**
+             * Days
+             * @description timeout: 1–30; self_exclusion: 182, 365, 1825 or null (indefinite).
+             */
+            days: number | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "timeout" | "self_exclusion";
+        };
+        /** ExclusionOut */
+        ExclusionOut: {
+            /** Canrequestend */
+            canRequestEnd: boolean;
+            /** Endrequestedat */
+            endRequestedAt: string | null;
+            /**
+             * Endsat
+             * @description The period's end; null: indefinite.
+             */
+            endsAt: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "timeout" | "self_exclusion";
+            /**
+             * Startsat
+             * Format: date-time
+             */
+            startsAt: string;
+            /**
+             * Until
+             * @description When play opens again; null: not before the member asks (self-exclusion).
+             */
+            until: string | null;
+        };
         /** FieldOut */
         FieldOut: {
             /**
@@ -4847,6 +4968,42 @@ export interface components {
              * @description The custom UFABET host, or ''.
              */
             ufaHost: string;
+        };
+        /** LimitOut */
+        LimitOut: {
+            /**
+             * Amount
+             * @description In force now; null: no limit.
+             */
+            amount: number | null;
+            /**
+             * Deposited
+             * @description Deposited over the period, up to now.
+             */
+            deposited: number;
+            /**
+             * Pending
+             * @description A raise or removal asked, in force from pendingFrom (null with it: none).
+             */
+            pending: number | null;
+            /** Pendingfrom */
+            pendingFrom: string | null;
+            /**
+             * Period
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /** Remaining */
+            remaining: number | null;
+        };
+        /** LimitsIn */
+        LimitsIn: {
+            /** Day */
+            day?: number | null;
+            /** Month */
+            month?: number | null;
+            /** Week */
+            week?: number | null;
         };
         /** LinkOut */
         LinkOut: {
@@ -5719,6 +5876,17 @@ export interface components {
             description?: string | null;
             /** Percentfail */
             percentFail?: number | null;
+        };
+        /** ProtectionOut */
+        ProtectionOut: {
+            /**
+             * Excluded
+             * @description No deposits, play or bonuses now; withdrawals stay open.
+             */
+            excluded: boolean;
+            exclusion: components["schemas"]["ExclusionOut"] | null;
+            /** Limits */
+            limits: components["schemas"]["LimitOut"][];
         };
         /** ProviderFloatOut */
         ProviderFloatOut: {
@@ -9203,6 +9371,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18964,6 +19141,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PLAY_EXCLUDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NO_DATA */
             404: {
                 headers: {
@@ -20282,6 +20468,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21733,6 +21928,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PLAY_EXCLUDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             409: {
                 headers: {
@@ -21896,6 +22100,301 @@ export interface operations {
                 };
             };
             /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    protection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startExclusion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExclusionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description PROTECTION_CHANGE_REFUSED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    endExclusion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description PROTECTION_CHANGE_REFUSED | KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setDepositLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description PROTECTION_CHANGE_REFUSED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22085,7 +22584,7 @@ export interface operations {
                     "application/json": components["schemas"]["QrState"];
                 };
             };
-            /** @description QR_FAIL | TRANSFER_MINIMUM | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22096,6 +22595,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22958,6 +23466,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PLAY_EXCLUDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             409: {
                 headers: {
@@ -23694,7 +24211,7 @@ export interface operations {
                     "application/json": components["schemas"]["SlipUploadResponse"];
                 };
             };
-            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23705,6 +24222,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23804,6 +24330,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23919,6 +24454,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description PLAY_EXCLUDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description NO_GAME */
             404: {
                 headers: {
@@ -24009,7 +24553,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrueLinkOut"];
                 };
             };
-            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24020,6 +24564,15 @@ export interface operations {
             };
             /** @description invalid-token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PLAY_EXCLUDED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

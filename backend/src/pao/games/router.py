@@ -27,8 +27,10 @@ from pao.games.schemas import (
 )
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
+from pao.protection.service import ensure_may_play
 from pao.site.settings import load_site_settings
 from pao.wallet.schemas import Slot
+from pao.wallet.statements import WALLET_LABEL as WALLET
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 router.include_router(autologin_router)
@@ -39,6 +41,7 @@ TRANSFER_ERRORS = {
     **errors(
         _400="TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL"
         " | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
+        _403="PLAY_EXCLUDED",
         _404="NO_GAME",
         _409="IDEMPOTENCY_KEY_REUSED",
         _422="KEY_MISSING | KEY_INVALID",
@@ -139,7 +142,10 @@ async def transfer(
 ) -> Any:
     """Move ``amount`` from ``from`` to ``to`` (WALLET or a game code; game → game goes
     through the wallet). PENDING means the provider's answer is not known yet: the money is
-    held safely and the transfer settles by itself."""
+    held safely and the transfer settles by itself. An excluded member may only bring money
+    back to the wallet (PLAY_EXCLUDED otherwise)."""
+    if body.to != WALLET:
+        ensure_may_play(member)
     return await transfers.request_transfer(
         request.app,
         session,
@@ -167,6 +173,8 @@ async def transfer_all(
 ) -> Any:
     """Move the whole wallet to game ``to``, or with ``to`` = WALLET bring every game
     account's balance back to the wallet."""
+    if body.to != WALLET:
+        ensure_may_play(member)
     await _end_read(session)
     return await transfers.request_transfer_all(
         request.app, member=member, destination=body.to, key=idempotency_key

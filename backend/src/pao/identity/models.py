@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     ForeignKey,
     Index,
@@ -63,6 +64,10 @@ class Member(Base):
     coin: Mapped[int] = mapped_column(Integer, default=0)
     agreement_accepted_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # Player protection (pao.identity.protection): no deposits, play or bonuses before this
+    # time (a time-out or a self-exclusion; withdrawals stay open). Kept on the member so that
+    # every money path reads it with the member it has loaded anyway.
+    excluded_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
     @property
     def invite_code(self) -> str:
@@ -205,3 +210,40 @@ def _append_only(_table: Table, connection: Connection, **_kw: Any) -> None:
     """The guards come with the table wherever it is created from the models (tests)."""
     for statement in APPEND_ONLY_DDL.get(connection.dialect.name, []):
         connection.exec_driver_sql(statement)
+
+
+class ExclusionKind(StrEnum):
+    TIMEOUT = "timeout"  # 1 to 30 days, ends by itself
+    SELF_EXCLUSION = "self_exclusion"  # 6 months to indefinite, ends only on request + 24 h
+
+
+class PlayExclusion(Base):
+    """A time-out or self-exclusion the member took (kept: the history staff read)."""
+
+    __tablename__ = "play_exclusions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    kind: Mapped[ExclusionKind] = mapped_column(String(20))
+    starts_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # The period's end; None: indefinite.
+    ends_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # A self-exclusion whose period is over ends 24 h after the member asks.
+    end_requested_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class DepositLimit(Base):
+    """A member's deposit limit over one period, as set at ``created_at`` and in force from
+    ``effective_from`` (a decrease at once, an increase or removal 24 h later). Rows are never
+    changed: the latest one in force is the limit, the rest its history."""
+
+    __tablename__ = "deposit_limits"
+    __table_args__ = (Index("ix_deposit_limits_member_period", "member_id", "period", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
+    period: Mapped[str] = mapped_column(String(5))  # day | week | month
+    amount: Mapped[int | None] = mapped_column(BigInteger)  # minor units; None: no limit
+    currency: Mapped[Currency] = mapped_column(String(3))
+    effective_from: Mapped[datetime] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

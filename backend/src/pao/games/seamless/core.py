@@ -35,6 +35,7 @@ from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger import service as ledger
 from pao.ledger.models import AccountKind, LedgerAccount
+from pao.protection.service import is_excluded
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL, record_statement
 
@@ -251,7 +252,7 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
         return replay
     if move.currency != locked.member.currency:
         return locked.outcome(Status.WRONG_CURRENCY)
-    if locked.member.status != MemberStatus.ACTIVE:
+    if locked.member.status != MemberStatus.ACTIVE or is_excluded(locked.member):
         return locked.outcome(Status.USER_DISABLED)
     params = {"provider": move.provider, "reference_id": move.txn_id}
     if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:

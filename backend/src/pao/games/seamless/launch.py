@@ -26,6 +26,7 @@ from pao.games.seamless.hub88.wire import user_of
 from pao.games.seamless.models import SeamlessGame
 from pao.identity.deps import CurrentMember
 from pao.kit.money import Currency
+from pao.protection.service import ensure_may_play
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -93,6 +94,7 @@ async def seamless_games(code: str, session: SessionDep, member: CurrentMember) 
         **AUTH_ERRORS,
         **errors(
             _400="PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
+            _403="PLAY_EXCLUDED",
             _404="NO_GAME",
             _503="INTERNAL_SERVER_ERROR",
         ),
@@ -106,6 +108,7 @@ async def launch_hub88(
     language: RequestLanguage,
 ) -> LinkOut:
     """A launch link of a Hub88 game, with a fresh session token for the caller."""
+    ensure_may_play(member)
     card = await _lobby_card(request, session, HUB88)
     known = await session.execute(
         select(SeamlessGame.id).where(

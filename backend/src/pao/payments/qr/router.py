@@ -28,6 +28,7 @@ from pao.payments.qr.exceptions import BadSignature, QrFail, QrNotFound
 from pao.payments.qr.models import QrDeposit, QrStatus
 from pao.payments.qr.render import qr_svg
 from pao.payments.qr.schemas import BankNotifyIn, PaymentAck, QrCreate, QrProgress, QrState
+from pao.protection.service import ensure_may_deposit
 from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -69,7 +70,8 @@ async def get_qrcode(bankCode: str, session: SessionDep, member: CurrentMember) 
     responses={
         **AUTH_ERRORS,
         **errors(
-            _400="QR_FAIL | TRANSFER_MINIMUM",
+            _400="QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED",
+            _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",
         ),
@@ -89,6 +91,7 @@ async def create_qrcode(
     member: CurrentMember,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
+    await ensure_may_deposit(session, member, body.amount)
     site = await load_site_settings(session)
     account = await service.qr_account(session, code=bankCode)
     owner, operation = f"member:{member.id}", f"qrcode:{account.code}"

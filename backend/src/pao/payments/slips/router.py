@@ -39,6 +39,7 @@ from pao.payments.slips.schemas import (
     slip_out,
     upload_response,
 )
+from pao.protection.service import ensure_may_deposit
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -62,7 +63,9 @@ def slip_context(request: Request) -> service.SlipContext:
     responses={
         **AUTH_ERRORS,
         **errors(
-            _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)",
+            _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)"
+            " | DEPOSIT_LIMIT_REACHED",
+            _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _413="SLIP_INVALID_FILE (over 5 MB)",
             _422="KEY_INVALID",
@@ -94,6 +97,9 @@ async def upload(
         raise SlipNoFile()
     if len(data) > MAX_BYTES:
         raise SlipTooLarge()
+    # The money is already in the operator's bank: refused here only when nothing remains of
+    # the member's limit (a slip over what remains is credited: a payment is never lost).
+    await ensure_may_deposit(session, member, None)
     member_id, currency = member.id, Currency(member.currency)
     # End the request's transaction (it only read the member): the saga opens its own, on
     # this session.

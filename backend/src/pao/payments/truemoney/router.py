@@ -28,6 +28,7 @@ from pao.payments.truemoney.exceptions import (
     TrueMoneyUnavailable,
 )
 from pao.payments.truemoney.link import InvalidGiftLink, voucher_hash
+from pao.protection.service import ensure_may_deposit
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -53,7 +54,9 @@ class TrueLinkOut(BaseModel):
     responses={
         **AUTH_ERRORS,
         **errors(
-            _400="TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET",
+            _400="TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET"
+            " | DEPOSIT_LIMIT_REACHED",
+            _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",
             _502="INTERNAL_SERVER_ERROR",
@@ -68,6 +71,8 @@ async def truelink(
     member: CurrentMember,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
+    # The voucher's amount is known only once redeemed: refused here when nothing remains.
+    await ensure_may_deposit(session, member, None)
     try:
         hashed = voucher_hash(body.link)
     except InvalidGiftLink:

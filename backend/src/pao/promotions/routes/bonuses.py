@@ -22,6 +22,7 @@ from pao.promotions.schemas import (
     MinimumOut,
     UserBonusOut,
 )
+from pao.protection.service import ensure_may_play
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -74,6 +75,7 @@ ACTIVATE_ERRORS = {
     **AUTH_ERRORS,
     **errors(
         _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
+        _403="PLAY_EXCLUDED",
         _404="NO_DATA",
         **KEY_ERRORS,
     ),
@@ -94,6 +96,7 @@ async def activate_bonus(
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     """Receive a bonus: pays it into the wallet and starts its turnover condition."""
+    ensure_may_play(member)
 
     async def action() -> GrantOut:
         grant = await bonuses.activate_bonus(session, member=member, code=code)

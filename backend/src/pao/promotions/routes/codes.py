@@ -18,6 +18,7 @@ from pao.promotions.schemas import (
     GrantOut,
     PromotionOut,
 )
+from pao.protection.service import ensure_may_play
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -58,6 +59,7 @@ async def find_promotion(
         **errors(
             _400="NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE"
             " | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
+            _403="PLAY_EXCLUDED",
             **KEY_ERRORS,
         ),
     },
@@ -69,6 +71,7 @@ async def activate_promotion(
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     """Redeem a promotion code (upper-cased): paid like a bonus, once per member."""
+    ensure_may_play(member)
 
     async def action() -> GrantOut:
         grant = await bonuses.activate_promotion(session, member=member, code=code)

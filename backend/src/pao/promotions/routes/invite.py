@@ -21,6 +21,7 @@ from pao.promotions.schemas import (
     InvitesOut,
     MoneyMessageOut,
 )
+from pao.protection.service import ensure_may_play
 from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -54,12 +55,16 @@ async def list_invites(body: PageRequest, session: SessionDep, member: CurrentMe
     operation_id="collectInviteBonus",
     tags=["invite"],
     response_model=MoneyMessageOut,
-    responses={**AUTH_ERRORS, **errors(_400="NO_INVITE_BONUS | INVITE_INACTIVE", **KEY_ERRORS)},
+    responses={
+        **AUTH_ERRORS,
+        **errors(_400="NO_INVITE_BONUS | INVITE_INACTIVE", _403="PLAY_EXCLUDED", **KEY_ERRORS),
+    },
 )
 async def collect_invite_bonus(
     session: SessionDep, member: CurrentMember, idempotency_key: IdempotencyKeyHeader = None
 ) -> JSONResponse:
     """Receive the accrued invite income into the wallet (``INVITE_BONUS_SUCCESS``)."""
+    ensure_may_play(member)
 
     async def action() -> MoneyMessageOut:
         collection = await invite.collect(session, member=member)

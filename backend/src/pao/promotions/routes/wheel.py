@@ -30,6 +30,7 @@ from pao.promotions.schemas import (
     SpinResult,
     WheelSetupOut,
 )
+from pao.protection.service import ensure_may_play
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 
@@ -78,7 +79,11 @@ async def wheel_setup(
     response_model=SpinOut,
     responses={
         **AUTH_ERRORS,
-        **errors(_400="SPIN_INACTIVE | NO_COIN | CURRENCY_NOT_OFFERED", **KEY_ERRORS),
+        **errors(
+            _400="SPIN_INACTIVE | NO_COIN | CURRENCY_NOT_OFFERED",
+            _403="PLAY_EXCLUDED",
+            **KEY_ERRORS,
+        ),
     },
 )
 async def spin(
@@ -88,6 +93,7 @@ async def spin(
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     """Spend one coin and spin; a prize slice issues a coupon."""
+    ensure_may_play(member)
 
     async def action() -> BaseModel:
         outcome = await wheel.spin(session, member=member)

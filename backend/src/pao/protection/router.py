@@ -1,0 +1,103 @@
+"""HTTP routes of player protection: ``GET /api/protection``, ``PUT /api/protection/limits``,
+``POST /api/protection/exclusion``, ``POST /api/protection/exclusion/end``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from pao.core.openapi import AUTH_ERRORS, errors
+from pao.core.uow import SessionDep, UnitOfWorkRoute
+from pao.identity.deps import CurrentMember
+from pao.identity.models import ExclusionKind, Member
+from pao.kit.clock import utcnow
+from pao.protection import service
+from pao.protection.schemas import ExclusionIn, ExclusionOut, LimitOut, LimitsIn, ProtectionOut
+
+router = APIRouter(route_class=UnitOfWorkRoute, tags=["protection"])
+
+REFUSED = {**AUTH_ERRORS, **errors(_400="PROTECTION_CHANGE_REFUSED", _422="KEY_INVALID")}
+
+
+async def _state(session: SessionDep, member: Member) -> ProtectionOut:
+    exclusion = await service.current_exclusion(session, member.id)
+    now = utcnow()
+    excluded = service.is_excluded(member, now)
+    shown = None
+    if exclusion is not None and excluded:
+        until = member.excluded_until
+        shown = ExclusionOut(
+            kind=exclusion.kind,
+            starts_at=exclusion.starts_at,
+            ends_at=exclusion.ends_at,
+            until=None if until is None or until >= service.FOREVER else until,
+            end_requested_at=exclusion.end_requested_at,
+            can_request_end=exclusion.kind == ExclusionKind.SELF_EXCLUSION
+            and exclusion.ends_at is not None
+            and exclusion.ends_at <= now
+            and exclusion.end_requested_at is None,
+        )
+    return ProtectionOut(
+        limits=[
+            LimitOut(
+                period=s.period,
+                amount=s.amount,
+                pending=s.pending,
+                pending_from=s.pending_from,
+                deposited=s.deposited,
+                remaining=s.remaining,
+            )
+            for s in await service.limits(session, member.id)
+        ],
+        excluded=excluded,
+        exclusion=shown,
+    )
+
+
+@router.get(
+    "/api/protection",
+    operation_id="protection",
+    response_model=ProtectionOut,
+    responses=AUTH_ERRORS,
+)
+async def protection(session: SessionDep, member: CurrentMember) -> ProtectionOut:
+    """The member's deposit limits and any time-out or self-exclusion."""
+    return await _state(session, member)
+
+
+@router.put(
+    "/api/protection/limits",
+    operation_id="setDepositLimits",
+    response_model=ProtectionOut,
+    responses=REFUSED,
+)
+async def set_limits(body: LimitsIn, session: SessionDep, member: CurrentMember) -> ProtectionOut:
+    """Set the deposit limits (null: none). Lower: at once; higher or removed: after 24 h."""
+    for period in ("day", "week", "month"):
+        await service.set_limit(session, member, period, getattr(body, period))
+    return await _state(session, member)
+
+
+@router.post(
+    "/api/protection/exclusion",
+    operation_id="startExclusion",
+    response_model=ProtectionOut,
+    responses=REFUSED,
+)
+async def start_exclusion(
+    body: ExclusionIn, session: SessionDep, member: CurrentMember
+) -> ProtectionOut:
+    """Take a time-out or self-exclude (never shorter than one already running)."""
+    await service.exclude(session, member, ExclusionKind(body.kind), body.days)
+    return await _state(session, member)
+
+
+@router.post(
+    "/api/protection/exclusion/end",
+    operation_id="endExclusion",
+    response_model=ProtectionOut,
+    responses=REFUSED,
+)
+async def end_exclusion(session: SessionDep, member: CurrentMember) -> ProtectionOut:
+    """Ask a self-exclusion whose period is over to end: play opens 24 hours later."""
+    await service.request_end(session, member)
+    return await _state(session, member)

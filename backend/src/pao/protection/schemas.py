@@ -1,0 +1,58 @@
+"""Wire shapes of the player-protection calls (amounts in major units, as everywhere)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pao.core.params import RequestModel
+from pao.kit.money import MajorAmount, WireAmount
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class LimitOut(_Wire):
+    period: Literal["day", "week", "month"]
+    amount: MajorAmount | None = Field(description="In force now; null: no limit.")
+    pending: MajorAmount | None = Field(
+        description="A raise or removal asked, in force from pendingFrom (null with it: none)."
+    )
+    pending_from: datetime | None = Field(alias="pendingFrom")
+    deposited: MajorAmount = Field(description="Deposited over the period, up to now.")
+    remaining: MajorAmount | None
+
+
+class ExclusionOut(_Wire):
+    kind: Literal["timeout", "self_exclusion"]
+    starts_at: datetime = Field(alias="startsAt")
+    ends_at: datetime | None = Field(
+        alias="endsAt", description="The period's end; null: indefinite."
+    )
+    until: datetime | None = Field(
+        description="When play opens again; null: not before the member asks (self-exclusion)."
+    )
+    end_requested_at: datetime | None = Field(alias="endRequestedAt")
+    can_request_end: bool = Field(alias="canRequestEnd")
+
+
+class ProtectionOut(_Wire):
+    limits: list[LimitOut]
+    excluded: bool = Field(description="No deposits, play or bonuses now; withdrawals stay open.")
+    exclusion: ExclusionOut | None
+
+
+class LimitsIn(_Wire, RequestModel):
+    day: WireAmount | None = None
+    week: WireAmount | None = None
+    month: WireAmount | None = None
+
+
+class ExclusionIn(_Wire, RequestModel):
+    kind: Literal["timeout", "self_exclusion"]
+    days: int | None = Field(
+        description="timeout: 1–30; self_exclusion: 182, 365, 1825 or null (indefinite)."
+    )

@@ -1,0 +1,212 @@
+"""The rules of player protection.
+
+* **Deposit limits** per day, 7 days and 30 days (rolling windows; the lowest remaining
+  applies). A decrease is in force at once; an increase or a removal 24 hours after it was asked
+  (a player in a bad moment cannot undo a limit on the spot). Deposits counted are the member's
+  own credited deposits (statement lines of type deposit), not the operator's goodwill credits.
+* **Time-out** (1 to 30 days) and **self-exclusion** (6 months, 1 year, 5 years or indefinite):
+  no deposit, play or bonus until it ends; withdrawals stay open. Neither can be shortened, by
+  the member or by staff. A time-out ends by itself; a self-exclusion whose period is over ends
+  24 hours after the member asks (an indefinite one does not end through the app).
+
+The member's ``excluded_until`` is what every money path checks (one column of a row it has
+loaded anyway); this module keeps it in step with the exclusions it records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pao.core.inserts import insert_now, update_now
+from pao.identity.models import DepositLimit, ExclusionKind, Member, PlayExclusion
+from pao.kit.clock import utcnow
+from pao.protection.exceptions import (
+    DepositLimitReached,
+    PlayExcluded,
+    ProtectionChangeRefused,
+)
+from pao.wallet.models import Statement, StatementStatus, StatementType
+
+Period = Literal["day", "week", "month"]
+PERIODS: dict[Period, timedelta] = {
+    "day": timedelta(days=1),
+    "week": timedelta(days=7),
+    "month": timedelta(days=30),
+}
+COOLING_OFF = timedelta(hours=24)
+# 6 months, 1 year, 5 years; None: indefinite.
+SELF_EXCLUSION_DAYS: frozenset[int | None] = frozenset({182, 365, 1825, None})
+TIMEOUT_DAYS = range(1, 31)
+# "Indefinite" as a time every comparison understands.
+FOREVER = datetime(9999, 12, 31, tzinfo=utcnow().tzinfo)
+
+
+def is_excluded(member: Member, now: datetime | None = None) -> bool:
+    until = member.excluded_until
+    return until is not None and until > (now or utcnow())
+
+
+def ensure_may_play(member: Member) -> None:
+    """Refuse a deposit, a transfer to a game, a bet or a bonus of an excluded member."""
+    if is_excluded(member):
+        assert member.excluded_until is not None
+        until = None if member.excluded_until >= FOREVER else member.excluded_until.isoformat()
+        raise PlayExcluded(until=until)
+
+
+@dataclass(frozen=True)
+class LimitState:
+    period: Period
+    amount: int | None  # in force now (minor units); None: no limit
+    pending: int | None  # asked, in force from pending_from
+    pending_from: datetime | None
+    deposited: int  # over the period, up to now
+
+    @property
+    def remaining(self) -> int | None:
+        return None if self.amount is None else max(0, self.amount - self.deposited)
+
+
+async def _limit_rows(session: AsyncSession, member_id: int) -> list[DepositLimit]:
+    rows = await session.execute(
+        select(DepositLimit).where(DepositLimit.member_id == member_id).order_by(DepositLimit.id)
+    )
+    return list(rows.scalars())
+
+
+async def deposited_since(session: AsyncSession, member_id: int, since: datetime) -> int:
+    total = await session.scalar(
+        select(func.coalesce(func.sum(Statement.amount), 0)).where(
+            Statement.member_id == member_id,
+            Statement.created_at >= since,
+            Statement.statement_type == StatementType.DEPOSIT,
+            Statement.status == StatementStatus.SUCCESS,
+            Statement.ref_type != "manual_adjustment",
+        )
+    )
+    return int(total or 0)
+
+
+async def limits(session: AsyncSession, member_id: int) -> list[LimitState]:
+    now = utcnow()
+    rows = await _limit_rows(session, member_id)
+    states = []
+    for period, span in PERIODS.items():
+        mine = [row for row in rows if row.period == period]
+        in_force = [row for row in mine if row.effective_from <= now]
+        waiting = [row for row in mine if row.effective_from > now]
+        current = in_force[-1].amount if in_force else None
+        pending = waiting[-1] if waiting else None
+        states.append(
+            LimitState(
+                period=period,
+                amount=current,
+                pending=pending.amount if pending else None,
+                pending_from=pending.effective_from if pending else None,
+                deposited=await deposited_since(session, member_id, now - span),
+            )
+        )
+    return states
+
+
+async def remaining_deposit(session: AsyncSession, member_id: int) -> int | None:
+    """What the member may still deposit now (minor units); None: no limit set."""
+    left = [s.remaining for s in await limits(session, member_id) if s.remaining is not None]
+    return min(left) if left else None
+
+
+async def ensure_may_deposit(session: AsyncSession, member: Member, amount: int | None) -> None:
+    """Before a deposit is started: not excluded, and within the limits. ``amount`` None: not
+    known yet (a slip, a gift link): refused only when nothing at all remains."""
+    ensure_may_play(member)
+    remaining = await remaining_deposit(session, member.id)
+    if remaining is None:
+        return
+    if remaining == 0 or (amount is not None and amount > remaining):
+        raise DepositLimitReached(remaining=remaining / 100)
+
+
+async def set_limit(
+    session: AsyncSession, member: Member, period: Period, amount: int | None
+) -> None:
+    """A new limit: in force at once when it is lower, else after the cooling-off."""
+    if amount is not None and amount <= 0:
+        raise ProtectionChangeRefused(field=period)
+    now = utcnow()
+    current = next(s for s in await limits(session, member.id) if s.period == period)
+    tighter = amount is not None and (current.amount is None or amount < current.amount)
+    if amount == current.amount and current.pending_from is None:
+        return
+    await insert_now(
+        session,
+        DepositLimit(
+            member_id=member.id,
+            period=period,
+            amount=amount,
+            currency=member.currency,
+            effective_from=now if tighter else now + COOLING_OFF,
+            created_at=now,
+        ),
+    )
+
+
+async def current_exclusion(session: AsyncSession, member_id: int) -> PlayExclusion | None:
+    latest = await session.scalar(
+        select(PlayExclusion)
+        .where(PlayExclusion.member_id == member_id)
+        .order_by(PlayExclusion.id.desc())
+        .limit(1)
+    )
+    return latest
+
+
+def _until(exclusion: PlayExclusion) -> datetime:
+    if exclusion.kind == ExclusionKind.TIMEOUT:
+        assert exclusion.ends_at is not None
+        return exclusion.ends_at
+    if exclusion.end_requested_at is None or exclusion.ends_at is None:
+        return FOREVER
+    return max(exclusion.ends_at, exclusion.end_requested_at + COOLING_OFF)
+
+
+async def exclude(
+    session: AsyncSession, member: Member, kind: ExclusionKind, days: int | None
+) -> PlayExclusion:
+    """Start a time-out or self-exclusion; one already running may only be lengthened."""
+    valid = days in TIMEOUT_DAYS if kind is ExclusionKind.TIMEOUT else days in SELF_EXCLUSION_DAYS
+    if not valid:
+        raise ProtectionChangeRefused(field="days")
+    now = utcnow()
+    ends_at = None if days is None else now + timedelta(days=days)
+    exclusion = PlayExclusion(member_id=member.id, kind=kind, starts_at=now, ends_at=ends_at)
+    until = _until(exclusion)
+    running = member.excluded_until if is_excluded(member, now) else None
+    if running is not None and until < running:
+        raise ProtectionChangeRefused(field="days")  # never shorter than what runs
+    exclusion = await insert_now(session, exclusion)
+    await update_now(session, member, {"excluded_until": until})
+    return exclusion
+
+
+async def request_end(session: AsyncSession, member: Member) -> datetime:
+    """A self-exclusion whose period is over: it ends 24 hours from now. Returns when."""
+    exclusion = await current_exclusion(session, member.id)
+    now = utcnow()
+    if (
+        exclusion is None
+        or exclusion.kind != ExclusionKind.SELF_EXCLUSION
+        or not is_excluded(member, now)
+        or exclusion.ends_at is None
+        or exclusion.ends_at > now
+    ):
+        raise ProtectionChangeRefused()
+    if exclusion.end_requested_at is None:
+        await update_now(session, exclusion, {"end_requested_at": now})
+    until = _until(exclusion)
+    await update_now(session, member, {"excluded_until": until})
+    return until
