@@ -106,7 +106,13 @@ async def test_reports_show_what_moved_and_agree_with_the_dashboard(
     assert [r["member"] for r in members["depositors"]] == [ids[0], ids[1], player.id, ids[2]]
 
     games = await report(client, manager, "games")
-    assert games == {"transfers": [], "floats": [], "unresolved": []}
+    assert games == {
+        "transfers": [],
+        "floats": [],
+        "unresolved": [],
+        "seamless": [],
+        "seamless_clearing": [],
+    }
 
     # The CSV of the days is the table; its totals are the dashboard's.
     rows = await export(client, manager, "daily/days.csv")

@@ -13,12 +13,17 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import case, func, select
 
 from pao.backoffice.staff.roles import Role
 from pao.games.seamless import core
 from pao.games.seamless.core import Move
+from pao.games.seamless.models import SeamlessTransaction, TxnKind
 from pao.kit.clock import clock, utcnow
 from pao.kit.money import Currency
+from pao.ledger.models import AccountKind
+from pao.ledger.service import account_balance, check_books
+from pao.reports.seamless import reconciliation
 from tests.games_support import funded_member
 from tests.staff_helpers import add_staff, bearer, open_token
 
@@ -38,7 +43,7 @@ class Play:
         self.member_id = member_id
         self.serial = 0
 
-    async def _run(self, operation: Any) -> core.Outcome:
+    async def run(self, operation: Any) -> core.Outcome:
         outcome = await core.run(self.app.state.sessionmaker, operation)
         assert outcome.ok, outcome
         return outcome
@@ -57,19 +62,19 @@ class Play:
 
     async def bet(self, provider: str, round_id: str, amount: int) -> Move:
         move = self.move(provider, round_id, amount=amount)
-        await self._run(lambda s: core.bet(s, move))
+        await self.run(lambda s: core.bet(s, move))
         return move
 
     async def win(self, bet: Move, amount: int, *, closed: bool = True) -> Move:
         move = self.move(
             bet.provider, bet.round_id, amount=amount, reference_id=bet.txn_id, round_closed=closed
         )
-        await self._run(lambda s: core.win(s, move))
+        await self.run(lambda s: core.win(s, move))
         return move
 
     async def rollback(self, bet: Move) -> Move:
         move = self.move(bet.provider, bet.round_id, reference_id=bet.txn_id)
-        await self._run(lambda s: core.rollback(s, move))
+        await self.run(lambda s: core.rollback(s, move))
         return move
 
 
@@ -91,6 +96,14 @@ def rows_of(text: str) -> list[dict[str, str]]:
 @pytest.fixture
 async def manager(app: FastAPI) -> dict[str, str]:
     return await staff(app, Role.MANAGER)
+
+
+@pytest.fixture(autouse=True)
+async def _books_balance(app: FastAPI) -> Any:
+    yield
+    async with app.state.sessionmaker() as session:
+        report = await check_books(session)
+    assert report.balanced, report
 
 
 async def test_a_members_rounds_filtered_paged_and_exported(
@@ -251,3 +264,151 @@ async def test_open_rounds_across_members_oldest_first(
         allowed = role in {Role.OWNER, Role.MANAGER, Role.VIEWER}
         assert response.status_code == (200 if allowed else 403), role
     assert (await client.get(OPEN_ROUNDS)).status_code == 401
+
+
+async def test_the_days_play_per_provider_on_the_dashboard_and_in_the_games_report(
+    client: httpx.AsyncClient, app: FastAPI, manager: dict[str, str]
+) -> None:
+    one, two = await player(client, app), await player(client, app)
+    won = await one.bet("hub88", "h1", 10_000)
+    await one.win(won, 25_000)
+    await two.bet("hub88", "h2", 4_000)  # still open: its stake stands
+    refunded = await two.bet("amb", "a1", 3_000)
+    await two.rollback(refunded)
+    lost = await one.bet("amb", "a2", 2_000)
+    await one.win(lost, 0)  # a lost round closed with 0: no money moves
+    blind = one.move("hub88", "h3", reference_id="never-came")
+    await one.run(lambda s: core.rollback(s, blind))  # remembered, 0
+
+    board = await get(client, "/api/backoffice/dashboard", manager)
+    assert board["seamless"] == [
+        {"provider": "amb", "betCount": 2, "bets": 20.0, "wins": 0.0, "ggr": 20.0},
+        {"provider": "hub88", "betCount": 2, "bets": 140.0, "wins": 250.0, "ggr": -110.0},
+    ]
+
+    body = await get(client, "/api/backoffice/reports/games", manager)
+    tables = {
+        t["name"]: [dict(zip([c["key"] for c in t["columns"]], r, strict=True)) for r in t["rows"]]
+        for t in body["tables"]
+    }
+    assert tables["seamless"] == [
+        {
+            "provider": "amb",
+            "bet_count": 2,
+            "bets": 20.0,
+            "rolled_back": 30.0,
+            "win_count": 0,
+            "wins": 0.0,
+            "ggr": 20.0,
+        },
+        {
+            "provider": "hub88",
+            "bet_count": 2,
+            "bets": 140.0,
+            "rolled_back": 0.0,
+            "win_count": 1,
+            "wins": 250.0,
+            "ggr": -110.0,
+        },
+    ]
+    # The clearing holds what the operator took less what it paid: bets − wins.
+    assert tables["seamless_clearing"] == [
+        {"provider": "amb", "ledger": 20.0, "transactions": 20.0, "difference": 0.0},
+        {"provider": "hub88", "ledger": -110.0, "transactions": -110.0, "difference": 0.0},
+    ]
+    exported = await client.get("/api/backoffice/reports/games/seamless.csv", headers=manager)
+    assert exported.status_code == 200, exported.text
+    assert [(r["provider"], r["bets"], r["wins"], r["ggr"]) for r in rows_of(exported.text)] == [
+        ("amb", "20.00", "0.00", "20.00"),
+        ("hub88", "140.00", "250.00", "-110.00"),
+    ]
+
+    # Yesterday's range has none of it (the summary is by day).
+    clock.advance(timedelta(days=1))
+    manager = await staff(app, Role.MANAGER)
+    assert (await get(client, "/api/backoffice/dashboard", manager))["seamless"] == []
+    two_days = await get(
+        client,
+        "/api/backoffice/dashboard",
+        manager,
+        **{
+            "from": board["from"],
+            "to": (await get(client, "/api/backoffice/dashboard", manager))["to"],
+        },
+    )
+    assert [p["ggr"] for p in two_days["seamless"]] == [20.0, -110.0]
+
+
+async def test_the_seamless_clearing_equals_the_settled_transactions(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """For every provider and currency, the ledger's clearing (every shard) equals the stakes
+    taken less the wins and the refunds of rolled-back stakes, as the seamless transactions
+    record them, through every kind of call; and a transaction without its ledger entry shows
+    as a difference."""
+    players = [await player(client, app) for _ in range(3)]
+    for n, me in enumerate(players):
+        for provider in ("hub88", "amb"):
+            for k in range(3):
+                stake = 1_000 * (n + 1) + 100 * k
+                bet = await me.bet(provider, f"{provider}-{n}-{k}", stake)
+                match k:
+                    case 0:
+                        await me.win(bet, stake * 2)
+                    case 1:
+                        await me.rollback(bet)
+                    case _:
+                        await me.win(bet, 0, closed=False)
+                        await me.win(bet, stake // 3)
+    async with app.state.sessionmaker() as session:
+        found = {c.provider: c for c in await reconciliation(session, currency=Currency.THB)}
+        settled = {
+            provider: int(total)
+            for provider, total in await session.execute(
+                select(
+                    SeamlessTransaction.provider,
+                    func.sum(
+                        case(
+                            (SeamlessTransaction.kind == TxnKind.BET, SeamlessTransaction.amount),
+                            else_=0,
+                        )
+                    )
+                    - func.sum(
+                        case(
+                            (SeamlessTransaction.kind == TxnKind.WIN, SeamlessTransaction.amount),
+                            else_=0,
+                        )
+                    ),
+                )
+                .where(SeamlessTransaction.rolled_back.is_(False))
+                .where(SeamlessTransaction.kind != TxnKind.ROLLBACK)
+                .group_by(SeamlessTransaction.provider)
+            )
+        }
+        for provider in ("hub88", "amb"):
+            ledger = await account_balance(
+                session, kind=AccountKind.SEAMLESS_CLEARING, owner=provider, currency=Currency.THB
+            )
+            # The ledger = the stakes that stand (not rolled back) less the wins paid.
+            assert ledger == settled[provider] == found[provider].ledger, provider
+            assert found[provider].transactions == ledger
+            assert found[provider].difference == 0
+        assert await reconciliation(session, currency=Currency.LAK) == []
+
+        # A transaction recorded without its ledger entry is a difference the report shows.
+        session.add(
+            SeamlessTransaction(
+                provider="hub88",
+                txn_id="orphan",
+                kind=TxnKind.BET,
+                member_id=players[0].member_id,
+                currency=Currency.THB,
+                amount=777,
+                round_id="orphan",
+                game_code="slot_1",
+            )
+        )
+        await session.flush()
+        found = {c.provider: c for c in await reconciliation(session, currency=Currency.THB)}
+        assert found["hub88"].difference == -777
+        await session.rollback()

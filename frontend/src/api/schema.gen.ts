@@ -4504,6 +4504,11 @@ export interface components {
             providerFloats: components["schemas"]["ProviderFloatOut"][];
             queues: components["schemas"]["QueuesOut"];
             /**
+             * Seamless
+             * @description Each seamless provider's play in the range (none played: no row).
+             */
+            seamless: components["schemas"]["SeamlessPlayOut"][];
+            /**
              * Series
              * @description One row per day of the range.
              */
@@ -6329,6 +6334,28 @@ export interface components {
         SeamlessGamesOut: {
             /** Games */
             games: components["schemas"]["SeamlessGameOut"][];
+        };
+        /** SeamlessPlayOut */
+        SeamlessPlayOut: {
+            /** Betcount */
+            betCount: number;
+            /**
+             * Bets
+             * @description Stakes taken in the range, less those rolled back.
+             */
+            bets: number;
+            /**
+             * Ggr
+             * @description bets − wins: the operator's gross gaming revenue.
+             */
+            ggr: number;
+            /** Provider */
+            provider: string;
+            /**
+             * Wins
+             * @description Major units (baht or kip).
+             */
+            wins: number;
         };
         /** SeamlessRoundOut */
         SeamlessRoundOut: {

@@ -54,7 +54,13 @@ TABLES: dict[ReportName, tuple[str, ...]] = {
         "payout_time",
     ),
     ReportName.PROMOTIONS: ("bonuses", "payouts"),
-    ReportName.GAMES: ("transfers", "floats", "unresolved"),
+    ReportName.GAMES: (
+        "transfers",
+        "floats",
+        "unresolved",
+        "seamless",
+        "seamless_clearing",
+    ),
     ReportName.MEMBERS: ("registrations", "sources", "depositors"),
     ReportName.STAFF: ("actions",),
 }

@@ -1,6 +1,8 @@
 """Games: money moved to and from each provider in the range (the ledger's summary of the
 provider floats), each provider's float in Pao's ledger against what the provider last reported
-for Pao's game accounts (the reconciliation), and transfers still unresolved."""
+for Pao's game accounts (the reconciliation), transfers still unresolved; and the seamless
+providers' bets, wins and GGR in the range, with each one's clearing against the seamless
+transactions (:mod:`pao.reports.seamless`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.games.models import GameAccount, GameTransfer, GameTransferStatus
 from pao.ledger.figures import balances
 from pao.ledger.models import AccountKind
+from pao.reports import seamless
 from pao.reports.ledger_days import flows
 from pao.reports.tables import Kind, Range, Table, columns, wanted
 
@@ -23,6 +26,18 @@ TRANSFERS = columns(
 )
 FLOATS = columns(provider=Kind.TEXT, ledger=Kind.MONEY, reported=Kind.MONEY, difference=Kind.MONEY)
 UNRESOLVED = columns(provider=Kind.TEXT, direction=Kind.TEXT, count=Kind.COUNT, sum=Kind.MONEY)
+SEAMLESS = columns(
+    provider=Kind.TEXT,
+    bet_count=Kind.COUNT,
+    bets=Kind.MONEY,
+    rolled_back=Kind.MONEY,
+    win_count=Kind.COUNT,
+    wins=Kind.MONEY,
+    ggr=Kind.MONEY,
+)
+SEAMLESS_CLEARING = columns(
+    provider=Kind.TEXT, ledger=Kind.MONEY, transactions=Kind.MONEY, difference=Kind.MONEY
+)
 
 
 async def report(session: AsyncSession, span: Range, *, only: str | None = None) -> list[Table]:
@@ -33,6 +48,10 @@ async def report(session: AsyncSession, span: Range, *, only: str | None = None)
         tables.append(await _floats(session, span))
     if wanted(only, "unresolved"):
         tables.append(await _unresolved(session, span))
+    if wanted(only, "seamless"):
+        tables.append(await _seamless(session, span))
+    if wanted(only, "seamless_clearing"):
+        tables.append(await _seamless_clearing(session, span))
     return tables
 
 
@@ -93,3 +112,19 @@ async def _unresolved(session: AsyncSession, span: Range) -> Table:
         )
     ]
     return Table("unresolved", UNRESOLVED, unresolved)
+
+
+async def _seamless(session: AsyncSession, span: Range) -> Table:
+    rows = [
+        (p.provider, p.bet_count, p.bets, p.rolled_back, p.win_count, p.wins, p.ggr)
+        for p in await seamless.by_provider(session, span)
+    ]
+    return Table("seamless", SEAMLESS, rows)
+
+
+async def _seamless_clearing(session: AsyncSession, span: Range) -> Table:
+    rows = [
+        (c.provider, c.ledger, c.transactions, c.difference)
+        for c in await seamless.reconciliation(session, currency=span.currency)
+    ]
+    return Table("seamless_clearing", SEAMLESS_CLEARING, rows)

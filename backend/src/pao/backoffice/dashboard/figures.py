@@ -13,7 +13,9 @@ other figures' rules, are in :mod:`pao.reports.sources` and :mod:`pao.reports.da
 * withdrawals = money into payout clearing; bonuses = money out of bonus expense;
 * goodwill credits and debits = back-office corrections (manual adjustments) out of and into
   the manual adjustments account: not deposits (ADR 0010), so apart, and not in the net;
-* provider floats = the PROVIDER_FLOAT balances now. A reversal is not a deposit.
+* provider floats = the PROVIDER_FLOAT balances now. A reversal is not a deposit;
+* seamless play = each seamless provider's bets (stakes less rollbacks), wins and GGR
+  (bets − wins), from its clearing's movements (:mod:`pao.reports.seamless`).
 
 Each figure comes with the same figure of the period before (as many days, just before), for
 the manager's "compared with yesterday / last week": one more read of the same summaries.
@@ -34,6 +36,7 @@ from pao.kit.money import Currency
 from pao.ledger.figures import balances
 from pao.ledger.models import AccountKind
 from pao.payments.figures import count_slips_to_review, count_unmatched_payments
+from pao.reports import seamless
 from pao.reports.daily import DaySums, Tally, by_day, new_members_deposited
 from pao.reports.sources import CHANNELS
 from pao.reports.tables import Range
@@ -98,6 +101,7 @@ class Figures(Period):
         default_factory=lambda: {channel: Tally() for channel in CHANNELS}
     )
     provider_floats: list[tuple[str, int]] = field(default_factory=list)
+    seamless: list[seamless.ProviderPlay] = field(default_factory=list)
     series: dict[date, Day] = field(default_factory=dict)
     previous: Period | None = None
 
@@ -140,6 +144,7 @@ async def compute(
     figures.provider_floats = await balances(
         session, kind=AccountKind.PROVIDER_FLOAT, currency=currency
     )
+    figures.seamless = await seamless.by_provider(session, span)
     before_first, before_last = previous_days(first, last)
     figures.previous = Period(first=before_first, last=before_last)
     await _period(

@@ -107,6 +107,14 @@ class ProviderFloatOut(_Wire):
     balance: MajorAmount = Field(description="What the ledger says sits at the provider now.")
 
 
+class SeamlessPlayOut(_Wire):
+    provider: str
+    bet_count: int
+    bets: MajorAmount = Field(description="Stakes taken in the range, less those rolled back.")
+    wins: MajorAmount
+    ggr: MajorAmount = Field(description="bets − wins: the operator's gross gaming revenue.")
+
+
 class DayOut(_Wire):
     date: date
     deposits: MajorAmount
@@ -147,6 +155,9 @@ class DashboardOut(_Wire):
     manual_adjustments: ManualAdjustmentsOut
     previous: PreviousOut
     provider_floats: list[ProviderFloatOut]
+    seamless: list[SeamlessPlayOut] = Field(
+        description="Each seamless provider's play in the range (none played: no row)."
+    )
     series: list[DayOut] = Field(description="One row per day of the range.")
     queues: QueuesOut
 
@@ -180,6 +191,12 @@ class DashboardOut(_Wire):
             provider_floats=[
                 ProviderFloatOut(provider=provider, balance=balance)
                 for provider, balance in figures.provider_floats
+            ],
+            seamless=[
+                SeamlessPlayOut(
+                    provider=p.provider, bet_count=p.bet_count, bets=p.bets, wins=p.wins, ggr=p.ggr
+                )
+                for p in figures.seamless
             ],
             series=[
                 DayOut(

@@ -218,6 +218,42 @@ function Figures({ data }: { data: Dashboard }) {
           )}
           <p className="bo-muted bo-small">{t('bo.dashboard.floatsNote')}</p>
         </section>
+        <section className="bo-panel" aria-labelledby="bo-dash-seamless">
+          <h2 id="bo-dash-seamless" className="bo-panel-title">
+            {t('bo.dashboard.seamless')}
+          </h2>
+          {data.seamless.length === 0 ? (
+            <p className="bo-muted">{t('bo.dashboard.noSeamless')}</p>
+          ) : (
+            <table className="bo-table bo-table-compact">
+              <thead>
+                <tr>
+                  <th scope="col">{t('bo.dashboard.provider')}</th>
+                  <th scope="col" className="bo-num">
+                    {t('bo.dashboard.seamlessBets', { unit: currencyUnit(t, currency) })}
+                  </th>
+                  <th scope="col" className="bo-num">
+                    {t('bo.dashboard.seamlessWins', { unit: currencyUnit(t, currency) })}
+                  </th>
+                  <th scope="col" className="bo-num">
+                    {t('bo.dashboard.seamlessGgr', { unit: currencyUnit(t, currency) })}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.seamless.map((row) => (
+                  <tr key={row.provider}>
+                    <th scope="row">{row.provider}</th>
+                    <td className="bo-num">{money(row.bets)}</td>
+                    <td className="bo-num">{money(row.wins)}</td>
+                    <td className="bo-num">{money(row.ggr)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p className="bo-muted bo-small">{t('bo.dashboard.seamlessNote')}</p>
+        </section>
       </div>
     </>
   );

@@ -88,6 +88,7 @@ function ReportTable({ report, table, currency, range }: { report: ReportName; t
       )}
       {table.name === 'depositors' && <p className="bo-muted bo-small">{t('bo.reports.depositorsNote')}</p>}
       {table.name === 'floats' && <p className="bo-muted bo-small">{t('bo.reports.floatsNote')}</p>}
+      {table.name === 'seamless_clearing' && <p className="bo-muted bo-small">{t('bo.reports.seamlessClearingNote')}</p>}
       <Chart table={table} currency={currency} />
       {table.rows.length === 0 ? (
         <p className="bo-muted">{t('bo.reports.empty')}</p>
