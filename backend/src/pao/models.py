@@ -17,6 +17,7 @@ from pao.reports import models as report_models
 from pao.site import models as site_models
 from pao.support import models as support_models
 from pao.support.line import models as line_models
+from pao.support.line import notices as line_notices
 from pao.wallet import models as wallet_models
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "identity_models",
     "ledger_models",
     "line_models",
+    "line_notices",
     "payment_accounts",
     "payout_models",
     "promotions_models",

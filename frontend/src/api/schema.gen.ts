@@ -2238,6 +2238,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/line/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's LINE link: linked or not, notices, the live link code */
+        get: operations["lineLink"];
+        put?: never;
+        post?: never;
+        /** Unlink the member's LINE user (no more notices) */
+        delete: operations["lineUnlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line/link/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new one-time code (15 minutes) to send to the Official Account in LINE */
+        post: operations["lineLinkCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/line/link/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Opt in or out of notices on LINE (deposit credited, withdrawal paid or rejected, bonus received) */
+        put: operations["lineLinkNotices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/line/media/{media_token}": {
         parameters: {
             query?: never;
@@ -4872,7 +4924,7 @@ export interface components {
             lastMessageAt: string | null;
             /**
              * Memberid
-             * @description The member chatting; null for a guest.
+             * @description The member chatting (a LINE user: the member it linked to); null for a guest.
              */
             memberId: number | null;
             /** Name */
@@ -5009,11 +5061,6 @@ export interface components {
             month?: number | null;
             /** Week */
             week?: number | null;
-        };
-        /** LinkOut */
-        LinkOut: {
-            /** Link */
-            link: string;
         };
         /** LoginIn */
         LoginIn: {
@@ -5629,6 +5676,11 @@ export interface components {
              * @description Sanitised HTML in the requested locale; the client replaces '%percentFail%' with the bonus's percentFail.
              */
             notice: string;
+        };
+        /** NoticesIn */
+        NoticesIn: {
+            /** Enabled */
+            enabled: boolean;
         };
         /** OddsOut */
         OddsOut: {
@@ -7560,6 +7612,11 @@ export interface components {
          * @enum {string}
          */
         WithdrawalStatus: "PENDING" | "APPROVED" | "PAID" | "REJECTED" | "FAILED";
+        /** LinkOut */
+        pao__games__schemas__LinkOut: {
+            /** Link */
+            link: string;
+        };
         /** BankOut */
         pao__identity__schemas__BankOut: {
             /** Nameen */
@@ -7671,6 +7728,35 @@ export interface components {
              * @description A slip must be uploaded within this many minutes of the transfer.
              */
             uploadWithinMinutes: number;
+        };
+        /** LinkOut */
+        pao__support__line__router__LinkOut: {
+            /**
+             * Code
+             * @description The live one-time code to send to the Official Account.
+             */
+            code?: string | null;
+            /** Codeexpiresat */
+            codeExpiresAt?: string | null;
+            /** Displayname */
+            displayName?: string | null;
+            /**
+             * Enabled
+             * @description LINE is on for this site (else nothing else is set).
+             */
+            enabled: boolean;
+            /**
+             * Following
+             * @description The LINE user follows the Official Account.
+             */
+            following: boolean;
+            /** Linked */
+            linked: boolean;
+            /**
+             * Notices
+             * @description Deposits, withdrawals and bonuses are told on LINE.
+             */
+            notices: boolean;
         };
     };
     responses: never;
@@ -8996,7 +9082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9073,7 +9159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9149,7 +9235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9226,7 +9312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9302,7 +9388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9384,7 +9470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9470,7 +9556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9546,7 +9632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9622,7 +9708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9699,7 +9785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9776,7 +9862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -9853,7 +9939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkOut"];
+                    "application/json": components["schemas"]["pao__games__schemas__LinkOut"];
                 };
             };
             /** @description PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) */
@@ -20530,6 +20616,288 @@ export interface operations {
                 };
             };
             /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["pao__support__line__router__LinkOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineUnlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["pao__support__line__router__LinkOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA (LINE is off, or not linked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineLinkCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["pao__support__line__router__LinkOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA (LINE is off, or not linked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    lineLinkNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoticesIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["pao__support__line__router__LinkOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA (LINE is off, or not linked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;

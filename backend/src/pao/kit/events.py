@@ -59,6 +59,18 @@ class WithdrawalChanged:
 
 
 @dataclass(frozen=True)
+class BonusReceived:
+    """A member was granted a bonus or a promotion, paid into their wallet."""
+
+    member_id: int
+    amount: int
+    currency: Currency
+    member_bonus_id: int
+    # Its name per locale ({"th": …, "en": …}) or one text.
+    name: dict[str, str] | str
+
+
+@dataclass(frozen=True)
 class GameTransferSettled:
     """Money moved between the wallet and a game account (direction "in" = to the game)."""
 

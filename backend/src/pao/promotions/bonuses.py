@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.core.errors import CurrencyNotOffered
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
+from pao.kit.events import BonusReceived, publish
 from pao.kit.money import Currency
 from pao.kit.states import transition
 from pao.promotions import rules
@@ -251,6 +252,16 @@ async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> Me
     if deposit is not None:
         deposit.used_by_id = grant.id
     await session.flush()
+    await publish(
+        session,
+        BonusReceived(
+            member_id=member.id,
+            amount=amount,
+            currency=Currency(member.currency),
+            member_bonus_id=grant.id,
+            name=bonus.name,
+        ),
+    )
     return grant
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.kit.clock import utcnow
 from pao.support.agents import AgentDirectory
 from pao.support.exceptions import AlreadyAssigned, AssigneeNotAgent, ConversationNotFound
+from pao.support.line.models import LineContact
 from pao.support.models import ChatConversation, ChatMessage
 
 InboxView = Literal["mine", "unassigned", "all"]
@@ -51,6 +52,12 @@ class InboxEntry:
     assignee_name: str | None
     # Names of the agents involved (assignee, last message's author), for the wire form.
     names: dict[int, str]
+    # A LINE user's conversation: the member that LINE user linked to (pao.support.line).
+    linked_member_id: int | None = None
+
+    @property
+    def member_id(self) -> int | None:
+        return self.conversation.member_id or self.linked_member_id
 
 
 async def lock_conversation(session: AsyncSession, conversation_id: int) -> ChatConversation:
@@ -167,12 +174,22 @@ async def entries(
     people = {c.assigned_staff_id for c in conversations if c.assigned_staff_id is not None}
     people |= {m.agent_id for m in last_by.values() if m.agent_id is not None}
     names = await agents.display_names(session, people) if people else {}
+    line_users = [c.line_user_id for c in conversations if c.line_user_id]
+    linked: dict[str, int] = {}
+    if line_users:
+        rows = await session.execute(
+            select(LineContact.line_user_id, LineContact.member_id).where(
+                LineContact.line_user_id.in_(line_users), LineContact.member_id.is_not(None)
+            )
+        )
+        linked = {user: member for user, member in rows.all() if member is not None}
     return [
         InboxEntry(
             conversation=c,
             last_message=last_by.get(c.id),
             assignee_name=names.get(c.assigned_staff_id) if c.assigned_staff_id else None,
             names=names,
+            linked_member_id=linked.get(c.line_user_id) if c.line_user_id else None,
         )
         for c in conversations
     ]

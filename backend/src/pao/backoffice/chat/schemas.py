@@ -31,7 +31,9 @@ class InboxQuery(_WireIn):
 
 class InboxConversationOut(_Wire):
     id: int
-    member_id: int | None = Field(description="The member chatting; null for a guest.")
+    member_id: int | None = Field(
+        description="The member chatting (a LINE user: the member it linked to); null for a guest."
+    )
     channel: Literal["web", "line"] = Field(description="Where the customer writes from.")
     name: str
     username: str | None = Field(description="A member's phone number.")
@@ -49,7 +51,7 @@ class InboxConversationOut(_Wire):
         last = entry.last_message
         return cls(
             id=c.id,
-            member_id=c.member_id,
+            member_id=entry.member_id,
             channel="line" if c.line_user_id else "web",
             name=c.display_name,
             username=c.username,

@@ -39,12 +39,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from pao.core.errors import AppError
 from pao.core.language import Language
 from pao.kit.clock import utcnow
-from pao.kit.i18n import Locale, default_locale
+from pao.kit.i18n import default_locale
 from pao.kit.media import SNIFF_BYTES, sniff
 from pao.site.settings import load_site_settings
 from pao.support import bot, service
-from pao.support.line import outbound
+from pao.support.line import linking, outbound
 from pao.support.line.client import LineApi, error_of
+from pao.support.line.languages import locale_of
 from pao.support.line.mapping import postback_parts
 from pao.support.line.models import LineContact, LineWebhookEvent
 from pao.support.line.notes import other_note, sticker_note, unreadable_image_note
@@ -64,8 +65,6 @@ log = structlog.get_logger(__name__)
 KEEP_EVENTS_DAYS = 30
 MAX_ATTEMPTS = 8
 RETRY_SECONDS = (5, 15, 60, 300, 900, 1800, 3600)
-# LINE's profile languages Pao speaks; any other is answered in Thai.
-_LOCALES: dict[str, Locale] = {"th": "th", "lo": "la", "la": "la", "en": "en"}
 
 
 @dataclass
@@ -99,11 +98,6 @@ async def record_events(session: AsyncSession, events: list[dict[str, Any]]) -> 
         if getattr(result, "rowcount", 0) == 1:
             new.append(event_id)
     return new
-
-
-def locale_of(language: str | None) -> Locale:
-    """LINE's profile language as a locale of Pao's (Lao is ``lo`` there); else Thai."""
-    return _LOCALES.get((language or "").split("-")[0].lower(), "th")
 
 
 async def _contact(session: AsyncSession, api: LineApi, user_id: str, now: datetime) -> LineContact:
@@ -239,6 +233,20 @@ async def handle_event(
         session, conversation=conversation, sender="customer", message=message
     )
     done.messages.append(stored)
+    code = linking.code_in(message.payload) if isinstance(message, TextMessage) else None
+    if code is not None:
+        # A link code from the player app's profile: linked (or not), and told so.
+        linked = await linking.redeem(session, contact=contact, code=code)
+        answer = TextMessage(
+            message_type="text", payload=linking.REPLIES[linked][locale_of(contact.language)]
+        )
+        told = await service.store_message(
+            session, conversation=conversation, sender="bot", message=answer
+        )
+        done.messages.append(told)
+        await outbound.enqueue(session, message=told, line_user_id=user_id)
+        done.to_send.append(told.id)
+        return done
     site = await load_site_settings(session)
     if site.chat_bot_enabled:
         language = Language(

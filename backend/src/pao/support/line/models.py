@@ -6,7 +6,10 @@
 * ``line_contacts``: a LINE user who wrote to the Official Account: its profile (name,
   language), whether it follows the account, and the last reply token with the time it came.
 * ``line_outbox``: an agent's or the bot's message on its way to LINE, with the retry key that
-  makes a repeated push harmless (LINE accepts a key once).
+  makes a repeated push harmless (LINE accepts a key once); a notice's row names what it tells
+  (``notice_key``, unique: a notice is queued once).
+* ``line_link_codes``: the one-time codes a member sends to the Official Account to link their
+  LINE user (:mod:`pao.support.line.linking`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,20 @@ class LineContact(Base):
     reply_token: Mapped[str | None] = mapped_column(String(255))
     reply_token_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # The member this LINE user proved to be (a link code), and whether they want notices.
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"), unique=True, index=True)
+    linked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    notices: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LineLinkCode(Base):
+    __tablename__ = "line_link_codes"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
 
 
 class LineOutbox(Base):
@@ -68,3 +85,5 @@ class LineOutbox(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    # A notice's subject ("deposit:slip:REF", "withdrawal:12:PAID"): one notice per subject.
+    notice_key: Mapped[str | None] = mapped_column(String(120), unique=True, index=True)

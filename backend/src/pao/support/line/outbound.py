@@ -55,7 +55,13 @@ async def line_api(app: Any) -> LineApi:
     return api
 
 
-async def enqueue(session: AsyncSession, *, message: ChatMessage, line_user_id: str) -> None:
+async def enqueue(
+    session: AsyncSession,
+    *,
+    message: ChatMessage,
+    line_user_id: str,
+    notice_key: str | None = None,
+) -> None:
     """Queue a stored message for LINE, in the caller's transaction."""
     session.add(
         LineOutbox(
@@ -66,6 +72,7 @@ async def enqueue(session: AsyncSession, *, message: ChatMessage, line_user_id: 
             attempts=0,
             next_attempt_at=utcnow(),
             created_at=utcnow(),
+            notice_key=notice_key,
         )
     )
     await session.flush()
