@@ -51,9 +51,9 @@ describe('error texts per action', () => {
     const unmapped: string[] = [];
     for (const [path, ops] of Object.entries(contract.paths)) {
       // Staff, the support agents' inbox, lookups, game launches, provider callbacks, operator
-      // images (an <img> source): not the player's actions on a form (their screens show the
-      // catalogue text as it is).
-      if (/^\/api\/(backoffice|agent|lookup|autoLogin|payments|images)\b/.test(path)) continue;
+      // images (an <img> source), LINE's webhook and the files LINE fetches: not the player's
+      // actions on a form (their screens show the catalogue text as it is).
+      if (/^\/api\/(backoffice|agent|lookup|autoLogin|payments|images|line\/(webhook|media))\b/.test(path)) continue;
       for (const method of Object.keys(ops)) {
         const operation = `${method.toUpperCase()} ${path}`;
         const own = [...raisedBy(operation)].filter((code) => CATALOGUE_TEXT_FITS[code] !== 'all');

@@ -44,6 +44,7 @@ export const ERROR_ACTIONS = {
     'GET /api/chat/media/{key}',
     'PUT /api/chat/read-customer/',
   ],
+  lineLink: ['GET /api/line/link', 'POST /api/line/link/code', 'PUT /api/line/link/notices', 'DELETE /api/line/link'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ErrorAction = keyof typeof ERROR_ACTIONS;

@@ -9,6 +9,7 @@ import { formatDateTime } from '@/lib/dates';
 import { useProfile } from '../api/profile';
 import { BankNameModal } from './BankNameModal';
 import { ChangePasswordModal } from './ChangePasswordModal';
+import { LineLinkCard } from './LineLinkCard';
 
 export function ProfileView() {
   const { t, i18n } = useTranslation();
@@ -79,6 +80,8 @@ export function ProfileView() {
           </Row>
         </dl>
       </section>
+
+      <LineLinkCard />
 
       <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <BankNameModal open={bankOpen} onClose={() => setBankOpen(false)} bankCode={bankAccount.bankCode} />
