@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.core.ratelimit import RateLimiter, RedisRateLimiter
+from pao.identity import otp_proof
 from pao.identity.exceptions import OtpBlock
 from pao.identity.models import OtpRequest
 from pao.identity.sms_budget import SmsBudget, SmsLimits
@@ -92,7 +93,8 @@ async def test_all_sms_together_get_an_hourly_cap(
     assert (await send_from_new_ip(app, new_phone())).status_code == 200
     late = new_phone()
     refused = await send_from_new_ip(app, late)
-    assert (refused.status_code, refused.json()) == (429, {"message": "OTP_BLOCK"})
+    # Spent for everyone without a proof of work; the answer says the reserve is open to one.
+    assert (refused.status_code, refused.json()) == (429, {"message": "OTP_BLOCK", "reserve": True})
     assert await sms_outbox(client, late) == []
 
 
@@ -124,3 +126,45 @@ async def test_processes_sharing_redis_share_the_budget() -> None:
     finally:
         await first.close()
         await second.close()
+
+
+def _solve(challenge: str, bits: int) -> str:
+    return next(str(n) for n in count() if otp_proof.solves(challenge, str(n), bits))
+
+
+async def _proven(app: FastAPI, phone: str, proof: dict[str, str] | None) -> httpx.Response:
+    n = next(_addresses)
+    transport = httpx.ASGITransport(app=app, client=(f"10.78.{n // 250}.{n % 250 + 1}", 4000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+        body = {"phoneNumber": phone, **({"proof": proof} if proof else {})}
+        return await c.post("/api/otp/send", json=body)
+
+
+async def test_a_proof_of_work_opens_the_reserve_once_the_total_is_spent(
+    app: FastAPI, client: httpx.AsyncClient, limiter: RateLimiter
+) -> None:
+    await set_site_setting(client, "otpHourlyCap", 1)
+    app.state.settings.otp_reserve_per_hour = 1
+    app.state.settings.otp_proof_bits = 10  # the app's default costs a phone about a second
+    assert (await _proven(app, new_phone(), None)).status_code == 200
+    refused = await _proven(app, new_phone(), None)
+    assert refused.json() == {"message": "OTP_BLOCK", "reserve": True}
+
+    challenge = (await client.get("/api/otp/challenge")).json()
+    assert challenge["bits"] == 10
+    proof = {"challenge": challenge["challenge"], "nonce": _solve(challenge["challenge"], 10)}
+    wrong = {**proof, "nonce": proof["nonce"] + "x"}
+    if otp_proof.solves(wrong["challenge"], wrong["nonce"], 10):  # pragma: no cover
+        wrong["nonce"] += "y"
+    phone = new_phone()
+    assert (await _proven(app, phone, wrong)).status_code == 429
+    assert (await _proven(app, phone, proof)).status_code == 200
+    assert len(await sms_outbox(client, phone)) == 1
+    # A proof is good once; an invented challenge never; and the reserve has a size.
+    assert (await _proven(app, new_phone(), proof)).status_code == 429
+    invented = {"challenge": "made-up", "nonce": _solve("made-up", 10)}
+    assert (await _proven(app, new_phone(), invented)).status_code == 429
+    assert (await _proven(app, new_phone(), invented)).status_code == 429
+    fresh = (await client.get("/api/otp/challenge")).json()["challenge"]
+    spent = await _proven(app, new_phone(), {"challenge": fresh, "nonce": _solve(fresh, 10)})
+    assert spent.json() == {"message": "OTP_BLOCK"}

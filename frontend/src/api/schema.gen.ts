@@ -2642,6 +2642,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/otp/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A proof-of-work challenge that opens the SMS reserve (asked after OTP_BLOCK with reserve: true) */
+        get: operations["otpChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/otp/send": {
         parameters: {
             query?: never;
@@ -5694,10 +5711,29 @@ export interface components {
              */
             probability: number;
         };
+        /** OtpChallengeOut */
+        OtpChallengeOut: {
+            /**
+             * Bits
+             * @description Leading zero bits sha256(challenge + ':' + nonce) must have.
+             */
+            bits: number;
+            /** Challenge */
+            challenge: string;
+        };
+        /** OtpProof */
+        OtpProof: {
+            /** Challenge */
+            challenge: string;
+            /** Nonce */
+            nonce: string;
+        };
         /** OtpSendRequest */
         OtpSendRequest: {
             /** Phonenumber */
             phoneNumber: string;
+            /** @description A solved GET /api/otp/challenge: opens the SMS reserve once the hourly total is spent (an OTP_BLOCK with reserve: true asks for it). */
+            proof?: components["schemas"]["OtpProof"] | null;
         };
         /** OtpSendResponse */
         OtpSendResponse: {
@@ -21916,6 +21952,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WithdrawLimitsOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    otpChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpChallengeOut"];
                 };
             };
             /** @description KEY_INVALID (a control character in the path, the query or the body) */

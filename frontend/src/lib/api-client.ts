@@ -79,6 +79,8 @@ export function toApiError(status: number, body: unknown): ApiError {
   for (const key of BOUNDS) if (typeof record[key] === 'number') details[key] = record[key];
   // The rule a 422 says the field breaks (min, required, number, …): forms say it beside it.
   if (typeof record.rule === 'string') details.rule = record.rule;
+  // OTP_BLOCK with reserve: the SMS reserve opens to a proof of work (features/register).
+  if (record.reserve === true) details.reserve = 1;
   const retryAfter = typeof record.retryAfter === 'number' ? record.retryAfter : undefined;
   const error = new ApiError(status, message, field, details, retryAfter);
   const route = errorRoute(message);

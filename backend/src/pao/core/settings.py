@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     # SMS gateway endpoint (JSON POST {phone, text, sender}); None → this app's sandbox outbox.
     sms_url: str | None = None
     sms_sender: str = "Pao"
+    # Beyond the site's hourly SMS total, a reserve only OTP requests with a proof of work may
+    # spend, and the proof's difficulty in leading zero bits (pao.identity.otp_proof).
+    otp_reserve_per_hour: int = Field(default=30, ge=0)
+    otp_proof_bits: int = Field(default=16, ge=8, le=28)
     # Who sends SMS: Pao's own dialect (sms_url) or ThaiBulkSMS (its SMS API; the URL defaults
     # to its public base, or this app's sandbox twin with PAO_SANDBOX=1; key and secret are
     # required without the sandbox).

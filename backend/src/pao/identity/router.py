@@ -13,7 +13,7 @@ from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.ratelimit import RateLimiter
 from pao.core.settings import Settings
 from pao.core.uow import SessionDep, UnitOfWorkRoute
-from pao.identity import changes, service, sessions
+from pao.identity import changes, otp_proof, service, sessions
 from pao.identity.deps import CurrentLogin, CurrentMember
 from pao.identity.models import Member, MemberChange
 from pao.identity.otp import RESEND_INTERVAL, verify_otp
@@ -24,6 +24,7 @@ from pao.identity.schemas import (
     CodeResponse,
     LoginRequest,
     LoginResponse,
+    OtpChallengeOut,
     OtpSendRequest,
     OtpSendResponse,
     OtpVerifyRequest,
@@ -33,7 +34,7 @@ from pao.identity.schemas import (
     RegisterRequest,
     profile_of,
 )
-from pao.identity.sms import SmsSenderDep
+from pao.identity.sms import BudgetedSmsSender, SmsSenderDep
 from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -132,6 +133,22 @@ async def create_account(
 # -------------------------------------------------------------------------------- OTP
 
 
+@router.get(
+    "/api/otp/challenge",
+    operation_id="otpChallenge",
+    tags=["otp"],
+    response_model=OtpChallengeOut,
+    responses=errors(_410="gone"),
+    summary="A proof-of-work challenge that opens the SMS reserve (asked after OTP_BLOCK "
+    "with reserve: true)",
+)
+async def otp_challenge(request: Request) -> OtpChallengeOut:
+    limiter: RateLimiter = request.app.state.rate_limiter
+    return OtpChallengeOut(
+        challenge=await otp_proof.issue(limiter), bits=_settings(request).otp_proof_bits
+    )
+
+
 @router.post(
     "/api/otp/send",
     operation_id="sendOtp",
@@ -151,6 +168,15 @@ async def send_otp(
     body: OtpSendRequest, request: Request, session: SessionDep, sms: SmsSenderDep
 ) -> OtpSendResponse:
     settings = _settings(request)
+    limiter: RateLimiter = request.app.state.rate_limiter
+    if (
+        body.proof is not None
+        and isinstance(sms, BudgetedSmsSender)
+        and await otp_proof.redeem(
+            limiter, body.proof.challenge, body.proof.nonce, settings.otp_proof_bits
+        )
+    ):
+        sms = sms.with_proof()
     sent = await service.send_registration_otp(
         session,
         phone_number=body.phone_number,

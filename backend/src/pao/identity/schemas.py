@@ -50,8 +50,23 @@ class CodeResponse(BaseModel):
     code: str = "OK"
 
 
+class OtpProof(_In):
+    challenge: str = Field(max_length=64)
+    nonce: str = Field(max_length=32)
+
+
 class OtpSendRequest(_In):
     phone_number: str = Field(alias="phoneNumber", max_length=32)
+    proof: OtpProof | None = Field(
+        default=None,
+        description="A solved GET /api/otp/challenge: opens the SMS reserve once the hourly "
+        "total is spent (an OTP_BLOCK with reserve: true asks for it).",
+    )
+
+
+class OtpChallengeOut(BaseModel):
+    challenge: str
+    bits: int = Field(description="Leading zero bits sha256(challenge + ':' + nonce) must have.")
 
 
 class OtpSendResponse(BaseModel):

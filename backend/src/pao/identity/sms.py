@@ -63,14 +63,19 @@ def build_sms_sender(http: httpx.AsyncClient, settings: Settings) -> SmsSender:
 
 
 class BudgetedSmsSender:
-    """Sends through ``inner`` only what the hourly budgets allow (else ``OTP_BLOCK``)."""
+    """Sends through ``inner`` only what the hourly budgets allow (else ``OTP_BLOCK``); a
+    sender :meth:`with_proof` may also spend the reserve."""
 
-    def __init__(self, inner: SmsSender, budget: SmsBudget) -> None:
+    def __init__(self, inner: SmsSender, budget: SmsBudget, *, proven: bool = False) -> None:
         self._inner = inner
         self._budget = budget
+        self._proven = proven
+
+    def with_proof(self) -> BudgetedSmsSender:
+        return BudgetedSmsSender(self._inner, self._budget, proven=True)
 
     async def send(self, *, phone: str, text: str) -> None:
-        await self._budget.spend(phone=phone)
+        await self._budget.spend(phone=phone, proven=self._proven)
         await self._inner.send(phone=phone, text=text)
 
 
@@ -83,6 +88,7 @@ async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
         per_prefix_per_hour=site.otp_hourly_cap_per_prefix,
         per_hour=site.otp_hourly_cap,
         prefix_digits=site.otp_prefix_digits,
+        reserve_per_hour=settings.otp_reserve_per_hour,
     )
     return BudgetedSmsSender(
         build_sms_sender(request.app.state.http, settings),

@@ -6,7 +6,10 @@ passes both. Every SMS therefore also spends from two hourly budgets:
 
 * per phone-number prefix: the first ``otpPrefixDigits`` digits of the number as validated
   (``otpHourlyCapPerPrefix`` SMS per hour), which stops a sweep through one range;
-* all SMS together (``otpHourlyCap`` per hour), the backstop on what a day can cost.
+* all SMS together (``otpHourlyCap`` per hour), the backstop on what a day can cost, and
+  beyond it a reserve (``PAO_OTP_RESERVE_PER_HOUR``) that only requests carrying a proof of
+  work may spend (:mod:`pao.identity.otp_proof`), so that pumping cannot lock real registrants
+  out for the hour.
 
 An hour is a fixed window that starts with the first SMS counted in it.
 
@@ -39,6 +42,8 @@ class SmsLimits:
     per_prefix_per_hour: int
     per_hour: int
     prefix_digits: int
+    # Beyond per_hour, for requests with a proof of work (pao.identity.otp_proof).
+    reserve_per_hour: int = 0
 
 
 class SmsBudget:
@@ -48,7 +53,7 @@ class SmsBudget:
         self._limiter = limiter
         self._limits = limits
 
-    async def spend(self, *, phone: str) -> None:
+    async def spend(self, *, phone: str, proven: bool = False) -> None:
         limits = self._limits
         prefix = phone[: limits.prefix_digits]
         if await self._limiter.incr(f"sms:prefix:{prefix}", HOUR_SECONDS) > (
@@ -56,6 +61,12 @@ class SmsBudget:
         ):
             log.info("sms refused: prefix budget spent", prefix=prefix)
             raise OtpBlock()
-        if await self._limiter.incr("sms:all", HOUR_SECONDS) > limits.per_hour:
+        if await self._limiter.incr("sms:all", HOUR_SECONDS) <= limits.per_hour:
+            return
+        if not proven:
             log.warning("sms refused: the hourly total is spent", cap=limits.per_hour)
+            # The app may try again with a proof of work, which opens the reserve.
+            raise OtpBlock(reserve=limits.reserve_per_hour > 0)
+        if await self._limiter.incr("sms:reserve", HOUR_SECONDS) > limits.reserve_per_hour:
+            log.warning("sms refused: the reserve is spent too", cap=limits.reserve_per_hour)
             raise OtpBlock()
