@@ -17,10 +17,12 @@ from pao.kit.clock import clock
 from pao.support.line import outbound
 from pao.support.line.models import LineOutbox
 from pao.wallet.adjustments import credit_manually
+from pao.wallet.withdrawals import reject_withdrawal
 from tests.api.test_line import line_chat, line_send, new_user
 from tests.api.test_qr_deposits import create, notify, seed
 from tests.helpers import auth, member_id, register_and_login
 from tests.staff_helpers import add_staff, log_in
+from tests.withdrawal_helpers import funded_member, request_withdrawal
 
 pytestmark = pytest.mark.sqlite
 
@@ -141,3 +143,19 @@ async def test_no_notice_to_a_user_who_unfollowed(client: httpx.AsyncClient, app
     # Following again: notices resume.
     await line_send(client, user, type="follow")
     assert (await client.get("/api/line/link", headers=auth(token))).json()["following"] is True
+
+
+async def test_a_rejected_withdrawal_is_noticed(client: httpx.AsyncClient, app: FastAPI) -> None:
+    _phone, token = await funded_member(client)
+    user = await new_user(client, name="Wan", language="en")
+    code = (await client.post("/api/line/link/code", headers=auth(token))).json()["code"]
+    await line_send(client, user, type="text", text=code)
+    await client.put("/api/line/link/notices", json={"enabled": True}, headers=auth(token))
+    withdrawal_id = await request_withdrawal(client, token, 300)
+    async with app.state.sessionmaker() as session:
+        await reject_withdrawal(session, withdrawal_id=withdrawal_id, actor="test", reason="no")
+        await session.commit()
+    assert await outbound.outbox_tick(app) == 1
+    assert (await bot_texts(client, user))[1:] == [
+        "Your withdrawal of 300.00 THB was not approved; the money is back in your wallet."
+    ]

@@ -50,6 +50,18 @@ describe('chat list', () => {
     expect(tenth.map((item) => item.id)).toEqual(['1', '2', '4', '10']);
   });
 
+  it("follows a LINE message's delivery as the server reports it (sending, failed, succeed)", () => {
+    const sent = { ...wire('7', 'to LINE'), sender: 'agent' as const, delivery: 'sending' as const };
+    const items = mergeIncoming([], sent);
+    expect(items[0]?.delivery).toBe('sending');
+    const failed = mergeIncoming(items, { ...sent, delivery: 'failed' });
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.delivery).toBe('failed');
+    expect(mergeIncoming(failed, { ...sent, delivery: 'succeed' })[0]?.delivery).toBe('succeed');
+    // Web chat carries none: stored is delivered.
+    expect(prependHistory([], [wire('8', 'web')])[0]?.delivery).toBe('succeed');
+  });
+
   it('puts an older page (newest first) in front, oldest first', () => {
     const items = prependHistory([], [wire('3', 'c'), wire('2', 'b')]);
     const more = prependHistory(items, [wire('2', 'b'), wire('1', 'a')]);
