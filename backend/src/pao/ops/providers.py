@@ -1,5 +1,6 @@
-"""``pao ops providers list|maintenance on|off|sync``: game providers' state and maintenance,
-and a seamless aggregator's game list fetched now.
+"""``pao ops providers list|maintenance on|off|sync|check``: game providers' state and
+maintenance, a seamless aggregator's game list fetched now, and the go-live check of every
+configured third party (:mod:`pao.ops.provider_check`).
 
 The same functions as the back office's ``/api/backoffice/providers``
 (:mod:`pao.backoffice.providers.service`), with the same audit rows, recorded as
@@ -9,6 +10,7 @@ configured (without it each API process keeps its own, which this command cannot
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Annotated
@@ -26,6 +28,7 @@ from pao.games.health import create_health_tracker
 from pao.games.models import Game
 from pao.games.seamless.hub88.games_api import Hub88Error, sync_games
 from pao.ops.base import OpsError, fail, operator, run
+from pao.ops.provider_check import Probe, check_providers
 
 app = typer.Typer(help="Game providers: state, health and maintenance.", no_args_is_help=True)
 maintenance_app = typer.Typer(help="Set a provider into maintenance, or end it.")
@@ -134,3 +137,35 @@ def sync_command(
                 raise OpsError(f"hub88: {exc}") from exc
 
     typer.echo(f"hub88: {run(work)} games in the catalogue")
+
+
+def check_client() -> httpx.AsyncClient:
+    """The HTTP client of ``check`` (tests replace it with one on the sandbox app)."""
+    return httpx.AsyncClient()
+
+
+@app.command("check")
+def check_command(
+    only: Annotated[
+        list[str] | None,
+        typer.Option(help="Check only this provider (repeatable), e.g. --only slipok."),
+    ] = None,
+) -> None:
+    """Before opening the site: one harmless, authenticated call to each configured third
+    party (slip verifier, SMS, LINE, Hub88, game provider, bank payouts). Prints per
+    provider whether it was reachable, the credentials accepted and the answer shaped as
+    expected; exits 1 if any failed. Hub88 allows one game-list call a minute."""
+    settings = get_settings()
+
+    async def work() -> list[Probe]:
+        async with check_client() as http:
+            return await check_providers(settings, http, only=set(only) if only else None)
+
+    probes = asyncio.run(work())
+    for probe in probes:
+        typer.echo(probe.line())
+    failed = [probe.provider for probe in probes if probe.failed]
+    if failed:
+        typer.echo(f"FAILED: {', '.join(failed)}")
+        raise typer.Exit(1)
+    typer.echo("all configured providers answered as expected" if probes else "nothing checked")

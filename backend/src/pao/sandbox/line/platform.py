@@ -165,3 +165,25 @@ async def profile(
     return JSONResponse(
         {"userId": user.user_id, "displayName": user.display_name, "language": user.language}
     )
+
+
+@router.get("/info")
+async def bot_info(
+    request: Request,
+    session: SandboxSessionDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
+    """LINE's ``GET /v2/bot/info`` (the Official Account itself): what ``pao ops providers
+    check`` asks."""
+    refused = await _refusal(request, session, "info", authorization)
+    if refused is not None:
+        return refused
+    return JSONResponse(
+        {
+            "userId": "U" + "0" * 32,
+            "basicId": "@pao-sandbox",
+            "displayName": "Pao (sandbox)",
+            "chatMode": "chat",
+            "markAsReadMode": "manual",
+        }
+    )

@@ -2,8 +2,10 @@
 (providers.md §4, §6), mounted only when ``PAO_SANDBOX=1``; credentials are the app's
 settings (the sandbox fills in well-known ones).
 
-* SlipOK   ``POST /sandbox/slipok/api/line/apikey/{branch}`` (``x-authorization``);
-* EasySlip ``POST /sandbox/easyslip/v2/verify/bank`` (``Authorization: Bearer``);
+* SlipOK   ``POST /sandbox/slipok/api/line/apikey/{branch}`` (``x-authorization``) and its
+           ``GET .../{branch}/quota``;
+* EasySlip ``POST /sandbox/easyslip/v2/verify/bank`` (``Authorization: Bearer``) and
+           ``GET /sandbox/easyslip/v2/info``;
 * SCB      ``POST /sandbox/scb/partners/v1/oauth/token`` and
            ``GET /sandbox/scb/partners/v1/payment/billpayment/transactions/{transRef}``;
 * control  ``POST /sandbox/slipcheck/controls`` {provider, tooNewSeconds, quotaExhausted,
@@ -165,6 +167,41 @@ def _easyslip_error(code: str, status: int, message: str) -> JSONResponse:
     return JSONResponse(
         {"success": False, "error": {"code": code, "message": message}}, status_code=status
     )
+
+
+@router.get("/sandbox/slipok/api/line/apikey/{branch}/quota")
+async def slipok_quota(branch: str, request: Request, session: SandboxSessionDep) -> JSONResponse:
+    """SlipOK's quota call (providers.md §4b [S2]): what ``pao ops providers check`` asks."""
+    settings = _settings(request)
+    if branch != settings.slipok_branch_id:
+        return _slipok(1001, "ไม่พบสาขา")
+    key = request.headers.get("x-authorization", "")
+    if not secrets.compare_digest(key, settings.slipok_api_key.get_secret_value()):
+        return _slipok(1002, "Authorization Header ไม่ถูกต้อง", 401)
+    control = await service.control_of(session, "slipok")
+    left = 0 if control.quota_exhausted else 1000
+    data = {
+        "quota": left,
+        "overQuota": 0,
+        "specialQuota": 0,
+        "endDate": "2099-12-31",
+        "specialEndDate": None,
+    }
+    return JSONResponse({"success": True, "data": data})
+
+
+@router.get("/sandbox/easyslip/v2/info")
+async def easyslip_info(request: Request) -> JSONResponse:
+    """EasySlip v2 ``GET /info`` (its fields are not documented: the sandbox's are its own)."""
+    settings = _settings(request)
+    header = request.headers.get("authorization", "")
+    if not header:
+        return _easyslip_error("MISSING_API_KEY", 401, "API key is required")
+    expected = f"Bearer {settings.easyslip_api_key.get_secret_value()}"
+    if not secrets.compare_digest(header, expected):
+        return _easyslip_error("INVALID_API_KEY", 401, "Invalid API key")
+    data = {"application": {"name": "Pao sandbox"}, "quota": {"used": 0, "max": 1000}}
+    return JSONResponse({"success": True, "message": "OK", "data": data})
 
 
 @router.post("/sandbox/easyslip/v2/verify/bank")

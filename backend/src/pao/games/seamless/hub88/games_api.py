@@ -37,9 +37,10 @@ TIMEOUT_SECONDS = 10.0
 class Hub88Error(RuntimeError):
     """Hub88 refused or did not answer (its ``{"error": …}`` text, or the HTTP failure)."""
 
-    def __init__(self, message: str, *, answered: bool = True) -> None:
+    def __init__(self, message: str, *, answered: bool = True, status: int | None = None) -> None:
         super().__init__(message)
         self.answered = answered
+        self.status = status  # Hub88's HTTP status, when it answered
 
 
 def base_url(settings: Settings) -> str:
@@ -66,10 +67,15 @@ async def _post(app: Any, path: str, payload: dict[str, Any]) -> Any:
     try:
         answer = response.json()
     except ValueError as exc:
-        raise Hub88Error(f"{path}: HTTP {response.status_code}, not JSON") from exc
+        raise Hub88Error(
+            f"{path}: HTTP {response.status_code}, not JSON", status=response.status_code
+        ) from exc
     if response.status_code != 200 or (isinstance(answer, dict) and "error" in answer):
         error = answer.get("error") if isinstance(answer, dict) else None
-        raise Hub88Error(f"{path}: HTTP {response.status_code} {error or ''}".strip())
+        raise Hub88Error(
+            f"{path}: HTTP {response.status_code} {error or ''}".strip(),
+            status=response.status_code,
+        )
     return answer
 
 
@@ -108,6 +114,11 @@ async def game_url(
     return url
 
 
+async def list_games(app: Any) -> Any:
+    """Hub88's game list as answered (one call a minute: Hub88 answers 429 otherwise)."""
+    return await _post(app, "/game/list", {})
+
+
 def _entry(raw: Any) -> tuple[str, str, str, str] | None:
     if not isinstance(raw, dict):
         return None
@@ -122,7 +133,7 @@ def _entry(raw: Any) -> tuple[str, str, str, str] | None:
 async def sync_games(app: Any, session: AsyncSession) -> int:
     """Ask Hub88 for its game list and make the catalogue match it: new games added, known ones
     updated, games no longer listed disabled (a bet on them is refused). Returns the count."""
-    answer = await _post(app, "/game/list", {})
+    answer = await list_games(app)
     entries = [e for e in map(_entry, answer if isinstance(answer, list) else []) if e]
     now = utcnow()
     known = {
