@@ -111,6 +111,10 @@ test("a member's history reads in words, and who decided is named", async ({ pag
   const rejected = await request.post(`/api/backoffice/withdrawals/${withdrawalId}/reject`, { headers: asCashier, data: { reason: 'e2e: wrong account' } });
   expect(rejected.status(), await rejected.text()).toBe(200);
   const profile = (await (await request.get('/api/account/profile', { headers: { ...PLAYER, Authorization: `Bearer ${token}` } })).json()) as { profile: { _id: number } };
+  // The member sets a deposit limit and takes a time-out (player protection).
+  const asMember = { ...PLAYER, Authorization: `Bearer ${token}` };
+  expect((await request.put('/api/protection/limits', { headers: asMember, data: { day: 2000 } })).status()).toBe(200);
+  expect((await request.post('/api/protection/exclusion', { headers: asMember, data: { kind: 'timeout', days: 7 } })).status()).toBe(200);
 
   const manager = await enrolledStaff(request, 'manager');
   await openBackOffice(page, t, manager, `/backoffice/members/${profile.profile._id}?tab=statement`);
@@ -130,4 +134,13 @@ test("a member's history reads in words, and who decided is named", async ({ pag
   await expect(withdrawals).not.toContainText('staff:');
   await expectAccessible(page, 'member history in words');
   await page.screenshot({ path: shot('withdrawals') });
+
+  // Player protection: closed with its end, the limit in force, the time-out and the change.
+  await page.getByRole('tab', { name: t('bo.members.tab.protection') }).click();
+  await expect(page.getByRole('status').filter({ hasText: t('bo.protection.excluded', { until: '' }).split(' ').slice(0, 2).join(' ') })).toBeVisible();
+  const limits = page.getByRole('table', { name: t('bo.protection.limits') });
+  await expect(limits.getByRole('row').filter({ hasText: t('bo.protection.periodName.day') })).toContainText('2,000.00');
+  await expect(page.getByRole('table', { name: t('bo.protection.exclusions') })).toContainText(t('bo.protection.kindName.timeout'));
+  await expectAccessible(page, 'member protection');
+  await page.screenshot({ path: shot('protection') });
 });

@@ -10,7 +10,9 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from pao.backoffice.staff.roles import Role
 from pao.games.seamless import core
 from pao.identity.models import Member
 from pao.kit.clock import clock
@@ -20,6 +22,7 @@ from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import record_statement
 from tests.games_support import funded_member
 from tests.helpers import DEFAULT_PASSWORD, app_of, auth, login, register_and_login
+from tests.staff_helpers import add_staff, bearer, open_token
 
 pytestmark = pytest.mark.sqlite
 
@@ -184,3 +187,30 @@ async def test_invalid_lengths_are_refused(client: httpx.AsyncClient) -> None:
         answer = await client.post("/api/protection/exclusion", json=body, headers=auth(token))
         assert answer.json()["message"] == "PROTECTION_CHANGE_REFUSED", body
     assert (await _state(client, token))["excluded"] is False
+
+
+async def test_staff_read_the_limits_their_history_and_the_exclusions(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    token, member_id = await _member(client)
+    await client.put("/api/protection/limits", json={"day": 1000}, headers=auth(token))
+    await client.put("/api/protection/limits", json={"day": 3000}, headers=auth(token))
+    await client.post(
+        "/api/protection/exclusion", json={"kind": "timeout", "days": 3}, headers=auth(token)
+    )
+    viewer = bearer(await open_token(app, await add_staff(app, role=Role.VIEWER)))
+    path = f"/api/backoffice/members/{member_id}/protection"
+    answer = await client.get(path, headers=viewer)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["excludedUntil"] is not None
+    assert [(e["kind"], e["endsAt"] is not None) for e in body["exclusions"]] == [("timeout", True)]
+    day = next(x for x in body["limits"] if x["period"] == "day")
+    assert (day["amount"], day["pending"]) == (1000, 3000)
+    assert [(c["period"], c["amount"]) for c in body["limitChanges"]] == [
+        ("day", 3000),
+        ("day", 1000),
+    ]
+    assert (await client.get(path)).status_code == 401
+    missing = await client.get("/api/backoffice/members/999999/protection", headers=viewer)
+    assert missing.status_code == 404

@@ -1304,6 +1304,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backoffice/members/{member_id}/protection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's deposit limits (now and their history) and exclusions */
+        get: operations["backofficeMemberProtection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/backoffice/members/{member_id}/reactivate": {
         parameters: {
             query?: never;
@@ -4764,6 +4781,26 @@ export interface components {
              */
             until: string | null;
         };
+        /** ExclusionRowOut */
+        ExclusionRowOut: {
+            /** Endrequestedat */
+            endRequestedAt: string | null;
+            /**
+             * Endsat
+             * @description null: indefinite.
+             */
+            endsAt: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "timeout" | "self_exclusion";
+            /**
+             * Startsat
+             * Format: date-time
+             */
+            startsAt: string;
+        };
         /** FieldOut */
         FieldOut: {
             /**
@@ -5042,6 +5079,47 @@ export interface components {
              * @description The custom UFABET host, or ''.
              */
             ufaHost: string;
+        };
+        /** LimitChangeOut */
+        LimitChangeOut: {
+            /**
+             * Amount
+             * @description null: the limit removed.
+             */
+            amount: number | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Effectivefrom
+             * Format: date-time
+             */
+            effectiveFrom: string;
+            /** Period */
+            period: string;
+        };
+        /** LimitNowOut */
+        LimitNowOut: {
+            /** Amount */
+            amount: number | null;
+            /**
+             * Deposited
+             * @description Major units (baht or kip).
+             */
+            deposited: number;
+            /** Pending */
+            pending: number | null;
+            /** Pendingfrom */
+            pendingFrom: string | null;
+            /**
+             * Period
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            /** Remaining */
+            remaining: number | null;
         };
         /** LimitOut */
         LimitOut: {
@@ -5469,6 +5547,20 @@ export interface components {
              * @description Shown this once; give it to the member, who logs in with it.
              */
             temporaryPassword: string;
+        };
+        /** MemberProtectionOut */
+        MemberProtectionOut: {
+            /**
+             * Excludeduntil
+             * @description Deposits, play and bonuses closed until then (null: open; the far future for a self-exclusion the member has not asked to end).
+             */
+            excludedUntil: string | null;
+            /** Exclusions */
+            exclusions: components["schemas"]["ExclusionRowOut"][];
+            /** Limitchanges */
+            limitChanges: components["schemas"]["LimitChangeOut"][];
+            /** Limits */
+            limits: components["schemas"]["LimitNowOut"][];
         };
         /** MemberReasonIn */
         MemberReasonIn: {
@@ -15152,6 +15244,100 @@ export interface operations {
                 };
             };
             /** @description KEY_MISSING */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SESSION_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    backofficeMemberProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberProtectionOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description STAFF_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_USER */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_MISSING | KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,7 @@ from pao.backoffice.dashboard import routes as dashboard_routes
 from pao.backoffice.deposits import routes as deposits_routes
 from pao.backoffice.login import routes as login_routes
 from pao.backoffice.members import actions as member_actions
+from pao.backoffice.members import protection as member_protection
 from pao.backoffice.members import routes as member_routes
 from pao.backoffice.members import seamless as member_seamless
 from pao.backoffice.members import sensitive as member_sensitive
@@ -45,6 +46,7 @@ ROUTERS = (
     member_routes.router,
     member_sensitive.router,
     member_seamless.router,
+    member_protection.router,
     member_actions.router,
     withdrawals_routes.router,
     deposits_routes.router,

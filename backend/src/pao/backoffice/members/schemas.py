@@ -382,3 +382,40 @@ class SeamlessTxnOut(_Wire):
             rolled_back=t.rolled_back,
             created_at=t.created_at,
         )
+
+
+# The member's player protection (members/protection.py).
+
+
+class LimitNowOut(_Wire):
+    period: Literal["day", "week", "month"]
+    amount: MajorAmount | None
+    pending: MajorAmount | None
+    pending_from: datetime | None = Field(alias="pendingFrom")
+    deposited: MajorAmount
+    remaining: MajorAmount | None
+
+
+class LimitChangeOut(_Wire):
+    period: str
+    amount: MajorAmount | None = Field(description="null: the limit removed.")
+    effective_from: datetime = Field(alias="effectiveFrom")
+    created_at: datetime = Field(alias="createdAt")
+
+
+class ExclusionRowOut(_Wire):
+    kind: Literal["timeout", "self_exclusion"]
+    starts_at: datetime = Field(alias="startsAt")
+    ends_at: datetime | None = Field(alias="endsAt", description="null: indefinite.")
+    end_requested_at: datetime | None = Field(alias="endRequestedAt")
+
+
+class MemberProtectionOut(_Wire):
+    excluded_until: datetime | None = Field(
+        alias="excludedUntil",
+        description="Deposits, play and bonuses closed until then (null: open; the far future "
+        "for a self-exclusion the member has not asked to end).",
+    )
+    limits: list[LimitNowOut]
+    limit_changes: list[LimitChangeOut] = Field(alias="limitChanges")
+    exclusions: list[ExclusionRowOut]

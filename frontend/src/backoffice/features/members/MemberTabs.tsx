@@ -1,6 +1,7 @@
 /**
  * The member page's history: statement, slips, withdrawals, logins, changes, game accounts
- * (credentials on request, audited), seamless play (rounds and transactions) and staff notes. The open tab is in the URL (?tab=).
+ * (credentials on request, audited), seamless play (rounds and transactions), player protection
+ * (limits and exclusions) and staff notes. The open tab is in the URL (?tab=).
  */
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo, type KeyboardEvent } from 'react';
@@ -17,15 +18,16 @@ import { GameAccounts } from './GameAccounts';
 import { memberKey, type MemberDetail } from './members-api';
 import { Notes } from './Notes';
 import { PagedTable } from './PagedTable';
+import { Protection } from './Protection';
 import { SeamlessPlay } from './SeamlessPlay';
 
 type S = components['schemas'];
-export const TABS = ['statement', 'slips', 'withdrawals', 'logins', 'changes', 'games', 'seamless', 'notes'] as const;
+export const TABS = ['statement', 'slips', 'withdrawals', 'logins', 'changes', 'games', 'seamless', 'protection', 'notes'] as const;
 export type Tab = (typeof TABS)[number];
 
 const when = (at: string) => <span className="bo-nowrap">{formatDateTime(at)}</span>;
 
-function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'games' | 'seamless' | 'notes'> }) {
+function History({ member, tab }: { member: MemberDetail; tab: Exclude<Tab, 'games' | 'seamless' | 'protection' | 'notes'> }) {
   const { t } = useTranslation();
   const params = { member_id: member.id };
   const key = [...memberKey(member.id), tab];
@@ -143,7 +145,7 @@ export function MemberTabs({ member, me }: { member: MemberDetail; me: Me | unde
         ))}
       </div>
       <div id="bo-member-tabpanel" role="tabpanel" aria-labelledby={`bo-member-tab-${tab}`} className="bo-tabpanel">
-        {tab === 'games' ? <GameAccounts member={member} /> : tab === 'seamless' ? <SeamlessPlay member={member} /> : tab === 'notes' ? <Notes memberId={member.id} me={me} /> : <History key={tab} member={member} tab={tab} />}
+        {tab === 'games' ? <GameAccounts member={member} /> : tab === 'seamless' ? <SeamlessPlay member={member} /> : tab === 'protection' ? <Protection member={member} /> : tab === 'notes' ? <Notes memberId={member.id} me={me} /> : <History key={tab} member={member} tab={tab} />}
       </div>
     </section>
   );
