@@ -45,6 +45,7 @@ export const ERROR_ACTIONS = {
     'PUT /api/chat/read-customer/',
   ],
   lineLink: ['GET /api/line/link', 'POST /api/line/link/code', 'PUT /api/line/link/notices', 'DELETE /api/line/link'],
+  protection: ['PUT /api/protection/limits', 'POST /api/protection/exclusion', 'POST /api/protection/exclusion/end'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ErrorAction = keyof typeof ERROR_ACTIONS;
@@ -94,4 +95,8 @@ export const CATALOGUE_TEXT_FITS: Readonly<Record<string, 'all' | readonly Error
   TRANSFER_MINIMUM: [],
   // "Could not create the QR code": creating one; a cancel refused because it was paid has its own.
   QR_FAIL: ['qrCreate'],
+  // Player protection: "you chose a break: deposits, games and bonuses are closed" and "over
+  // your deposit limit" read the same whatever was asked.
+  PLAY_EXCLUDED: 'all',
+  DEPOSIT_LIMIT_REACHED: 'all',
 };
