@@ -214,3 +214,36 @@ async def test_staff_read_the_limits_their_history_and_the_exclusions(
     assert (await client.get(path)).status_code == 401
     missing = await client.get("/api/backoffice/members/999999/protection", headers=viewer)
     assert missing.status_code == 404
+
+
+async def test_a_loss_limit_counts_deposits_less_withdrawals(client: httpx.AsyncClient) -> None:
+    token, member_id = await _member(client, 100_000)
+    answer = await client.put(
+        "/api/protection/loss-limits", json={"week": 1000}, headers=auth(token)
+    )
+    assert answer.status_code == 200, answer.text
+    await _deposited(client, member_id, 90_000)  # 900 in: 100 of the 1000 loss remains
+    week = next(x for x in answer.json()["lossLimits"] if x["period"] == "week")
+    assert week["amount"] == 1000
+    over = await _qr(client, token, 200)
+    assert over.json() == {"message": "LOSS_LIMIT_REACHED", "remaining": 100.0}
+    # A withdrawal brings the loss down: 900 in, 300 out, 600 lost.
+    out = await client.post("/api/wallet/withdraw", json={"amount": 300}, headers=auth(token))
+    assert out.status_code == 200, out.text
+    assert (await _qr(client, token, 200)).status_code == 200
+    await _deposited(client, member_id, 40_000)  # 1000 lost: nothing may go in or to play
+    assert (await _qr(client, token, 1)).json()["message"] == "LOSS_LIMIT_REACHED"
+    transfer = await client.post(
+        "/api/wallet/transfer",
+        json={"from": "WALLET", "to": "JOKER", "amount": 10},
+        headers=auth(token),
+    )
+    assert transfer.json()["message"] == "LOSS_LIMIT_REACHED"
+    async with app_of(client).state.sessionmaker() as session:
+        move = core.Move("hub88", "t-2", member_id, Currency.THB, "r-2", "g", amount=100)
+        assert (await core.bet(session, move)).status is core.Status.LIMIT_REACHED
+    # Raising it waits out the day; the week rolls on.
+    await client.put("/api/protection/loss-limits", json={"week": 5000}, headers=auth(token))
+    assert (await _qr(client, token, 1)).json()["message"] == "LOSS_LIMIT_REACHED"
+    clock.advance(timedelta(hours=24, minutes=1))
+    assert (await _qr(client, token, 100)).status_code == 200

@@ -2890,6 +2890,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/protection/loss-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Loss Limits
+         * @description Set the loss limits (deposits less withdrawals; null: none), with the deposit limits'
+         *     rules: lower at once, higher or removed after 24 h.
+         */
+        put: operations["setLossLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qrcode/status/{qrcodeId}": {
         parameters: {
             query?: never;
@@ -5097,6 +5118,11 @@ export interface components {
              * Format: date-time
              */
             effectiveFrom: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "deposit" | "loss";
             /** Period */
             period: string;
         };
@@ -5561,6 +5587,11 @@ export interface components {
             limitChanges: components["schemas"]["LimitChangeOut"][];
             /** Limits */
             limits: components["schemas"]["LimitNowOut"][];
+            /**
+             * Losslimits
+             * @description deposited: the loss so far (deposits less withdrawals).
+             */
+            lossLimits: components["schemas"]["LimitNowOut"][];
         };
         /** MemberReasonIn */
         MemberReasonIn: {
@@ -6072,6 +6103,11 @@ export interface components {
             exclusion: components["schemas"]["ExclusionOut"] | null;
             /** Limits */
             limits: components["schemas"]["LimitOut"][];
+            /**
+             * Losslimits
+             * @description Loss limits: deposited is the loss so far (deposits less withdrawals).
+             */
+            lossLimits: components["schemas"]["LimitOut"][];
         };
         /** ProviderFloatOut */
         ProviderFloatOut: {
@@ -23078,6 +23114,93 @@ export interface operations {
             };
         };
     };
+    setLossLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LimitsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description PROTECTION_CHANGE_REFUSED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getQrcodeStatus: {
         parameters: {
             query?: never;
@@ -23248,7 +23371,7 @@ export interface operations {
                     "application/json": components["schemas"]["QrState"];
                 };
             };
-            /** @description QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24875,7 +24998,7 @@ export interface operations {
                     "application/json": components["schemas"]["SlipUploadResponse"];
                 };
             };
-            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED) | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24983,7 +25106,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | LOSS_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25100,7 +25223,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferResponse"];
                 };
             };
-            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | LOSS_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -25217,7 +25340,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrueLinkOut"];
                 };
             };
-            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET | DEPOSIT_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            /** @description TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -45,7 +45,12 @@ export const ERROR_ACTIONS = {
     'PUT /api/chat/read-customer/',
   ],
   lineLink: ['GET /api/line/link', 'POST /api/line/link/code', 'PUT /api/line/link/notices', 'DELETE /api/line/link'],
-  protection: ['PUT /api/protection/limits', 'POST /api/protection/exclusion', 'POST /api/protection/exclusion/end'],
+  protection: [
+    'PUT /api/protection/limits',
+    'PUT /api/protection/loss-limits',
+    'POST /api/protection/exclusion',
+    'POST /api/protection/exclusion/end',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ErrorAction = keyof typeof ERROR_ACTIONS;
@@ -99,4 +104,5 @@ export const CATALOGUE_TEXT_FITS: Readonly<Record<string, 'all' | readonly Error
   // your deposit limit" read the same whatever was asked.
   PLAY_EXCLUDED: 'all',
   DEPOSIT_LIMIT_REACHED: 'all',
+  LOSS_LIMIT_REACHED: 'all',
 };

@@ -27,7 +27,7 @@ from pao.games.schemas import (
 )
 from pao.identity.deps import CurrentMember
 from pao.kit.idempotency import IdempotencyKeyHeader
-from pao.protection.service import ensure_may_play
+from pao.protection.service import ensure_may_stake
 from pao.site.settings import load_site_settings
 from pao.wallet.schemas import Slot
 from pao.wallet.statements import WALLET_LABEL as WALLET
@@ -40,7 +40,7 @@ TRANSFER_ERRORS = {
     **AUTH_ERRORS,
     **errors(
         _400="TRANSFER_MINIMUM | TRANSFER_SAME_ACCOUNT | MONEY_NOT_ENOUGH | TRANSFER_FAIL"
-        " | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE",
+        " | BONUS_REMAINING | PROVIDER_MAINTENANCE | PROVIDER_UNAVAILABLE | LOSS_LIMIT_REACHED",
         _403="PLAY_EXCLUDED",
         _404="NO_GAME",
         _409="IDEMPOTENCY_KEY_REUSED",
@@ -145,7 +145,7 @@ async def transfer(
     held safely and the transfer settles by itself. An excluded member may only bring money
     back to the wallet (PLAY_EXCLUDED otherwise)."""
     if body.to != WALLET:
-        ensure_may_play(member)
+        await ensure_may_stake(session, member)
     return await transfers.request_transfer(
         request.app,
         session,
@@ -174,7 +174,7 @@ async def transfer_all(
     """Move the whole wallet to game ``to``, or with ``to`` = WALLET bring every game
     account's balance back to the wallet."""
     if body.to != WALLET:
-        ensure_may_play(member)
+        await ensure_may_stake(session, member)
     await _end_read(session)
     return await transfers.request_transfer_all(
         request.app, member=member, destination=body.to, key=idempotency_key

@@ -233,9 +233,10 @@ class PlayExclusion(Base):
 
 
 class DepositLimit(Base):
-    """A member's deposit limit over one period, as set at ``created_at`` and in force from
-    ``effective_from`` (a decrease at once, an increase or removal 24 h later). Rows are never
-    changed: the latest one in force is the limit, the rest its history."""
+    """A member's deposit limit (``kind`` deposit) or loss limit (``kind`` loss: deposits less
+    withdrawals) over one period, as set at ``created_at`` and in force from ``effective_from``
+    (a decrease at once, an increase or removal 24 h later). Rows are never changed: the latest
+    one in force is the limit, the rest its history."""
 
     __tablename__ = "deposit_limits"
     __table_args__ = (Index("ix_deposit_limits_member_period", "member_id", "period", "id"),)
@@ -243,6 +244,7 @@ class DepositLimit(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"))
     period: Mapped[str] = mapped_column(String(5))  # day | week | month
+    kind: Mapped[str] = mapped_column(String(10), default="deposit")  # deposit | loss
     amount: Mapped[int | None] = mapped_column(BigInteger)  # minor units; None: no limit
     currency: Mapped[Currency] = mapped_column(String(3))
     effective_from: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -23,3 +23,10 @@ class ProtectionChangeRefused(BadRequest):
     """A change the rules do not allow (a shorter exclusion, ending one before its time)."""
 
     code = "PROTECTION_CHANGE_REFUSED"
+
+
+class LossLimitReached(BadRequest):
+    """The member's loss limit (deposits less withdrawals over a period) is reached, or this
+    deposit would pass it; ``remaining`` (major units) is what may still go in."""
+
+    code = "LOSS_LIMIT_REACHED"

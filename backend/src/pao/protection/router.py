@@ -1,5 +1,6 @@
 """HTTP routes of player protection: ``GET /api/protection``, ``PUT /api/protection/limits``,
-``POST /api/protection/exclusion``, ``POST /api/protection/exclusion/end``."""
+``PUT /api/protection/loss-limits``, ``POST /api/protection/exclusion``,
+``POST /api/protection/exclusion/end``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,20 @@ from pao.protection.schemas import ExclusionIn, ExclusionOut, LimitOut, LimitsIn
 router = APIRouter(route_class=UnitOfWorkRoute, tags=["protection"])
 
 REFUSED = {**AUTH_ERRORS, **errors(_400="PROTECTION_CHANGE_REFUSED", _422="KEY_INVALID")}
+
+
+def _limits(states: list[service.LimitState]) -> list[LimitOut]:
+    return [
+        LimitOut(
+            period=s.period,
+            amount=s.amount,
+            pending=s.pending,
+            pending_from=s.pending_from,
+            deposited=s.deposited,
+            remaining=s.remaining,
+        )
+        for s in states
+    ]
 
 
 async def _state(session: SessionDep, member: Member) -> ProtectionOut:
@@ -37,17 +52,8 @@ async def _state(session: SessionDep, member: Member) -> ProtectionOut:
             and exclusion.end_requested_at is None,
         )
     return ProtectionOut(
-        limits=[
-            LimitOut(
-                period=s.period,
-                amount=s.amount,
-                pending=s.pending,
-                pending_from=s.pending_from,
-                deposited=s.deposited,
-                remaining=s.remaining,
-            )
-            for s in await service.limits(session, member.id)
-        ],
+        limits=_limits(await service.limits(session, member.id)),
+        loss_limits=_limits(await service.limits(session, member.id, "loss")),
         excluded=excluded,
         exclusion=shown,
     )
@@ -74,6 +80,22 @@ async def set_limits(body: LimitsIn, session: SessionDep, member: CurrentMember)
     """Set the deposit limits (null: none). Lower: at once; higher or removed: after 24 h."""
     for period in ("day", "week", "month"):
         await service.set_limit(session, member, period, getattr(body, period))
+    return await _state(session, member)
+
+
+@router.put(
+    "/api/protection/loss-limits",
+    operation_id="setLossLimits",
+    response_model=ProtectionOut,
+    responses=REFUSED,
+)
+async def set_loss_limits(
+    body: LimitsIn, session: SessionDep, member: CurrentMember
+) -> ProtectionOut:
+    """Set the loss limits (deposits less withdrawals; null: none), with the deposit limits'
+    rules: lower at once, higher or removed after 24 h."""
+    for period in ("day", "week", "month"):
+        await service.set_limit(session, member, period, getattr(body, period), "loss")
     return await _state(session, member)
 
 

@@ -41,6 +41,10 @@ class ExclusionOut(_Wire):
 
 class ProtectionOut(_Wire):
     limits: list[LimitOut]
+    loss_limits: list[LimitOut] = Field(
+        alias="lossLimits",
+        description="Loss limits: deposited is the loss so far (deposits less withdrawals).",
+    )
     excluded: bool = Field(description="No deposits, play or bonuses now; withdrawals stay open.")
     exclusion: ExclusionOut | None
 

@@ -4,6 +4,10 @@
   applies). A decrease is in force at once; an increase or a removal 24 hours after it was asked
   (a player in a bad moment cannot undo a limit on the spot). Deposits counted are the member's
   own credited deposits (statement lines of type deposit), not the operator's goodwill credits.
+* **Loss limits** over the same periods and with the same rules for changes: the loss is the
+  member's deposits less their withdrawals (asked or paid, not refused) over the period. Once
+  reached, deposits, transfers to games and seamless bets are refused; a deposit that would pass
+  it is refused before any money moves.
 * **Time-out** (1 to 30 days) and **self-exclusion** (6 months, 1 year, 5 years or indefinite):
   no deposit, play or bonus until it ends; withdrawals stay open. Neither can be shortened, by
   the member or by staff. A time-out ends by itself; a self-exclusion whose period is over ends
@@ -19,20 +23,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.errors import BadRequest
 from pao.core.inserts import insert_now, update_now
 from pao.identity.models import DepositLimit, ExclusionKind, Member, PlayExclusion
 from pao.kit.clock import utcnow
 from pao.protection.exceptions import (
     DepositLimitReached,
+    LossLimitReached,
     PlayExcluded,
     ProtectionChangeRefused,
 )
 from pao.wallet.models import Statement, StatementStatus, StatementType
 
 Period = Literal["day", "week", "month"]
+Kind = Literal["deposit", "loss"]
 PERIODS: dict[Period, timedelta] = {
     "day": timedelta(days=1),
     "week": timedelta(days=7),
@@ -72,29 +79,55 @@ class LimitState:
         return None if self.amount is None else max(0, self.amount - self.deposited)
 
 
-async def _limit_rows(session: AsyncSession, member_id: int) -> list[DepositLimit]:
+async def _limit_rows(session: AsyncSession, member_id: int, kind: Kind) -> list[DepositLimit]:
     rows = await session.execute(
-        select(DepositLimit).where(DepositLimit.member_id == member_id).order_by(DepositLimit.id)
+        select(DepositLimit)
+        .where(DepositLimit.member_id == member_id, DepositLimit.kind == kind)
+        .order_by(DepositLimit.id)
     )
     return list(rows.scalars())
+
+
+# The member's own money in (credited deposits) and out (withdrawals asked or paid); the
+# operator's manual adjustments are neither.
+_OWN = Statement.ref_type != "manual_adjustment"
+_IN = (Statement.statement_type == StatementType.DEPOSIT) & (
+    Statement.status == StatementStatus.SUCCESS
+)
+_OUT = (Statement.statement_type == StatementType.WITHDRAW) & (
+    Statement.status != StatementStatus.FAILED
+)
 
 
 async def deposited_since(session: AsyncSession, member_id: int, since: datetime) -> int:
     total = await session.scalar(
         select(func.coalesce(func.sum(Statement.amount), 0)).where(
-            Statement.member_id == member_id,
-            Statement.created_at >= since,
-            Statement.statement_type == StatementType.DEPOSIT,
-            Statement.status == StatementStatus.SUCCESS,
-            Statement.ref_type != "manual_adjustment",
+            Statement.member_id == member_id, Statement.created_at >= since, _OWN, _IN
         )
     )
     return int(total or 0)
 
 
-async def limits(session: AsyncSession, member_id: int) -> list[LimitState]:
+async def lost_since(session: AsyncSession, member_id: int, since: datetime) -> int:
+    """Deposits less withdrawals since ``since`` (minor units; negative when they won)."""
+    signed = case((_IN, Statement.amount), (_OUT, -Statement.amount), else_=0)
+    total = await session.scalar(
+        select(func.coalesce(func.sum(signed), 0)).where(
+            Statement.member_id == member_id, Statement.created_at >= since, _OWN
+        )
+    )
+    return int(total or 0)
+
+
+async def limits(session: AsyncSession, member_id: int, kind: Kind = "deposit") -> list[LimitState]:
+    """Each period's limit of ``kind``; ``deposited`` is what counts against it (for a loss
+    limit, the loss so far)."""
     now = utcnow()
-    rows = await _limit_rows(session, member_id)
+    rows = await _limit_rows(session, member_id, kind)
+    if kind == "loss" and not rows:
+        # No loss limit ever set: nothing to count (the common case, on the bet path).
+        return [LimitState(period, None, None, None, 0) for period in PERIODS]
+    counted = deposited_since if kind == "deposit" else lost_since
     states = []
     for period, span in PERIODS.items():
         mine = [row for row in rows if row.period == period]
@@ -108,37 +141,60 @@ async def limits(session: AsyncSession, member_id: int) -> list[LimitState]:
                 amount=current,
                 pending=pending.amount if pending else None,
                 pending_from=pending.effective_from if pending else None,
-                deposited=await deposited_since(session, member_id, now - span),
+                deposited=await counted(session, member_id, now - span),
             )
         )
     return states
 
 
-async def remaining_deposit(session: AsyncSession, member_id: int) -> int | None:
-    """What the member may still deposit now (minor units); None: no limit set."""
-    left = [s.remaining for s in await limits(session, member_id) if s.remaining is not None]
+async def remaining_deposit(
+    session: AsyncSession, member_id: int, kind: Kind = "deposit"
+) -> int | None:
+    """What the member may still deposit (or lose) now, minor units; None: no limit set."""
+    states = await limits(session, member_id, kind)
+    left = [s.remaining for s in states if s.remaining is not None]
     return min(left) if left else None
 
 
 async def ensure_may_deposit(session: AsyncSession, member: Member, amount: int | None) -> None:
-    """Before a deposit is started: not excluded, and within the limits. ``amount`` None: not
-    known yet (a slip, a gift link): refused only when nothing at all remains."""
+    """Before a deposit is started: not excluded, and within the deposit and loss limits.
+    ``amount`` None: not known yet (a slip, a gift link): refused only when nothing remains."""
     ensure_may_play(member)
-    remaining = await remaining_deposit(session, member.id)
-    if remaining is None:
-        return
-    if remaining == 0 or (amount is not None and amount > remaining):
-        raise DepositLimitReached(remaining=remaining / 100)
+    checks: tuple[tuple[Kind, type[BadRequest]], ...] = (
+        ("deposit", DepositLimitReached),
+        ("loss", LossLimitReached),
+    )
+    for kind, refusal in checks:
+        remaining = await remaining_deposit(session, member.id, kind)
+        if remaining is None:
+            continue
+        if remaining == 0 or (amount is not None and amount > remaining):
+            raise refusal(remaining=remaining / 100)
+
+
+async def loss_limit_reached(session: AsyncSession, member_id: int) -> bool:
+    return await remaining_deposit(session, member_id, "loss") == 0
+
+
+async def ensure_may_stake(session: AsyncSession, member: Member) -> None:
+    """Before money goes to play (a transfer to a game): not excluded, loss limit not reached."""
+    ensure_may_play(member)
+    if await loss_limit_reached(session, member.id):
+        raise LossLimitReached(remaining=0)
 
 
 async def set_limit(
-    session: AsyncSession, member: Member, period: Period, amount: int | None
+    session: AsyncSession,
+    member: Member,
+    period: Period,
+    amount: int | None,
+    kind: Kind = "deposit",
 ) -> None:
     """A new limit: in force at once when it is lower, else after the cooling-off."""
     if amount is not None and amount <= 0:
         raise ProtectionChangeRefused(field=period)
     now = utcnow()
-    current = next(s for s in await limits(session, member.id) if s.period == period)
+    current = next(s for s in await limits(session, member.id, kind) if s.period == period)
     tighter = amount is not None and (current.amount is None or amount < current.amount)
     if amount == current.amount and current.pending_from is None:
         return
@@ -147,6 +203,7 @@ async def set_limit(
         DepositLimit(
             member_id=member.id,
             period=period,
+            kind=kind,
             amount=amount,
             currency=member.currency,
             effective_from=now if tighter else now + COOLING_OFF,

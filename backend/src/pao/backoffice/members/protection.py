@@ -1,6 +1,7 @@
-"""A member's player protection, as staff see it (``members.read``): the deposit limits in force
-and pending, every limit change (the history), and every time-out or self-exclusion with when
-it ends. Read only: staff have no route that changes them (pao.protection.service)."""
+"""A member's player protection, as staff see it (``members.read``): the deposit and loss
+limits in force and pending, every limit change (the history), and every time-out or
+self-exclusion with when it ends. Read only: staff have no route that changes them
+(pao.protection.service)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,20 @@ router = backoffice_router()
 Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
 
 
+def _now(states: list[protection.LimitState]) -> list[LimitNowOut]:
+    return [
+        LimitNowOut(
+            period=s.period,
+            amount=s.amount,
+            pending=s.pending,
+            pending_from=s.pending_from,
+            deposited=s.deposited,
+            remaining=s.remaining,
+        )
+        for s in states
+    ]
+
+
 @router.get(
     "/members/{member_id}/protection",
     operation_id="backofficeMemberProtection",
@@ -55,19 +70,11 @@ async def member_protection(
     excluded = protection.is_excluded(member)
     return MemberProtectionOut(
         excluded_until=member.excluded_until if excluded else None,
-        limits=[
-            LimitNowOut(
-                period=s.period,
-                amount=s.amount,
-                pending=s.pending,
-                pending_from=s.pending_from,
-                deposited=s.deposited,
-                remaining=s.remaining,
-            )
-            for s in await protection.limits(session, member_id)
-        ],
+        limits=_now(await protection.limits(session, member_id)),
+        loss_limits=_now(await protection.limits(session, member_id, "loss")),
         limit_changes=[
             LimitChangeOut(
+                kind=row.kind,
                 period=row.period,
                 amount=row.amount,
                 effective_from=row.effective_from,

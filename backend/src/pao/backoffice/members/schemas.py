@@ -397,6 +397,7 @@ class LimitNowOut(_Wire):
 
 
 class LimitChangeOut(_Wire):
+    kind: Literal["deposit", "loss"]
     period: str
     amount: MajorAmount | None = Field(description="null: the limit removed.")
     effective_from: datetime = Field(alias="effectiveFrom")
@@ -417,5 +418,8 @@ class MemberProtectionOut(_Wire):
         "for a self-exclusion the member has not asked to end).",
     )
     limits: list[LimitNowOut]
+    loss_limits: list[LimitNowOut] = Field(
+        alias="lossLimits", description="deposited: the loss so far (deposits less withdrawals)."
+    )
     limit_changes: list[LimitChangeOut] = Field(alias="limitChanges")
     exclusions: list[ExclusionRowOut]

@@ -35,7 +35,7 @@ from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger import service as ledger
 from pao.ledger.models import AccountKind, LedgerAccount
-from pao.protection.service import is_excluded
+from pao.protection.service import is_excluded, loss_limit_reached
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL, record_statement
 
@@ -48,6 +48,7 @@ class Status(StrEnum):
     ROLLED_BACK = "rolled_back"  # the bet was rolled back (a late bet, a win on it, again)
     SETTLED = "settled"  # a rollback of a bet that a win has settled
     USER_DISABLED = "user_disabled"
+    LIMIT_REACHED = "limit_reached"  # the member's own loss limit (player protection)
     WRONG_CURRENCY = "wrong_currency"
     UNKNOWN_USER = "unknown_user"
 
@@ -257,6 +258,8 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
     params = {"provider": move.provider, "reference_id": move.txn_id}
     if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:
         return locked.outcome(Status.ROLLED_BACK)
+    if await loss_limit_reached(session, move.member_id):
+        return locked.outcome(Status.LIMIT_REACHED)
     if locked.balance < move.amount:
         return locked.outcome(Status.NOT_ENOUGH_MONEY)
     entry_id = await _move(

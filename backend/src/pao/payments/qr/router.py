@@ -70,7 +70,7 @@ async def get_qrcode(bankCode: str, session: SessionDep, member: CurrentMember) 
     responses={
         **AUTH_ERRORS,
         **errors(
-            _400="QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED",
+            _400="QR_FAIL | TRANSFER_MINIMUM | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED",
             _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",

@@ -64,7 +64,7 @@ def slip_context(request: Request) -> service.SlipContext:
         **AUTH_ERRORS,
         **errors(
             _400="SLIP_NO_FILE | SLIP_INVALID_FILE | SLIP_UPLOAD_FAIL (reason SLIP_UPLOAD_CLOSED)"
-            " | DEPOSIT_LIMIT_REACHED",
+            " | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED",
             _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _413="SLIP_INVALID_FILE (over 5 MB)",

@@ -55,7 +55,7 @@ class TrueLinkOut(BaseModel):
         **AUTH_ERRORS,
         **errors(
             _400="TRUELINK_INVALID | TRUELINK_DUPLICATE | TRANSFER_MINIMUM | NO_WALLET"
-            " | DEPOSIT_LIMIT_REACHED",
+            " | DEPOSIT_LIMIT_REACHED | LOSS_LIMIT_REACHED",
             _403="PLAY_EXCLUDED",
             _409="IDEMPOTENCY_KEY_REUSED",
             _422="KEY_MISSING | KEY_INVALID",

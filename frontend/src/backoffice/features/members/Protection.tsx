@@ -7,10 +7,44 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '@/lib/money';
+import type { components } from '@/api/schema.gen';
+import { formatMoney, type Currency } from '@/lib/money';
 import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { memberKey, type MemberDetail } from './members-api';
+
+type Limit = components['schemas']['LimitNowOut'];
+
+function LimitsTable({ caption, counted, rows, money, currency }: { caption: string; counted: string; rows: Limit[]; money: (amount: number | null) => string; currency: Currency }) {
+  const { t } = useTranslation();
+  return (
+    <div className="bo-table-wrap">
+      <table className="bo-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('bo.protection.period')}</th>
+            <th scope="col">{t('bo.protection.limit')}</th>
+            <th scope="col">{t('bo.protection.pending')}</th>
+            <th scope="col">{counted}</th>
+            <th scope="col">{t('bo.protection.remaining')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((limit) => (
+            <tr key={limit.period}>
+              <td>{t(`bo.protection.periodName.${limit.period}`)}</td>
+              <td>{money(limit.amount)}</td>
+              <td>{limit.pendingFrom ? `${money(limit.pending)} · ${formatDateTime(limit.pendingFrom)}` : '—'}</td>
+              <td>{formatMoney(limit.deposited, currency)}</td>
+              <td>{limit.remaining === null ? '—' : formatMoney(limit.remaining, currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 // A self-exclusion the member has not asked to end is stored as "until the year 9999".
 const NOT_BEFORE_ASKED = 9000;
@@ -29,7 +63,7 @@ export function Protection({ member }: { member: MemberDetail }) {
       </p>
     );
   if (!query.data) return <p className="bo-muted">{t('common.loading')}</p>;
-  const { excludedUntil, limits, limitChanges, exclusions } = query.data;
+  const { excludedUntil, limits, lossLimits, limitChanges, exclusions } = query.data;
   const money = (amount: number | null) => (amount === null ? t('bo.protection.none') : formatMoney(amount, member.currency));
   const until = (at: string | null) =>
     at === null ? t('bo.protection.indefinite') : new Date(at).getUTCFullYear() >= NOT_BEFORE_ASKED ? t('bo.protection.untilAsked') : formatDateTime(at);
@@ -38,31 +72,8 @@ export function Protection({ member }: { member: MemberDetail }) {
       <p role="status" className={excludedUntil ? 'bo-error' : 'bo-muted'}>
         {excludedUntil ? t('bo.protection.excluded', { until: until(excludedUntil) }) : t('bo.protection.open')}
       </p>
-      <div className="bo-table-wrap">
-        <table className="bo-table">
-          <caption>{t('bo.protection.limits')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('bo.protection.period')}</th>
-              <th scope="col">{t('bo.protection.limit')}</th>
-              <th scope="col">{t('bo.protection.pending')}</th>
-              <th scope="col">{t('bo.protection.deposited')}</th>
-              <th scope="col">{t('bo.protection.remaining')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {limits.map((limit) => (
-              <tr key={limit.period}>
-                <td>{t(`bo.protection.periodName.${limit.period}`)}</td>
-                <td>{money(limit.amount)}</td>
-                <td>{limit.pendingFrom ? `${money(limit.pending)} · ${formatDateTime(limit.pendingFrom)}` : '—'}</td>
-                <td>{formatMoney(limit.deposited, member.currency)}</td>
-                <td>{limit.remaining === null ? '—' : formatMoney(limit.remaining, member.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <LimitsTable caption={t('bo.protection.limits')} counted={t('bo.protection.deposited')} rows={limits} money={money} currency={member.currency} />
+      <LimitsTable caption={t('bo.protection.lossLimits')} counted={t('bo.protection.lost')} rows={lossLimits} money={money} currency={member.currency} />
       <div className="bo-table-wrap">
         <table className="bo-table">
           <caption>{t('bo.protection.exclusions')}</caption>
@@ -99,6 +110,7 @@ export function Protection({ member }: { member: MemberDetail }) {
           <thead>
             <tr>
               <th scope="col">{t('bo.protection.asked')}</th>
+              <th scope="col">{t('bo.protection.kind')}</th>
               <th scope="col">{t('bo.protection.period')}</th>
               <th scope="col">{t('bo.protection.limit')}</th>
               <th scope="col">{t('bo.protection.inForce')}</th>
@@ -107,7 +119,7 @@ export function Protection({ member }: { member: MemberDetail }) {
           <tbody>
             {limitChanges.length === 0 && (
               <tr>
-                <td colSpan={4} className="bo-muted">
+                <td colSpan={5} className="bo-muted">
                   {t('bo.members.noRows')}
                 </td>
               </tr>
@@ -115,6 +127,7 @@ export function Protection({ member }: { member: MemberDetail }) {
             {limitChanges.map((row) => (
               <tr key={`${row.createdAt}-${row.period}`}>
                 <td>{formatDateTime(row.createdAt)}</td>
+                <td>{t(`bo.protection.limitKind.${row.kind}`)}</td>
                 <td>{t(`bo.protection.periodName.${row.period}` as never)}</td>
                 <td>{money(row.amount)}</td>
                 <td>{formatDateTime(row.effectiveFrom)}</td>
