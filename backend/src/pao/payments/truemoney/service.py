@@ -31,6 +31,9 @@ from pao.wallet.statements import WALLET_LABEL, record_statement
 MINIMUM = 2_00
 TRUEMONEY_LABEL = "TRUEMONEY"
 VOUCHER_REF = "truemoney_voucher"
+# The claim's reason while PENDING once a redeem was sent: from then on a refusal no longer
+# proves that nothing moved (ADR 0026, addendum "TrueMoney gift links").
+REDEEM_SENT = "REDEEM_SENT"
 
 
 def _check_claim(row: VoucherRedemption, member_id: int) -> None:
@@ -86,6 +89,13 @@ async def fail_voucher(session: AsyncSession, *, redemption_id: int, reason: str
         await session.flush()
 
 
+async def mark_redeem_sent(session: AsyncSession, *, redemption_id: int) -> None:
+    row = await _lock(session, redemption_id)
+    if row.status == RedemptionStatus.PENDING:
+        row.reason = REDEEM_SENT
+        await session.flush()
+
+
 async def credit_voucher(
     session: AsyncSession, *, redemption_id: int, amount: int
 ) -> VoucherRedemption:
@@ -106,6 +116,7 @@ async def credit_voucher(
     )
     row.amount = amount
     row.entry_id = entry.id
+    row.reason = None
     await transition(
         session, row, RedemptionStatus.CREDITED, REDEMPTION_TRANSITIONS, actor="truemoney"
     )
