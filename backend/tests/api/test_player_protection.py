@@ -90,10 +90,23 @@ async def test_deposit_limits_lower_at_once_and_raise_after_a_day(
     day = _limit(raised.json(), "day")
     assert (day["amount"], day["pending"], day["remaining"]) == (1000, 5000, 200)
     assert (await _qr(client, token, 300)).status_code == 400  # not before 24 hours
-    clock.advance(timedelta(hours=24, minutes=1))
+    clock.advance(timedelta(hours=12))
+    again = await client.put(
+        "/api/protection/limits", json={"day": 5000, "week": None}, headers=auth(token)
+    )
+    assert _limit(again.json(), "day")["pendingFrom"] == day["pendingFrom"]
+    clock.advance(timedelta(hours=12, minutes=1))
     day = _limit(await _state(client, token), "day")
-    assert (day["amount"], day["pending"]) == (5000, None)
+    assert (day["amount"], day["pending"]) == (5000, None)  # 24 hours after the first ask
     assert (await _qr(client, token, 300)).status_code == 200
+
+    # A raise asked and regretted: back to the limit in force cancels it at once.
+    await client.put("/api/protection/limits", json={"day": 9000}, headers=auth(token))
+    back = await client.put("/api/protection/limits", json={"day": 5000}, headers=auth(token))
+    day = _limit(back.json(), "day")
+    assert (day["amount"], day["pending"], day["pendingFrom"]) == (5000, None, None)
+    clock.advance(timedelta(hours=25))
+    assert _limit(await _state(client, token), "day")["amount"] == 5000
 
     lowered = await client.put("/api/protection/limits", json={"day": 100}, headers=auth(token))
     assert _limit(lowered.json(), "day")["amount"] == 100  # at once

@@ -132,7 +132,9 @@ async def limits(session: AsyncSession, member_id: int, kind: Kind = "deposit") 
     for period, span in PERIODS.items():
         mine = [row for row in rows if row.period == period]
         in_force = [row for row in mine if row.effective_from <= now]
-        waiting = [row for row in mine if row.effective_from > now]
+        # A later ask in force at once (a lower limit) replaces a raise still waiting.
+        newest = in_force[-1].id if in_force else 0
+        waiting = [row for row in mine if row.effective_from > now and row.id > newest]
         current = in_force[-1].amount if in_force else None
         pending = waiting[-1] if waiting else None
         states.append(
@@ -195,8 +197,13 @@ async def set_limit(
         raise ProtectionChangeRefused(field=period)
     now = utcnow()
     current = next(s for s in await limits(session, member.id, kind) if s.period == period)
-    tighter = amount is not None and (current.amount is None or amount < current.amount)
-    if amount == current.amount and current.pending_from is None:
+    # Not looser than the limit in force (going back to it cancels a raise waiting): at once.
+    tighter = amount is not None and (current.amount is None or amount <= current.amount)
+    # The same as the member's latest ask (a raise waiting, else the limit in force) changes
+    # nothing: the app sends every period on each save, and a raise already waiting keeps its
+    # time instead of starting its 24 hours again.
+    latest = current.pending if current.pending_from is not None else current.amount
+    if amount == latest:
         return
     await insert_now(
         session,
