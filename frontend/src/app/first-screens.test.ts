@@ -74,7 +74,7 @@ describe('first-screens.json (what index.html preloads for the URL being opened)
     expect(firstScreens['/user/home']).toMatchObject({
       login: true,
       strings: ['member'],
-      data: ['/api/lookup/info', '/api/wallet', '/api/spinwheel/active'],
+      data: ['/api/lookup/info', '/api/wallet', '/api/spinwheel/active', '/api/protection'],
       artwork: [FRONT_CARD_ARTWORK],
     });
   });

@@ -11,6 +11,7 @@ import { lookupQueries } from '@/api/lookups';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { FRONT_CARD_ARTWORK } from '@/features/games/carousels';
 import { spinQueries } from '@/features/promotions/api/spin';
+import { protectionQuery } from '@/features/protection/api/protection';
 import { walletQuery } from '@/features/wallet/api/get-wallet';
 import { paths } from '@/lib/paths';
 import { RequireAuth } from './guards';
@@ -37,15 +38,24 @@ const Howto = lazyScreen('howto', { strings: ['support'] });
 const Contact = lazyScreen('contact', { strings: ['support'] });
 const Home = lazyScreen('user/home', {
   strings: ['member'],
-  // The balance is the screen's main content; the wheel's flag picks one of its widgets.
+  // The balance is the screen's main content; the wheel's flag picks one of its widgets; a
+  // running break (protection) hides the deposit and game actions.
   prefetch: (client) =>
-    Promise.all([client.prefetchQuery(walletQuery()), client.prefetchQuery(spinQueries.active())]),
+    Promise.all([
+      client.prefetchQuery(walletQuery()),
+      client.prefetchQuery(spinQueries.active()),
+      client.prefetchQuery(protectionQuery()),
+    ]),
   artwork: [FRONT_CARD_ARTWORK],
 });
 const Profile = lazyScreen('user/profile', { strings: ['member', 'register'] });
 const Statement = lazyScreen('user/statement', { strings: ['member'] });
 const Bonus = lazyScreen('user/bonus', { strings: ['member'] });
 const Spin = lazyScreen('user/spin', { strings: ['member'] });
+const Protection = lazyScreen('user/protection', {
+  strings: ['member'],
+  prefetch: (client) => client.prefetchQuery(protectionQuery()),
+});
 const Terminated = lazyScreen('terminated');
 const NotFound = lazyScreen('not-found');
 const Agent = lazyScreen('agent', { strings: ['support'] });
@@ -84,6 +94,7 @@ const routes: RouteObject[] = [
       { path: paths.user.contact, ...screen(Contact) },
       { path: paths.user.bonus, ...screen(Bonus) },
       { path: paths.user.spin, ...screen(Spin) },
+      { path: paths.user.protection, ...screen(Protection) },
     ],
   },
   { path: paths.terminated, ...screen(Terminated) },

@@ -59,7 +59,7 @@ export function onErrorRoute(listener: RouteListener | null): void {
   routeListener = listener;
 }
 
-const BOUNDS = ['minimum', 'min', 'max', 'maxMb', 'maxPixels'] as const;
+const BOUNDS = ['minimum', 'min', 'max', 'maxMb', 'maxPixels', 'remaining'] as const;
 
 /** Turns an error body into an ApiError and sends the browser where spec §8 says. */
 export function toApiError(status: number, body: unknown): ApiError {
@@ -74,7 +74,7 @@ export function toApiError(status: number, body: unknown): ApiError {
           : `HTTP_${status}`;
   const field = typeof record.field === 'string' ? record.field : undefined;
   // A refusal names the bounds it missed (an amount's minimum for QR and TrueMoney, a count's min
-  // and max in the back office's bonus editor): the text shows them.
+  // and max in the back office's bonus editor, what a deposit limit still allows): the text shows them.
   const details: Record<string, string | number> = {};
   for (const key of BOUNDS) if (typeof record[key] === 'number') details[key] = record[key];
   // The rule a 422 says the field breaks (min, required, number, …): forms say it beside it.

@@ -17,6 +17,7 @@ export const paths = {
     statement: '/user/statement',
     contact: '/user/contact',
     spin: '/user/spin',
+    protection: '/user/protection',
   },
 } as const;
 

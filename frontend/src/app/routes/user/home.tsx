@@ -1,6 +1,8 @@
 /**
  * Member home: balance card, widget grid (only built features), withdraw modal, agreement prompt.
- * Composes the wallet, withdraw, games and agreement features.
+ * Composes the wallet, withdraw, games, protection and agreement features. During a break
+ * (time-out or self-exclusion) it is withdraw-only: a banner says until when, and deposit, games,
+ * bonuses, invite and the wheel are not offered; money left in games can come back to the wallet.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
@@ -12,14 +14,18 @@ import { BalanceCard } from '@/features/wallet/components/BalanceCard';
 import { WidgetGrid } from '@/features/wallet/components/WidgetGrid';
 import { WithdrawModal } from '@/features/withdraw/components/WithdrawModal';
 import { useSpinActive } from '@/features/promotions/api/spin';
-import { refreshSlots } from '@/features/games/api/games';
+import { refreshSlots, WALLET } from '@/features/games/api/games';
 import { GameSection } from '@/features/games/components/GameSection';
 import { InviteBonusBar } from '@/features/promotions/components/InviteBonusBar';
 import { PromoHero } from '@/features/promotions/components/PromoHero';
+import { useProtection } from '@/features/protection/api/protection';
+import { BreakBanner } from '@/features/protection/components/BreakBanner';
 import { paths } from '@/lib/paths';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { usePainted } from '@/hooks/use-painted';
 import { bankName, formatBankAccount } from '@/lib/bank';
+import { useMoney } from '@/lib/member-currency';
+import { sumMoney } from '@/lib/money';
 
 // Loaded when first opened: the promotions modals are not part of the home chunk.
 const InviteModal = lazy(() =>
@@ -30,6 +36,9 @@ const RefundModal = lazy(() =>
 );
 const DepositModal = lazy(() =>
   import('@/features/deposit/components/DepositModal').then((m) => ({ default: m.DepositModal })),
+);
+const TransferModal = lazy(() =>
+  import('@/features/games/components/TransferModal').then((m) => ({ default: m.TransferModal })),
 );
 const SlipUpload = lazy(() =>
   import('@/features/slips/components/SlipUpload').then((m) => ({ default: m.SlipUpload })),
@@ -51,32 +60,48 @@ export default function HomeRoute() {
   // The first paint shows the balance and the front game card, the rest of the games come once it
   // is on screen (hooks/use-painted.ts, GameSection).
   const balancePainted = usePainted(!wallet.isPending);
+  const protection = useProtection();
+  const exclusion = protection.data?.excluded ? protection.data.exclusion : null;
+  const excluded = Boolean(protection.data?.excluded);
+  const money = useMoney();
+  const [moveOpen, setMoveOpen] = useState(false);
+  const inGames = (wallet.data?.slots ?? []).filter((slot) => slot.amount > 0);
+  // Refresh-all asks every game provider, then reloads everything shown.
+  const refreshAll = () =>
+    void refreshSlots()
+      .catch(() => undefined)
+      .then(() => queryClient.invalidateQueries());
 
   return (
     <div className="stack-lg">
       <BalanceCard />
-      <InviteBonusBar amount={wallet.data?.invite.amount} pending={wallet.isPending} />
+      {exclusion && <BreakBanner exclusion={exclusion} />}
+      {!excluded && <InviteBonusBar amount={wallet.data?.invite.amount} pending={wallet.isPending} />}
       <WidgetGrid
-        actions={{
-          deposit: () => setDepositOpen(true),
-          withdraw: () => setWithdrawOpen(true),
-          // The spin widget when the wheel is on, else refresh-all (spec §2).
-          ...(spinActive.data?.isActive
-            ? { spin: () => void navigate(paths.user.spin) }
+        actions={
+          excluded
+            ? { withdraw: () => setWithdrawOpen(true), refreshAll, refund: () => setRefundOpen(true) }
             : {
-                // Refresh-all asks every game provider, then reloads everything shown.
-                refreshAll: () =>
-                  void refreshSlots()
-                    .catch(() => undefined)
-                    .then(() => queryClient.invalidateQueries()),
-              }),
-          invite: () => setInviteOpen(true),
-          bonus: () => void navigate(paths.user.bonus),
-          refund: () => setRefundOpen(true),
-        }}
+                deposit: () => setDepositOpen(true),
+                withdraw: () => setWithdrawOpen(true),
+                // The spin widget when the wheel is on, else refresh-all (spec §2).
+                ...(spinActive.data?.isActive ? { spin: () => void navigate(paths.user.spin) } : { refreshAll }),
+                invite: () => setInviteOpen(true),
+                bonus: () => void navigate(paths.user.bonus),
+                refund: () => setRefundOpen(true),
+              }
+        }
       />
-      <PromoHero enabled={balancePainted} />
-      {!wallet.isPending && (
+      {excluded && inGames.length > 0 && (
+        <section className="card row-between" aria-label={t('games.title')}>
+          <span>{t('protection.gameMoney', { amount: money(sumMoney(inGames.map((slot) => slot.amount))) })}</span>
+          <button type="button" className="btn btn-secondary" onClick={() => setMoveOpen(true)}>
+            {t('protection.gameMoneyMove')}
+          </button>
+        </section>
+      )}
+      {!excluded && <PromoHero enabled={balancePainted} />}
+      {!wallet.isPending && !excluded && (
         <GameSection
           painted={balancePainted}
           slots={wallet.data?.slots ?? []}
@@ -106,6 +131,17 @@ export default function HomeRoute() {
           />
         )}
         {refundOpen && <RefundModal open onClose={() => setRefundOpen(false)} />}
+        {moveOpen && (
+          <TransferModal
+            open
+            onClose={() => setMoveOpen(false)}
+            onDone={reloadWallet}
+            slots={wallet.data?.slots ?? []}
+            walletAmount={wallet.data?.wallet.amount}
+            initialFrom={inGames[0]?.code}
+            initialTo={WALLET}
+          />
+        )}
         {depositOpen && (
           <DepositModal
             open

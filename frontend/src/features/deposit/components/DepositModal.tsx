@@ -6,9 +6,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { bankName } from '@/lib/bank';
+import { paths } from '@/lib/paths';
 import { depositLookupQuery, type DepositBank, type DepositWallet } from '../api/deposit';
 import { isGateway } from '../hooks/qr-rules';
 import { BankTransferPanel } from './BankTransferPanel';
@@ -121,6 +123,12 @@ export function DepositModal({ open, onClose, onCredited, renderSlipUpload, curr
           </div>
         </div>
       )}
+      {/* Issue 33 §4: the deposit limits and breaks are one tap away from depositing. */}
+      <p className="deposit-protection">
+        <Link to={paths.user.protection} onClick={onClose}>
+          {t('protection.depositLink')}
+        </Link>
+      </p>
     </Modal>
   );
 }

@@ -1,11 +1,13 @@
 /** Read-only profile: account and bank details, password change and bank-name edit entry points. */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { CopyButton } from '@/components/ui/CopyButton';
 import { Icon } from '@/components/ui/Icon';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { bankName, formatBankAccount, isEnglishName, needsEnglishName } from '@/lib/bank';
 import { formatDateTime } from '@/lib/dates';
+import { paths } from '@/lib/paths';
 import { useProfile } from '../api/profile';
 import { BankNameModal } from './BankNameModal';
 import { ChangePasswordModal } from './ChangePasswordModal';
@@ -82,6 +84,13 @@ export function ProfileView() {
       </section>
 
       <LineLinkCard />
+
+      <section className="card" aria-labelledby="profile-protection">
+        <h2 id="profile-protection" className="section-title">
+          <Link to={paths.user.protection}>{t('protection.title')}</Link>
+        </h2>
+        <p className="muted small">{t('protection.profileText')}</p>
+      </section>
 
       <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <BankNameModal open={bankOpen} onClose={() => setBankOpen(false)} bankCode={bankAccount.bankCode} />

@@ -1,0 +1,28 @@
+/** The play-limits screen (issue 33 §4): a running break, the deposit limits, take a break. */
+import { useTranslation } from 'react-i18next';
+import { DelayedSpinner } from '@/components/ui/Spinner';
+import { useProtection } from '../api/protection';
+import { BreakForm } from './BreakForm';
+import { BreakStatus } from './BreakStatus';
+import { LimitsForm } from './LimitsForm';
+import './protection.css';
+
+export function ProtectionView() {
+  const { t } = useTranslation();
+  const protection = useProtection();
+
+  if (protection.isPending) return <DelayedSpinner />;
+  if (!protection.data) return null;
+  const { limits, excluded, exclusion } = protection.data;
+  return (
+    <div className="stack-lg">
+      <div className="stack">
+        <h1 className="page-title">{t('protection.title')}</h1>
+        <p className="muted">{t('protection.intro')}</p>
+      </div>
+      {excluded && exclusion && <BreakStatus exclusion={exclusion} />}
+      <LimitsForm limits={limits} />
+      <BreakForm excluded={excluded} />
+    </div>
+  );
+}
