@@ -6,6 +6,7 @@
 import { createMember, paoOps, setRegisterOtp } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { openHome } from './support/flows';
+import { enrolledStaff, openBackOffice } from './support/staff';
 
 test('play a seamless slot from the wallet; the wallet and statement follow', async ({ page, t, request }) => {
   await setRegisterOtp(request, false);
@@ -68,4 +69,16 @@ test('play a seamless slot from the wallet; the wallet and statement follow', as
   const wallet = t('statement.wallet');
   await expect(page.getByText(t('statement.transfer', { from: wallet, to: 'HUB88' })).first()).toBeVisible();
   await expectAccessible(page, 'statement with seamless stakes');
+
+  // A staff member sees the rounds on the member's page (back office, 1366×768).
+  const memberId = Number((launched.get('user') ?? '').slice(1));
+  const manager = await enrolledStaff(request, 'manager');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openBackOffice(page, t, manager, `/backoffice/members/${memberId}?tab=seamless`);
+  const rounds = page.getByRole('table', { name: t('bo.members.seamless.rounds') });
+  await expect(rounds.getByRole('row').filter({ hasText: 'sbx_lucky_reels' }).first()).toBeVisible();
+  // Two spins and four faulty rounds, less the one whose bet came after its rollback (refused:
+  // no money, no round).
+  await expect(rounds.getByRole('row').filter({ hasText: 'sbx_lucky_reels' })).toHaveCount(5);
+  await page.screenshot({ path: `/tmp/games-e2e/shots/seamless-backoffice-${test.info().project.name}.png` });
 });
