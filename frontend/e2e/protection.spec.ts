@@ -46,16 +46,19 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
   await page.getByRole('link', { name: t('protection.title') }).click();
   await expect(page.getByRole('heading', { name: t('protection.title'), level: 1 })).toBeVisible();
   const unit = t('common.currency.THB');
-  const day = page.getByLabel(t('protection.fieldLabel', { period: t('protection.period.day'), unit }));
-  await day.fill('150');
-  await page.getByRole('button', { name: t('protection.save') }).click();
+  const limits = page.getByRole('region', { name: t('protection.limits') });
+  await expect(page.getByRole('region', { name: t('protection.lossLimits') })).toBeVisible();
+  await limits.getByLabel(t('protection.fieldLabel', { period: t('protection.period.day'), unit })).fill('150');
+  await limits.getByRole('button', { name: t('protection.save') }).click();
   await expect(page.getByText(t('protection.savedNow'))).toBeVisible();
   const left = (150 - paid).toFixed(2);
-  await expect(page.getByText(t('protection.inForce', { amount: '150.00' }))).toBeVisible();
+  await expect(limits.getByText(t('protection.inForce', { amount: '150.00' }))).toBeVisible();
   await expect(
-    page.getByText(t('protection.usage', { deposited: paid.toFixed(2), remaining: left })),
+    limits.getByText(t('protection.usage', { deposited: paid.toFixed(2), remaining: left })),
   ).toBeVisible();
   await expectAccessible(page, 'play limits');
+  // The toast (gone after 4 s anyway) would cover the top of the screenshot.
+  await page.getByRole('button', { name: t('common.dismiss') }).first().click({ timeout: 1000 }).catch(() => undefined);
   await page.screenshot({ path: `${SHOTS}/protection-limits.png`, fullPage: true });
 
   // Another 100 by QR is over the limit: refused before any QR exists, with what is left.

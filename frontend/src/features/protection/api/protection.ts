@@ -34,6 +34,9 @@ function useProtectionChange<T>(call: (input: T) => Promise<Protection>) {
 export const useSetLimits = () =>
   useProtectionChange((body: LimitsBody) => api.put('/api/protection/limits', body));
 
+export const useSetLossLimits = () =>
+  useProtectionChange((body: LimitsBody) => api.put('/api/protection/loss-limits', body));
+
 export const useStartExclusion = () =>
   useProtectionChange((body: ExclusionBody) => api.post('/api/protection/exclusion', body));
 

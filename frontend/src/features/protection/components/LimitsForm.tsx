@@ -1,6 +1,7 @@
 /**
- * The three deposit limits: what is in force, what was deposited and what is left in each
- * period, a raise or removal waiting with its time, and the form that changes them.
+ * The three deposit limits, or the three loss limits (deposits less withdrawals): what is in
+ * force, what counts against it and what is left in each period, a raise or removal waiting with
+ * its time, and the form that changes them. Both follow the same rules on the server.
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,16 +11,19 @@ import { useToast } from '@/components/ui/Toast';
 import { useErrorText } from '@/hooks/use-error-text';
 import { formatDateTime } from '@/lib/dates';
 import { useMoney, useMoneyUnit } from '@/lib/member-currency';
-import { useSetLimits, type Limit } from '../api/protection';
+import { useSetLimits, useSetLossLimits, type Limit } from '../api/protection';
 import { checkLimits, formOf, PERIODS, type LimitForm, type Period } from '../rules';
 
-export function LimitsForm({ limits }: { limits: Limit[] }) {
+export function LimitsForm({ limits, kind }: { limits: Limit[]; kind: 'deposit' | 'loss' }) {
   const { t } = useTranslation();
   const money = useMoney();
   const unit = useMoneyUnit();
   const toast = useToast();
   const errorText = useErrorText('protection');
-  const save = useSetLimits();
+  const setDeposit = useSetLimits();
+  const setLoss = useSetLossLimits();
+  const save = kind === 'deposit' ? setDeposit : setLoss;
+  const id = `protection-${kind}`;
   const [form, setForm] = useState<LimitForm>(() => formOf(limits));
   const [invalid, setInvalid] = useState<Period[]>([]);
 
@@ -40,15 +44,25 @@ export function LimitsForm({ limits }: { limits: Limit[] }) {
     });
   };
 
+  // A loss below zero (the member won) counts as none. The server counts a loss only once a
+  // loss limit was ever set: without one, no line rather than a loss of 0.
+  const usage = (limit: Limit) => {
+    const counted = money(Math.max(0, limit.deposited));
+    if (kind === 'loss') {
+      return limit.remaining === null ? null : t('protection.lossUsage', { lost: counted, remaining: money(limit.remaining) });
+    }
+    return limit.remaining === null
+      ? t('protection.usageNoLimit', { deposited: counted })
+      : t('protection.usage', { deposited: counted, remaining: money(limit.remaining) });
+  };
+
   const hint = (period: Period) => {
     const limit = limits.find((l) => l.period === period);
     if (!limit) return undefined;
     const lines = [
       limit.amount === null ? t('protection.noLimit') : t('protection.inForce', { amount: money(limit.amount) }),
-      limit.remaining === null
-        ? t('protection.usageNoLimit', { deposited: money(limit.deposited) })
-        : t('protection.usage', { deposited: money(limit.deposited), remaining: money(limit.remaining) }),
-    ];
+      usage(limit),
+    ].filter((line): line is string => line !== null);
     if (limit.pendingFrom) {
       const time = formatDateTime(limit.pendingFrom);
       lines.push(
@@ -69,11 +83,11 @@ export function LimitsForm({ limits }: { limits: Limit[] }) {
   };
 
   return (
-    <section className="card stack" aria-labelledby="protection-limits">
-      <h2 id="protection-limits" className="section-title">
-        {t('protection.limits')}
+    <section className="card stack" aria-labelledby={id}>
+      <h2 id={id} className="section-title">
+        {kind === 'deposit' ? t('protection.limits') : t('protection.lossLimits')}
       </h2>
-      <p className="muted small">{t('protection.limitsHint')}</p>
+      <p className="muted small">{kind === 'deposit' ? t('protection.limitsHint') : t('protection.lossHint')}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         {PERIODS.map((period) => (
           <TextField

@@ -1,4 +1,4 @@
-/** The play-limits screen (issue 33 §4): a running break, the deposit limits, take a break. */
+/** The play-limits screen (issue 33 §4): a running break, deposit and loss limits, take a break. */
 import { useTranslation } from 'react-i18next';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { useProtection } from '../api/protection';
@@ -13,7 +13,7 @@ export function ProtectionView() {
 
   if (protection.isPending) return <DelayedSpinner />;
   if (!protection.data) return null;
-  const { limits, excluded, exclusion } = protection.data;
+  const { limits, lossLimits, excluded, exclusion } = protection.data;
   return (
     <div className="stack-lg">
       <div className="stack">
@@ -21,7 +21,8 @@ export function ProtectionView() {
         <p className="muted">{t('protection.intro')}</p>
       </div>
       {excluded && exclusion && <BreakStatus exclusion={exclusion} />}
-      <LimitsForm limits={limits} />
+      <LimitsForm kind="deposit" limits={limits} />
+      <LimitsForm kind="loss" limits={lossLimits} />
       <BreakForm excluded={excluded} />
     </div>
   );
