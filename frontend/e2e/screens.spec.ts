@@ -87,6 +87,11 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
     await page.getByRole('button', { name: t('profile.changePassword') }).click();
     await shot(locale, '10-change-password');
     await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: t('protection.title') }).click();
+    await expect(page.getByRole('heading', { name: t('protection.title'), level: 1 })).toBeVisible();
+    await shot(locale, '10b-play-limits');
+    await page.getByRole('button', { name: t('protection.selfButton') }).scrollIntoViewIfNeeded();
+    await shot(locale, '10c-play-limits-break');
 
     await page.getByRole('link', { name: t('nav.statement') }).click();
     await expect(page.getByRole('heading', { name: t('statement.title') })).toBeVisible();
