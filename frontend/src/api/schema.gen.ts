@@ -5126,27 +5126,6 @@ export interface components {
             /** Period */
             period: string;
         };
-        /** LimitNowOut */
-        LimitNowOut: {
-            /** Amount */
-            amount: number | null;
-            /**
-             * Deposited
-             * @description Major units (baht or kip).
-             */
-            deposited: number;
-            /** Pending */
-            pending: number | null;
-            /** Pendingfrom */
-            pendingFrom: string | null;
-            /**
-             * Period
-             * @enum {string}
-             */
-            period: "day" | "week" | "month";
-            /** Remaining */
-            remaining: number | null;
-        };
         /** LimitOut */
         LimitOut: {
             /**
@@ -5156,7 +5135,7 @@ export interface components {
             amount: number | null;
             /**
              * Deposited
-             * @description Deposited over the period, up to now.
+             * @description Deposited over the period, up to now (a loss limit: lost, deposits less withdrawals).
              */
             deposited: number;
             /**
@@ -5586,12 +5565,12 @@ export interface components {
             /** Limitchanges */
             limitChanges: components["schemas"]["LimitChangeOut"][];
             /** Limits */
-            limits: components["schemas"]["LimitNowOut"][];
+            limits: components["schemas"]["LimitOut"][];
             /**
              * Losslimits
              * @description deposited: the loss so far (deposits less withdrawals).
              */
-            lossLimits: components["schemas"]["LimitNowOut"][];
+            lossLimits: components["schemas"]["LimitOut"][];
         };
         /** MemberReasonIn */
         MemberReasonIn: {

@@ -19,20 +19,6 @@ router = APIRouter(route_class=UnitOfWorkRoute, tags=["protection"])
 REFUSED = {**AUTH_ERRORS, **errors(_400="PROTECTION_CHANGE_REFUSED", _422="KEY_INVALID")}
 
 
-def _limits(states: list[service.LimitState]) -> list[LimitOut]:
-    return [
-        LimitOut(
-            period=s.period,
-            amount=s.amount,
-            pending=s.pending,
-            pending_from=s.pending_from,
-            deposited=s.deposited,
-            remaining=s.remaining,
-        )
-        for s in states
-    ]
-
-
 async def _state(session: SessionDep, member: Member) -> ProtectionOut:
     exclusion = await service.current_exclusion(session, member.id)
     now = utcnow()
@@ -52,8 +38,8 @@ async def _state(session: SessionDep, member: Member) -> ProtectionOut:
             and exclusion.end_requested_at is None,
         )
     return ProtectionOut(
-        limits=_limits(await service.limits(session, member.id)),
-        loss_limits=_limits(await service.limits(session, member.id, "loss")),
+        limits=LimitOut.of_states(await service.limits(session, member.id)),
+        loss_limits=LimitOut.of_states(await service.limits(session, member.id, "loss")),
         excluded=excluded,
         exclusion=shown,
     )

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pao.core.params import RequestModel
 from pao.kit.money import MajorAmount, WireAmount
+from pao.protection.service import LimitState
 
 
 class _Wire(BaseModel):
@@ -22,8 +23,25 @@ class LimitOut(_Wire):
         description="A raise or removal asked, in force from pendingFrom (null with it: none)."
     )
     pending_from: datetime | None = Field(alias="pendingFrom")
-    deposited: MajorAmount = Field(description="Deposited over the period, up to now.")
+    deposited: MajorAmount = Field(
+        description="Deposited over the period, up to now (a loss limit: lost, deposits less "
+        "withdrawals)."
+    )
     remaining: MajorAmount | None
+
+    @classmethod
+    def of_states(cls, states: list[LimitState]) -> list[LimitOut]:
+        return [
+            cls(
+                period=s.period,
+                amount=s.amount,
+                pending=s.pending,
+                pending_from=s.pending_from,
+                deposited=s.deposited,
+                remaining=s.remaining,
+            )
+            for s in states
+        ]
 
 
 class ExclusionOut(_Wire):

@@ -14,7 +14,6 @@ from pao.backoffice.deps import require
 from pao.backoffice.members.schemas import (
     ExclusionRowOut,
     LimitChangeOut,
-    LimitNowOut,
     MemberProtectionOut,
 )
 from pao.backoffice.models import Staff
@@ -26,24 +25,11 @@ from pao.core.uow import SessionDep
 from pao.identity.admin import get_member
 from pao.identity.models import DepositLimit, PlayExclusion
 from pao.protection import service as protection
+from pao.protection.schemas import LimitOut
 
 router = backoffice_router()
 
 Reader = Annotated[Staff, Depends(require(Permission.MEMBERS_READ))]
-
-
-def _now(states: list[protection.LimitState]) -> list[LimitNowOut]:
-    return [
-        LimitNowOut(
-            period=s.period,
-            amount=s.amount,
-            pending=s.pending,
-            pending_from=s.pending_from,
-            deposited=s.deposited,
-            remaining=s.remaining,
-        )
-        for s in states
-    ]
 
 
 @router.get(
@@ -70,8 +56,8 @@ async def member_protection(
     excluded = protection.is_excluded(member)
     return MemberProtectionOut(
         excluded_until=member.excluded_until if excluded else None,
-        limits=_now(await protection.limits(session, member_id)),
-        loss_limits=_now(await protection.limits(session, member_id, "loss")),
+        limits=LimitOut.of_states(await protection.limits(session, member_id)),
+        loss_limits=LimitOut.of_states(await protection.limits(session, member_id, "loss")),
         limit_changes=[
             LimitChangeOut(
                 kind=row.kind,

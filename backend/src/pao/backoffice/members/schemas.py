@@ -14,6 +14,7 @@ from pao.identity.changes import mask_account_no
 from pao.identity.models import LoginSession, Member, MemberChange, MemberNote, MemberStatus
 from pao.kit.money import Currency, MajorAmount
 from pao.payments.slips.models import Slip
+from pao.protection.schemas import LimitOut
 from pao.wallet.member_search import MemberRow, MemberSort
 from pao.wallet.models import Statement, Withdrawal
 
@@ -387,15 +388,6 @@ class SeamlessTxnOut(_Wire):
 # The member's player protection (members/protection.py).
 
 
-class LimitNowOut(_Wire):
-    period: Literal["day", "week", "month"]
-    amount: MajorAmount | None
-    pending: MajorAmount | None
-    pending_from: datetime | None = Field(alias="pendingFrom")
-    deposited: MajorAmount
-    remaining: MajorAmount | None
-
-
 class LimitChangeOut(_Wire):
     kind: Literal["deposit", "loss"]
     period: str
@@ -417,8 +409,8 @@ class MemberProtectionOut(_Wire):
         description="Deposits, play and bonuses closed until then (null: open; the far future "
         "for a self-exclusion the member has not asked to end).",
     )
-    limits: list[LimitNowOut]
-    loss_limits: list[LimitNowOut] = Field(
+    limits: list[LimitOut]
+    loss_limits: list[LimitOut] = Field(
         alias="lossLimits", description="deposited: the loss so far (deposits less withdrawals)."
     )
     limit_changes: list[LimitChangeOut] = Field(alias="limitChanges")

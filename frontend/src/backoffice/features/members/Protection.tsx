@@ -13,7 +13,7 @@ import { boApi } from '../../lib/api';
 import { useBoErrorText } from '../../lib/errors';
 import { memberKey, type MemberDetail } from './members-api';
 
-type Limit = components['schemas']['LimitNowOut'];
+type Limit = components['schemas']['LimitOut'];
 
 function LimitsTable({ caption, counted, rows, money, currency }: { caption: string; counted: string; rows: Limit[]; money: (amount: number | null) => string; currency: Currency }) {
   const { t } = useTranslation();
