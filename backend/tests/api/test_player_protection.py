@@ -193,12 +193,14 @@ async def test_self_exclusion_ends_only_after_its_period_and_a_day_on_request(
 async def test_invalid_lengths_are_refused(client: httpx.AsyncClient) -> None:
     token, _ = await _member(client)
     for body in (
-        {"kind": "timeout", "days": 0},
         {"kind": "timeout", "days": 31},
         {"kind": "self_exclusion", "days": 30},
     ):
         answer = await client.post("/api/protection/exclusion", json=body, headers=auth(token))
         assert answer.json()["message"] == "PROTECTION_CHANGE_REFUSED", body
+    zero = {"kind": "timeout", "days": 0}
+    answer = await client.post("/api/protection/exclusion", json=zero, headers=auth(token))
+    assert (answer.status_code, answer.json()) == (422, {"message": "KEY_INVALID", "field": "days"})
     assert (await _state(client, token))["excluded"] is False
 
 

@@ -171,9 +171,10 @@ async def test_slip_upload_sends_the_benchmarked_statements(
     (on SQLite four: bank clearing and the wallet found and locked by one statement, the entry,
     the balances, the postings; on PostgreSQL one call of pao_credit_wallet, ADR 0018), the
     status change, the slip's row written once, the statement line; then DepositCredited's
-    subscribers (pao.promotions, outside the slip's code): the deposit record and, the wheel
-    being on here (not in the bench), the member's coins. On PostgreSQL nothing goes through
-    SQLAlchemy."""
+    subscribers (outside the slip's code): pao.promotions' deposit record and, the wheel being
+    on here (not in the bench), the member's coins; the LINE channel (on with the sandbox) looks
+    the member's LINE contact up for a "deposit credited" notice. On PostgreSQL nothing goes
+    through SQLAlchemy."""
     # The termination flag too is read at most once a second: not inside the counted upload,
     # however slowly the machine decodes the slip.
     monkeypatch.setattr(termination, "CACHE_SECONDS", 3600.0)
@@ -194,14 +195,15 @@ async def test_slip_upload_sends_the_benchmarked_statements(
     statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
     verbs = [" ".join(s.split()[:3]) for s in statements]
     on_postgres = app.state.engine.dialect.name == "postgresql"
-    assert len(statements) == (12 if on_postgres else 15), "\n".join(verbs)
+    assert len(statements) == (13 if on_postgres else 16), "\n".join(verbs)
     assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
     assert not [s for s in statements if "FROM members" in s and "JOIN" not in s]
     for table in ("slips", "slip_claims"):
         assert "ON CONFLICT" in next(s for s in statements if f"INSERT INTO {table} " in s)
     reads = [s for s in statements if s.startswith("SELECT slips.")]
     assert len(reads) == 2, reads  # the key's earlier slip; the lock
-    assert [s for s in statements if s.startswith("UPDATE slips")] == [statements[-4]]
+    assert [s for s in statements if s.startswith("UPDATE slips")] == [statements[-5]]
+    assert statements[-1].startswith("SELECT line_contacts.")
     ledger = [s for s in statements if "ledger_accounts" in s or "pao_credit_wallet" in s]
     if on_postgres:  # the lock, entry, balances and postings in the function's one call
         assert [s.split(" FROM ")[1].split("(")[0] for s in ledger] == ["pao_credit_wallet"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Connection,
     ForeignKey,
     Index,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     event,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -68,6 +70,9 @@ class Member(Base):
     # time (a time-out or a self-exclusion; withdrawals stay open). Kept on the member so that
     # every money path reads it with the member it has loaded anyway.
     excluded_until: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    # Whether the member ever set a deposit or loss limit: without one, the money paths do not
+    # look the limits up at all (no extra round trip on a deposit, a transfer or a bet).
+    limits_set: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     @property
     def invite_code(self) -> str:

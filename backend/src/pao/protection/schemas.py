@@ -76,5 +76,7 @@ class LimitsIn(_Wire, RequestModel):
 class ExclusionIn(_Wire, RequestModel):
     kind: Literal["timeout", "self_exclusion"]
     days: int | None = Field(
-        description="timeout: 1–30; self_exclusion: 182, 365, 1825 or null (indefinite)."
+        ge=1,
+        le=1825,
+        description="timeout: 1–30; self_exclusion: 182, 365, 1825 or null (indefinite).",
     )

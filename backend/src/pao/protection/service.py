@@ -162,6 +162,8 @@ async def ensure_may_deposit(session: AsyncSession, member: Member, amount: int 
     """Before a deposit is started: not excluded, and within the deposit and loss limits.
     ``amount`` None: not known yet (a slip, a gift link): refused only when nothing remains."""
     ensure_may_play(member)
+    if not member.limits_set:
+        return
     checks: tuple[tuple[Kind, type[BadRequest]], ...] = (
         ("deposit", DepositLimitReached),
         ("loss", LossLimitReached),
@@ -174,14 +176,16 @@ async def ensure_may_deposit(session: AsyncSession, member: Member, amount: int 
             raise refusal(remaining=remaining / 100)
 
 
-async def loss_limit_reached(session: AsyncSession, member_id: int) -> bool:
-    return await remaining_deposit(session, member_id, "loss") == 0
+async def loss_limit_reached(session: AsyncSession, member: Member) -> bool:
+    if not member.limits_set:
+        return False
+    return await remaining_deposit(session, member.id, "loss") == 0
 
 
 async def ensure_may_stake(session: AsyncSession, member: Member) -> None:
     """Before money goes to play (a transfer to a game): not excluded, loss limit not reached."""
     ensure_may_play(member)
-    if await loss_limit_reached(session, member.id):
+    if await loss_limit_reached(session, member):
         raise LossLimitReached(remaining=0)
 
 
@@ -217,6 +221,8 @@ async def set_limit(
             created_at=now,
         ),
     )
+    if not member.limits_set:
+        await update_now(session, member, {"limits_set": True})
 
 
 async def current_exclusion(session: AsyncSession, member_id: int) -> PlayExclusion | None:

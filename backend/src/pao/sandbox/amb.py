@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from pao.core.params import RequestModel
 from pao.core.settings import Settings
 from pao.games.seamless.amb.signature import SIGNATURE, TIMESTAMP, sign
 
@@ -28,7 +29,7 @@ router = APIRouter(prefix="/sandbox/amb", include_in_schema=False)
 PRODUCT = "PGSOFT"
 
 
-class RoundIn(BaseModel):
+class RoundIn(RequestModel):
     username: str = Field(max_length=40)
     currency: str = Field(min_length=3, max_length=3)
     stake: int = Field(gt=0, le=10_000_000)  # minor units

@@ -258,7 +258,7 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
     params = {"provider": move.provider, "reference_id": move.txn_id}
     if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:
         return locked.outcome(Status.ROLLED_BACK)
-    if await loss_limit_reached(session, move.member_id):
+    if await loss_limit_reached(session, locked.member):
         return locked.outcome(Status.LIMIT_REACHED)
     if locked.balance < move.amount:
         return locked.outcome(Status.NOT_ENOUGH_MONEY)

@@ -25,8 +25,9 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from pao.core.params import RequestModel
 from pao.core.settings import Settings
 from pao.games.seamless.hub88.signature import (
     HEADER,
@@ -143,7 +144,7 @@ async def _wallet(request: Request, path: str, body: dict[str, Any]) -> dict[str
     return answer
 
 
-class RoundIn(BaseModel):
+class RoundIn(RequestModel):
     user: str = Field(max_length=40)
     token: str = Field(max_length=255)
     game_code: str = Field(max_length=100)

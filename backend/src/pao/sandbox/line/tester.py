@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.params import RequestModel
 from pao.kit.clock import utcnow
 from pao.kit.media import sniff
 from pao.sandbox.line.models import (
@@ -69,9 +70,10 @@ class RedeliverIn(_In):
     webhook_event_id: str = Field(alias="webhookEventId", max_length=26)
 
 
-class FailureIn(_In):
+class FailureIn(_In, RequestModel):
     endpoint: Literal["reply", "push", "content", "profile"]
-    status: Literal[400, 429, 500]
+    # One of 400 (an invalid reply token), 429 and 500; bounded as every integer input is.
+    status: Literal[400, 429, 500] = Field(json_schema_extra={"minimum": 400, "maximum": 500})
     times: int = Field(default=1, ge=0, le=100)
 
 

@@ -12,10 +12,11 @@ Account; in the LINE user's language (their LINE profile's: th, la or en, else t
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
 from pao.kit.events import (
     BonusReceived,
     DepositCredited,
@@ -56,6 +57,15 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
+# The lookup every deposit, withdrawal and bonus makes: prebuilt and sent on the executor, as
+# the money paths' own statements are (ADR 0014): on PostgreSQL none goes through SQLAlchemy.
+_CONTACT = select(LineContact).where(
+    LineContact.member_id == bindparam("member_id"),
+    LineContact.notices.is_(True),
+    LineContact.following.is_(True),
+)
+
+
 def money(amount: int, currency: Currency) -> str:
     """1,234.50 THB; kip without decimals (ARCHITECTURE, money rule 1)."""
     major = to_major(amount)
@@ -73,16 +83,10 @@ async def notify(
     name: dict[str, str] | str | None = None,
 ) -> bool:
     """Queue the notice ``kind`` about ``key`` for the member, if they get notices on LINE."""
-    found = await session.execute(
-        select(LineContact).where(
-            LineContact.member_id == member_id,
-            LineContact.notices.is_(True),
-            LineContact.following.is_(True),
-        )
-    )
-    contact = found.scalar_one_or_none()
-    if contact is None:
+    row = await executor.fetch_one_or_none(session, _CONTACT, {"member_id": member_id})
+    if row is None:
         return False
+    contact = executor.attach(session, LineContact, row)
     if await session.scalar(select(LineOutbox.message_id).where(LineOutbox.notice_key == key)):
         return False  # noticed already
     language: Locale = locale_of(contact.language)
