@@ -104,10 +104,15 @@ test('a goodwill credit is apart from deposits and the net, and each figure is c
   expect(number(await net.textContent())).toBeCloseTo(before.net, 2);
   await expect(page.getByText(t('bo.dashboard.goodwillNote'))).toBeVisible();
 
-  // Today against yesterday; yesterday against the day before.
-  const today = new Date();
-  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
-  const dayBefore = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 2);
+  // Today against yesterday; yesterday against the day before: days on the operator's clock
+  // (Asia/Bangkok, UTC+7, no daylight saving), not the test machine's, which is a day behind
+  // from 17:00 UTC.
+  const bangkok = new Date(Date.now() + 7 * 3600_000);
+  const operatorDay = (back: number) =>
+    new Date(bangkok.getUTCFullYear(), bangkok.getUTCMonth(), bangkok.getUTCDate() - back);
+  const today = operatorDay(0);
+  const yesterday = operatorDay(1);
+  const dayBefore = operatorDay(2);
   await expect(versus(page, t('bo.dashboard.goodwill'))).toContainText(ddmmyyyy(yesterday));
   // The test's backend started today: nothing yesterday, so the move is the whole figure.
   await expect(versus(page, t('bo.dashboard.goodwill'))).toContainText(`+${(await goodwill.textContent()) ?? ''}`);

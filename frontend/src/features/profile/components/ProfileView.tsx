@@ -87,9 +87,13 @@ export function ProfileView() {
 
       <section className="card" aria-labelledby="profile-protection">
         <h2 id="profile-protection" className="section-title">
-          <Link to={paths.user.protection}>{t('protection.title')}</Link>
+          {t('protection.title')}
         </h2>
         <p className="muted small">{t('protection.profileText')}</p>
+        {/* A control of its own, big enough to touch (e2e/finish.spec.ts), not a heading link. */}
+        <Link className="btn btn-secondary" to={paths.user.protection}>
+          {t('protection.open')}
+        </Link>
       </section>
 
       <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
