@@ -33,6 +33,8 @@ class SeamlessTransaction(Base):
         # bet finds the rollback that came before it.
         Index("ix_seamless_reference", "provider", "reference_id"),
         Index("ix_seamless_member_time", "member_id", "created_at"),
+        # A round's transactions (AMB settles and cancels BY_ROUND; the back office's round).
+        Index("ix_seamless_round", "provider", "round_id"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
