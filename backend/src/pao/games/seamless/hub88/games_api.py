@@ -94,18 +94,17 @@ async def game_url(
     answer = await _post(
         app,
         "/game/url",
+        # The documented fields Pao has values for; the optional ones it has none for
+        # (sub_partner_id, ip, supplier meta) are left out rather than sent as null.
         {
             "user": user,
             "token": token,
-            "sub_partner_id": None,
             "platform": "GPL_MOBILE" if mobile else "GPL_DESKTOP",
             "game_code": game_code,
             "currency": currency,
             "country": country,
             "lang": lang,
             "lobby_url": lobby_url,
-            "ip": None,
-            "meta": {},
         },
     )
     url = answer.get("url") if isinstance(answer, dict) else None

@@ -127,8 +127,9 @@ async def user_info(request: Request, call: wire.InfoIn) -> JSONResponse:
         wire.STATUS[outcome.status],
         outcome.currency,
         outcome.balance,
+        # Of the player details only `country` is a documented key (providers.md §1: the
+        # others' names are UNCONFIRMED); nothing is sent under a guessed name.
         country=_COUNTRY[member.currency],
-        registration_date=member.created_at.date().isoformat(),
     )
 
 
