@@ -10,8 +10,6 @@ from fastapi import FastAPI
 from pao.core.settings import Settings
 from pao.kit.jobs import PeriodicJob
 from pao.support.agents import AgentDirectory
-from pao.support.line import inbound as line_inbound
-from pao.support.line import outbound as line_outbound
 from pao.support.line.router import router as line_router
 from pao.support.router import router
 from pao.support.socket import PRESENCE_REFRESH_SECONDS, ChatHub
@@ -40,6 +38,11 @@ def install(app: FastAPI, settings: Settings, *, agents: AgentDirectory) -> None
     )
     app.include_router(line_router)
     if settings.line_enabled:
+        # Imported here, at start-up, with LINE configured: the SDK behind them is heavy, and
+        # unconfigured processes never load it (pao.support.line.outbound).
+        from pao.support.line import inbound as line_inbound
+        from pao.support.line import outbound as line_outbound
+
         # What the webhook's after-answer task and the sends after a commit did not finish
         # (a crash, a failure waiting for its retry): pao.support.line.inbound / .outbound.
         app.state.jobs.append(

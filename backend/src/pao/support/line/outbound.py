@@ -15,28 +15,32 @@ pending (a crash, a failure waiting for its retry). Sending:
 The outcome is the message's ``delivery`` (``succeed``; ``failed`` while it waits for its retry
 or once given up), announced to the agents' inbox like a new message. A 4xx other than 409 and
 429 is LINE refusing the message itself: given up at once.
+
+The SDK (``linebot``, ≈ 2.5 s of CPU to import) is imported by the sending functions, not by
+this module: queueing a message needs none of it, and every process imports this module (each
+test's, each ``pao`` command) while only one that sends needs the SDK. With LINE configured it
+is imported at start-up (:mod:`pao.support.wiring`).
 """
 
 from __future__ import annotations
 
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
-from linebot.v3.messaging import PushMessageRequest, ReplyMessageRequest
-from linebot.v3.messaging.exceptions import ApiException
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.kit.clock import utcnow
 from pao.support import service
-from pao.support.line.client import LineApi, error_of, open_line_api
-from pao.support.line.mapping import to_line
 from pao.support.line.media import media_url
 from pao.support.line.models import LineContact, LineOutbox
 from pao.support.models import ChatConversation, ChatMessage
 from pao.support.socket import ChatHub
+
+if TYPE_CHECKING:
+    from pao.support.line.client import LineApi
 
 log = structlog.get_logger(__name__)
 
@@ -48,6 +52,8 @@ RETRY_SECONDS = (5, 15, 60, 300, 900, 1800, 3600)
 
 async def line_api(app: Any) -> LineApi:
     """The app's SDK clients, built on first use (they need a running loop)."""
+    from pao.support.line.client import open_line_api
+
     api: LineApi | None = getattr(app.state, "line_api", None)
     if api is None:
         api = await open_line_api(app.state.settings, app.state.http)
@@ -112,6 +118,9 @@ async def _deliver(
     api: LineApi, row: LineOutbox, reply_token: str | None, messages: list[Any]
 ) -> str:
     """Send; answers how LINE took it (reply | push), or raises the push's failure."""
+    from linebot.v3.messaging import PushMessageRequest, ReplyMessageRequest
+    from linebot.v3.messaging.exceptions import ApiException
+
     if reply_token is not None:
         try:
             await api.messaging.reply_message(
@@ -134,6 +143,8 @@ async def _deliver(
 
 async def send_one(app: Any, message_id: int | None = None) -> bool:
     """Send the outbox row of ``message_id`` (or the next due one); False when none."""
+    from pao.support.line.mapping import to_line
+
     sessionmaker: async_sessionmaker[AsyncSession] = app.state.sessionmaker
     settings = app.state.settings
     api = await line_api(app)
@@ -175,6 +186,10 @@ async def send_one(app: Any, message_id: int | None = None) -> bool:
 
 
 def _record_failure(row: LineOutbox, error: Exception) -> None:
+    from linebot.v3.messaging.exceptions import ApiException
+
+    from pao.support.line.client import error_of
+
     row.attempts += 1
     row.last_error = error_of(error)
     status = error.status if isinstance(error, ApiException) else None

@@ -21,7 +21,6 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Header, Request, Response
-from linebot.v3.webhook import SignatureValidator
 from pydantic import BaseModel, ConfigDict, Field
 
 from pao.core.errors import BadRequest, NotFound, Unauthorized
@@ -29,7 +28,7 @@ from pao.core.openapi import AUTH_ERRORS, VALIDATION, errors
 from pao.core.settings import Settings
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
-from pao.support.line import inbound, linking
+from pao.support.line import linking
 from pao.support.line.media import key_of
 from pao.support.router import MEDIA_RESPONSES
 from pao.support.service import media_of
@@ -88,6 +87,12 @@ async def webhook(
     x_line_signature: Annotated[str, Header(alias="x-line-signature")] = "",
 ) -> WebhookAck:
     settings = _settings(request)
+    # The SDK's modules: imported by the wiring at start-up, as LINE is configured here
+    # (pao.support.line.outbound says why not at this module's import).
+    from linebot.v3.webhook import SignatureValidator
+
+    from pao.support.line import inbound
+
     raw = await request.body()
     try:
         text = raw.decode("utf-8")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -31,14 +32,26 @@ def _pem(value: str) -> bytes:
 
 
 def load_public(value: str) -> rsa.RSAPublicKey:
-    key = serialization.load_pem_public_key(_pem(value))
+    return _public_from_pem(_pem(value))
+
+
+def load_private(value: str) -> rsa.RSAPrivateKey:
+    return _private_from_pem(_pem(value))
+
+
+# Parsed once per process and PEM text: loading a private key checks it (≈ 40 ms of CPU), and
+# every app built in a process (each test builds one) loads the same pair. Keys are immutable.
+@cache
+def _public_from_pem(pem: bytes) -> rsa.RSAPublicKey:
+    key = serialization.load_pem_public_key(pem)
     if not isinstance(key, rsa.RSAPublicKey):
         raise ValueError("the Hub88 public key is not an RSA key")
     return key
 
 
-def load_private(value: str) -> rsa.RSAPrivateKey:
-    key = serialization.load_pem_private_key(_pem(value), password=None)
+@cache
+def _private_from_pem(pem: bytes) -> rsa.RSAPrivateKey:
+    key = serialization.load_pem_private_key(pem, password=None)
     if not isinstance(key, rsa.RSAPrivateKey):
         raise ValueError("the Hub88 private key is not an RSA key")
     return key
