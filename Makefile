@@ -144,11 +144,11 @@ install: $(VENV)/.installed bytecode $(SPA) deploy-tools $(if $(HAS_FRONTEND),ch
 
 # `make test`'s stages, in order ("name: targets"); scripts/stages.py times each. "&" stages
 # run beside the ones after them: the fuzz and the smoke run (one server each, about one core
-# busy) beside the frontend checks and the browser tests (about one core too), instead of
-# after them; both backend suites keep the two cores busy on their own.
+# busy) start beside the backend suites, which leave about half a core idle (their tests wait
+# on the database and on sockets), and go on beside the frontend checks and browser tests.
 STAGES := "install: install" "checks: check contract-check deploy-check" \
-  "backend on PostgreSQL: backend-postgres" "backend on SQLite: backend-sqlite" \
-  "&fuzz: fuzz" "&smoke: smoke"
+  "&fuzz: fuzz" "&smoke: smoke" \
+  "backend on PostgreSQL: backend-postgres" "backend on SQLite: backend-sqlite"
 ifneq ($(HAS_FRONTEND),)
 STAGES += "frontend checks: frontend-check" "browser: frontend-e2e"
 endif
