@@ -50,6 +50,18 @@ async def test_every_configured_provider_passes_against_the_sandbox(
     assert probes["hub88"].detail.split()[1] == "games"
 
 
+async def test_scb_bank_qr_is_checked_by_its_token(app: FastAPI, settings: Settings) -> None:
+    scb_qr = settings.model_copy(update={"slip_verifier": "pao", "bank_api": "scb"})
+    probes = await run_check(app, scb_qr, only={"scb"})
+    assert set(probes) == {"scb"}
+    assert not probes["scb"].failed, probes["scb"].line()
+    wrong = scb_qr.model_copy(update={"scb_api_secret": SecretStr("wrong-secret-0123")})
+    refused = (await run_check(app, wrong, only={"scb"}))["scb"]
+    assert refused.failed
+    assert refused.credentials is Mark.FAILED
+    assert "wrong-secret-0123" not in refused.line()
+
+
 async def test_pao_dialects_are_skipped_not_failed(app: FastAPI, settings: Settings) -> None:
     plain = settings.model_copy(update={"sms_provider": "pao", "slip_verifier": "pao"})
     probes = await run_check(app, plain, only={"slip-verifier", "sms"})

@@ -2730,6 +2730,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/bank/scb/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SCB's payment confirmation of a bank QR (server to server)
+         * @description SCB's QR 30 payment confirmation body (transactionId, amount, transactionDateandTime, billPaymentRef1 = the QR's order reference, …). Kept once per transactionId and answered {resCode: "00", resDesc, transactionId, confirmId}; the member is credited once, only after SCB's inquiry API confirms the payment. 404 unless PAO_BANK_API=scb.
+         */
+        post: operations["scbPaymentConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/gateways/{code}/callback": {
         parameters: {
             query?: never;
@@ -2943,7 +2963,7 @@ export interface paths {
         put?: never;
         /**
          * Create a single-use QR deposit
-         * @description KBANK (AUTO) gets a dynamic PromptPay QR (a Lao QR for a LAK account) whose amount may carry extra satang (kip) so that it is unique: pay exactly `amount`. Gateways (WW, PAYTIMZ, PAYONEX) get their order's QR. Minimums: KBANK 1, WW 100, PAYTIMZ 10 (site setting paytimzMinimum), PAYONEX 100 → TRANSFER_MINIMUM with `minimum`. Other QRs of the member become stale (no longer shown; still credited if paid).
+         * @description KBANK (AUTO) gets a dynamic PromptPay QR (a Lao QR for a LAK account) whose amount may carry extra satang (kip) so that it is unique: pay exactly `amount`; with PAO_BANK_API=scb a baht account gets SCB's bill payment QR for the amount asked. Gateways (WW, PAYTIMZ, PAYONEX) get their order's QR. Minimums: KBANK 1, WW 100, PAYTIMZ 10 (site setting paytimzMinimum), PAYONEX 100 → TRANSFER_MINIMUM with `minimum`. Other QRs of the member become stale (no longer shown; still credited if paid).
          */
         post: operations["createQrcode"];
         delete?: never;
@@ -6514,6 +6534,21 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "manager" | "cashier" | "support" | "viewer";
+        /**
+         * ScbReply
+         * @description Pao's answer to SCB's payment confirmation (providers.md §6 [B7]): received. It says
+         *     nothing about crediting, which waits for SCB's inquiry (ADR 0029).
+         */
+        ScbReply: {
+            /** Confirmid */
+            confirmId: string;
+            /** Rescode */
+            resCode: string;
+            /** Resdesc */
+            resDesc: string;
+            /** Transactionid */
+            transactionId: string;
+        };
         /** SeamlessGameOut */
         SeamlessGameOut: {
             /** Category */
@@ -22471,6 +22506,71 @@ export interface operations {
                 };
             };
             /** @description KEY_MISSING | KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    scbPaymentConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScbReply"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NO_DATA */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -42,6 +42,14 @@ SANDBOX_FILLED_SECRETS = (
     "thaibulksms_api_key",
     "thaibulksms_api_secret",
 )
+# What each bank API (PAO_BANK_API) needs to start without the sandbox (ADR 0029).
+BANK_API_CREDENTIALS: dict[str, tuple[str, ...]] = {
+    "pao": (),
+    "scb": ("scb_api_key", "scb_api_secret", "scb_biller_id", "scb_ref3_prefix"),
+}
+# The sandbox SCB's biller of Pao's QRs (15 digits, like a real ppId) and its ref3 prefix.
+SANDBOX_SCB_BILLER_ID = "010556012345601"
+SANDBOX_SCB_REF3_PREFIX = "PAO"
 SMS_PROVIDER_CREDENTIALS: dict[str, tuple[str, ...]] = {
     "pao": (),
     "thaibulksms": ("thaibulksms_api_key", "thaibulksms_api_secret"),
@@ -177,6 +185,14 @@ class Settings(BaseSettings):
     scb_url: str | None = None
     scb_api_key: SecretStr = SecretStr("")
     scb_api_secret: SecretStr = SecretStr("")
+    # Who makes bank QRs and reports incoming payments (ADR 0005, ADR 0029): Pao's own dialect
+    # (a PromptPay QR, the bank's signed notification) or SCB's QR payment API (QR create v2,
+    # the payment-confirmation callback confirmed by SCB's inquiry API). SCB's needs the
+    # biller id (ppId, 15 digits) and the registered 3-letter ref3 prefix that routes SCB's
+    # callback to this app; the sandbox fills in its own.
+    bank_api: Literal["pao", "scb"] = "pao"
+    scb_biller_id: str = Field(default="", pattern=r"^([0-9]{15})?$")
+    scb_ref3_prefix: str = Field(default="", pattern=r"^([A-Z0-9]{3})?$")
     # LINE Official Account (pao.support.line): the channel secret signs LINE's webhooks, the
     # access token authorises Pao's calls. LINE is off (its webhook answers 404) unless both
     # are set; the sandbox fills in well-known ones. The API URL is the line-bot-sdk's host:
@@ -207,6 +223,10 @@ class Settings(BaseSettings):
             # The sandbox's slip checkers accept these well-known credentials.
             if not self.slipok_branch_id:
                 self.slipok_branch_id = "sandbox"
+            if not self.scb_biller_id:
+                self.scb_biller_id = SANDBOX_SCB_BILLER_ID
+            if not self.scb_ref3_prefix:
+                self.scb_ref3_prefix = SANDBOX_SCB_REF3_PREFIX
             for secret in SANDBOX_FILLED_SECRETS:
                 if not getattr(self, secret).get_secret_value():
                     setattr(self, secret, SecretStr(f"sandbox-{secret.replace('_', '-')}"))
@@ -253,6 +273,22 @@ class Settings(BaseSettings):
             raise RuntimeError(f"refusing to start without {names} (PAO_SANDBOX is off)")
         self.require_slip_verifier_credentials()
         self.require_sms_provider_credentials()
+        self.require_bank_api_credentials()
+
+    def require_bank_api_credentials(self) -> None:
+        """The chosen bank API's settings, when the sandbox is off (names only, never a value)."""
+        if self.sandbox:
+            return
+        missing = [
+            name
+            for name in BANK_API_CREDENTIALS[self.bank_api]
+            if not _secret_text(getattr(self, name))
+        ]
+        if missing:
+            names = ", ".join(f"PAO_{name.upper()}" for name in missing)
+            raise RuntimeError(
+                f"refusing to start with PAO_BANK_API={self.bank_api} without {names}"
+            )
 
     def require_sms_provider_credentials(self) -> None:
         if self.sandbox:

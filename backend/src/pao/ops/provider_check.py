@@ -14,7 +14,9 @@ slipok         ``GET {PAO_SLIPOK_URL}/{branch}/quota`` (providers.md §4b; UNCON
                officially): ``data.quota`` a number
 easyslip       ``GET {PAO_EASYSLIP_URL}/info`` (API v2, §4a; fields not documented):
                ``success: true`` with a ``data`` object
-scb            ``POST {PAO_SCB_URL}/v1/oauth/token`` (§6): status 1000 with an access token
+scb            ``POST {PAO_SCB_URL}/v1/oauth/token`` (§6): status 1000 with an access token;
+               with ``PAO_SLIP_VERIFIER=scb`` or ``PAO_BANK_API=scb`` (one app, one token:
+               SCB answers no harmless QR call, a QR create would be a real order)
 thaibulksms    ``GET {PAO_THAIBULKSMS_URL}/credit`` (§5): ``remaining_credit`` a number
 line           ``GET {LINE API}/v2/bot/info`` (LINE's bot info; not in providers.md):
                ``userId`` a string
@@ -312,6 +314,8 @@ def planned(settings: Settings) -> list[tuple[str, Check | str]]:
         plan.append((settings.slip_verifier, slips[settings.slip_verifier]))
     else:
         plan.append(("slip-verifier", "PAO_SLIP_VERIFIER=pao: Pao's own dialect, no harmless call"))
+    if settings.bank_api == "scb" and settings.slip_verifier != "scb":
+        plan.append(("scb", check_scb))
     if settings.sms_provider == "thaibulksms":
         plan.append(("thaibulksms", check_thaibulksms))
     else:

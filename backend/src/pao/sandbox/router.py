@@ -16,6 +16,7 @@ from pao.core.uow import UnitOfWorkRoute
 from pao.sandbox import sms
 from pao.sandbox.amb import router as amb_router
 from pao.sandbox.bank.router import router as bank_router
+from pao.sandbox.bank.scb import router as scb_qr_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
 from pao.sandbox.hub88.router import router as hub88_router
@@ -28,6 +29,7 @@ from pao.sandbox.truemoney import router as truemoney_router
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 router.include_router(bank_router)
+router.include_router(scb_qr_router)
 router.include_router(games_router)
 router.include_router(hub88_router)
 router.include_router(amb_router)

@@ -1,5 +1,6 @@
-"""Background jobs of QR deposits: expire QRs, and reconcile gateway orders whose callback
-never came (query the gateway's status; credit through the same once-only path)."""
+"""Background jobs of QR deposits: expire QRs, reconcile gateway orders whose callback
+never came (query the gateway's status; credit through the same once-only path), and ask SCB
+again about the payments it reported but has not confirmed yet (ADR 0029)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import structlog
 from pao.kit.jobs import PeriodicJob
 from pao.payments.gateways.base import GatewayError, OrderState
 from pao.payments.gateways.registry import adapter_for
-from pao.payments.qr import service
+from pao.payments.qr import scb_flow, service
 
 log = structlog.get_logger(__name__)
 
@@ -47,6 +48,8 @@ async def reconcile_tick(app: Any) -> int:
                 )
                 await session.commit()
             handled += 0 if duplicate else 1
+    if app.state.settings.bank_api == "scb":
+        handled += await scb_flow.reconcile_tick(app)
     return handled + await expire_tick(app)
 
 

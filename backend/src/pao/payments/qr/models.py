@@ -145,3 +145,46 @@ class GatewayPayment(Base):
     member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id"))
     matched_by: Mapped[str | None] = mapped_column(String(80))
     matched_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+
+
+class ScbCallbackState(StrEnum):
+    """PENDING (a claim, not yet confirmed) → CONFIRMED (SCB's inquiry showed the payment:
+    recorded as a bank notification, credited or left to staff) | UNCONFIRMED (never
+    confirmed within the late window: left for staff, nothing credited; ADR 0029)."""
+
+    PENDING = "PENDING"
+    CONFIRMED = "CONFIRMED"
+    UNCONFIRMED = "UNCONFIRMED"
+
+
+SCB_CALLBACK_TRANSITIONS: dict[ScbCallbackState, frozenset[ScbCallbackState]] = {
+    ScbCallbackState.PENDING: frozenset({ScbCallbackState.CONFIRMED, ScbCallbackState.UNCONFIRMED}),
+    ScbCallbackState.CONFIRMED: frozenset(),
+    ScbCallbackState.UNCONFIRMED: frozenset(),
+}
+
+
+class ScbCallback(Base):
+    """One SCB payment confirmation as received (``PAO_BANK_API=scb``): unique by SCB's
+    ``transactionId`` and kept for good (SCB resends for a minute; a replay months later is
+    still recognised). It is a claim until SCB's inquiry confirms it."""
+
+    __tablename__ = "scb_callbacks"
+    __table_args__ = (Index("ix_scb_callbacks_status_next_check", "status", "next_check_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[str] = mapped_column(String(64), unique=True)
+    ref1: Mapped[str] = mapped_column(String(20))
+    amount: Mapped[int] = mapped_column(BigInteger)  # as claimed; credited: SCB's inquiry's
+    paid_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    payer_bank: Mapped[str | None] = mapped_column(String(10))
+    payer_account: Mapped[str | None] = mapped_column(String(34))
+    payer_name: Mapped[str | None] = mapped_column(String(100))
+    status: Mapped[ScbCallbackState] = mapped_column(String(12), default=ScbCallbackState.PENDING)
+    # Inquiries made, when to ask again (backing off: a forged claim costs few calls), what the
+    # last one found (for staff; no credential in it).
+    attempts: Mapped[int] = mapped_column(BigInteger, default=0)
+    next_check_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    last_answer: Mapped[str | None] = mapped_column(String(200))
+    notification_id: Mapped[int | None] = mapped_column(ForeignKey("bank_notifications.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

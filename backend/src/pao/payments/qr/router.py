@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from datetime import timedelta
 from typing import Any
 
@@ -20,16 +21,17 @@ from pao.identity.deps import CurrentMember
 from pao.kit.clock import utcnow
 from pao.kit.idempotency import IdempotencyKeyHeader, replayed_answer, run_idempotent
 from pao.kit.money import Currency
-from pao.payments.accounts import ReceivingKind
+from pao.payments.accounts import ReceivingAccount, ReceivingKind
 from pao.payments.gateways.base import GatewayError, InvalidSignature
 from pao.payments.gateways.registry import adapter_for
-from pao.payments.qr import service
+from pao.payments.qr import scb, scb_flow, service
 from pao.payments.qr.exceptions import BadSignature, QrFail, QrNotFound
 from pao.payments.qr.models import QrDeposit, QrStatus
 from pao.payments.qr.render import qr_svg
 from pao.payments.qr.schemas import BankNotifyIn, PaymentAck, QrCreate, QrProgress, QrState
+from pao.payments.scb.qrpay import ScbQrUnavailable
 from pao.protection.service import ensure_may_deposit
-from pao.site.settings import load_site_settings
+from pao.site.settings import SiteSettings, load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 TAGS: list[Any] = ["qrcode"]
@@ -78,7 +80,8 @@ async def get_qrcode(bankCode: str, session: SessionDep, member: CurrentMember) 
     },
     summary="Create a single-use QR deposit",
     description="KBANK (AUTO) gets a dynamic PromptPay QR (a Lao QR for a LAK account) whose "
-    "amount may carry extra satang (kip) so that it is unique: pay exactly `amount`. Gateways "
+    "amount may carry extra satang (kip) so that it is unique: pay exactly `amount`; with "
+    "PAO_BANK_API=scb a baht account gets SCB's bill payment QR for the amount asked. Gateways "
     "(WW, PAYTIMZ, PAYONEX) get their order's QR. Minimums: KBANK 1, WW 100, PAYTIMZ 10 (site "
     "setting paytimzMinimum), PAYONEX 100 → TRANSFER_MINIMUM with `minimum`. Other QRs of the "
     "member become stale (no longer shown; still credited if paid).",
@@ -97,6 +100,12 @@ async def create_qrcode(
     owner, operation = f"member:{member.id}", f"qrcode:{account.code}"
     payload = {"amount": body.amount}
 
+    settings: Settings = request.app.state.settings
+    scb_made = settings.bank_api == "scb" and account.currency == Currency.THB
+    if account.kind != ReceivingKind.GATEWAY and scb_made:
+        return await _create_scb(
+            request, session, member, account, body.amount, site, idempotency_key
+        )
     if account.kind != ReceivingKind.GATEWAY:
 
         async def create_bank() -> QrState:
@@ -117,17 +126,12 @@ async def create_qrcode(
     )
     if replay is not None:
         return JSONResponse(replay)
-    settings: Settings = request.app.state.settings
     adapter = adapter_for(settings, account.code)
     if adapter is None:
         raise QrFail(reason="no adapter")
     # The same intent (key) always names the same gateway order, so a retried or
     # double-clicked create cannot open two orders at the gateway.
-    order_ref = (
-        "Q" + hashlib.sha256(f"{owner}:{operation}:{idempotency_key}".encode()).hexdigest()[:24]
-        if idempotency_key
-        else service.new_order_ref()
-    ).upper()
+    order_ref = _order_ref(owner, operation, idempotency_key, 24)
     expires_at = utcnow() + timedelta(minutes=site.qr_expire_minutes)
     # No transaction stays open across the gateway call (SQLite has one writer). A crash
     # after the call leaves an order nobody saw; its payment, if any, is kept UNMATCHED.
@@ -156,6 +160,60 @@ async def create_qrcode(
         payload=payload, action=store,
     )  # fmt: skip
     # Already JSON (major units): returned as is, not re-validated by the response model.
+    return JSONResponse(answer)
+
+
+def _order_ref(owner: str, operation: str, key: str | None, digits: int) -> str:
+    """The order's reference: derived from the intent (key), so that a retried or
+    double-clicked create names the same order at the gateway or SCB."""
+    if not key:
+        return ("Q" + secrets.token_hex(digits // 2)).upper()
+    return (
+        "Q" + hashlib.sha256(f"{owner}:{operation}:{key}".encode()).hexdigest()[:digits]
+    ).upper()
+
+
+async def _create_scb(
+    request: Request,
+    session: SessionDep,
+    member: CurrentMember,
+    account: ReceivingAccount,
+    amount: int,
+    site: SiteSettings,
+    idempotency_key: str | None,
+) -> JSONResponse:
+    """A bank QR made by SCB's QR create v2 (PAO_BANK_API=scb; ADR 0029): ref1 is the
+    order's reference (at most 20 of [A-Z0-9]), the expiry Pao's own."""
+    service.check_amount(account.code, amount, site, member.currency)
+    owner, operation = f"member:{member.id}", f"qrcode:{account.code}"
+    payload = {"amount": amount}
+    replay = await replayed_answer(
+        session, owner=owner, key=idempotency_key, operation=operation, payload=payload
+    )
+    if replay is not None:
+        return JSONResponse(replay)
+    order_ref = _order_ref(owner, operation, idempotency_key, 18)
+    expires_at = utcnow() + timedelta(minutes=site.qr_expire_minutes)
+    # No transaction stays open across SCB's call (as for a gateway order).
+    await session.commit()
+    try:
+        raw = await scb_flow.scb_api(request.app.state).create_qr(
+            ref1=order_ref, amount=amount, expires_at=expires_at
+        )
+    except ScbQrUnavailable as exc:
+        raise QrFail(reason=str(exc)[:200]) from None
+
+    async def store() -> QrState:
+        qr = await scb.store_qr(
+            session, member=member, account=account, amount=amount,
+            order_ref=order_ref, payload=raw, expires_at=expires_at,
+        )  # fmt: skip
+        return state_of(qr)
+
+    answer = await run_idempotent(
+        session, owner=owner, key=idempotency_key, operation=operation,
+        payload=payload, action=store,
+    )  # fmt: skip
     return JSONResponse(answer)
 
 

@@ -72,3 +72,15 @@ class PaymentAck(BaseModel):
     code: str = "OK"
     outcome: str
     duplicate: bool
+
+
+class ScbReply(BaseModel):
+    """Pao's answer to SCB's payment confirmation (providers.md §6 [B7]): received. It says
+    nothing about crediting, which waits for SCB's inquiry (ADR 0029)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    res_code: str = Field(alias="resCode")
+    res_desc: str = Field(alias="resDesc")
+    transaction_id: str = Field(alias="transactionId")
+    confirm_id: str = Field(alias="confirmId")

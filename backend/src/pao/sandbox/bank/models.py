@@ -96,3 +96,35 @@ class PayoutControl(SandboxBase):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     mode: Mapped[PayoutMode] = mapped_column(String(10))
+
+
+class ScbQr(SandboxBase):
+    """A bill payment QR the sandbox SCB made (QR create v2): what it was asked for."""
+
+    __tablename__ = "sandbox_scb_qrs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    biller_id: Mapped[str] = mapped_column(String(20))
+    ref1: Mapped[str] = mapped_column(String(20), index=True)
+    ref2: Mapped[str] = mapped_column(String(20), default="")
+    ref3: Mapped[str] = mapped_column(String(20), default="")
+    amount: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class ScbBillPayment(SandboxBase):
+    """A payment of a bill payment QR (biller id + references), as SCB's inquiry reports it
+    and its payment confirmation tells the biller."""
+
+    __tablename__ = "sandbox_scb_bill_payments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[str] = mapped_column(String(64), unique=True)
+    reference: Mapped[str] = mapped_column(String(30))  # the bank transfer's
+    biller_id: Mapped[str] = mapped_column(String(20))
+    ref1: Mapped[str] = mapped_column(String(20), index=True)
+    ref2: Mapped[str] = mapped_column(String(20), default="")
+    ref3: Mapped[str] = mapped_column(String(20), default="")
+    amount: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -13,7 +13,9 @@ JSON API (what Pao's adapters and the page call):
   {modes: ["fail" | "timeout" | "late" | "error" | "succeed", …]} queues test behaviours;
 * ``POST /sandbox/bank/api/qr-payments`` {fromBank, fromAccount, payload, amount?}: pays a
   PromptPay / Lao QR and notifies Pao (``POST {base_url}/api/payments/bank/notify``, signed
-  ``X-Bank-Signature: hex(hmac_sha256(bank_webhook_secret, body))``);
+  ``X-Bank-Signature: hex(hmac_sha256(bank_webhook_secret, body))``); a bill payment QR
+  (SCB's, :mod:`pao.sandbox.bank.scb`) is confirmed in SCB's format instead
+  (``POST {base_url}/api/payments/bank/scb/notify``, unsigned like SCB's);
 * ``POST /sandbox/bank/api/gateway-payments`` {gateway, orderId}: pays a sandbox gateway order.
 
 A plain router (no unit of work): these handlers use the sandbox's own database only.
@@ -35,7 +37,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import ConfigDict, Field
 
 from pao.core.params import RequestModel
-from pao.sandbox.bank import service
+from pao.sandbox.bank import scb, service
 from pao.sandbox.bank.models import BankPayout, BankTransfer, PayoutMode
 from pao.sandbox.bank.page import PAGE_HTML
 from pao.sandbox.bank.slipimage import render_slip
@@ -221,9 +223,22 @@ def _sign(secret: str, body: bytes) -> str:
     return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+async def _confirm_as_scb(request: Request, fields: dict[str, Any]) -> int | None:
+    """SCB's payment confirmation to Pao (SCB → the biller's registered URL)."""
+    settings = request.app.state.settings
+    http: httpx.AsyncClient = request.app.state.http
+    try:
+        answer = await http.post(f"{settings.base_url}/api/payments/bank/scb/notify", json=fields)
+    except httpx.HTTPError:
+        return None
+    return answer.status_code
+
+
 @router.post("/api/qr-payments")
 async def pay_qr(body: QrPaymentIn, request: Request, session: SandboxSessionDep) -> JSONResponse:
     try:
+        bill = service.read_qr(body.payload)
+        made = await scb.check_payable(session, bill) if bill.ref1 else None
         record, target = await service.pay_qr(
             session,
             from_bank=body.from_bank,
@@ -233,6 +248,12 @@ async def pay_qr(body: QrPaymentIn, request: Request, session: SandboxSessionDep
         )
     except service.BankRefusal as exc:
         return _refused(exc.code)
+    if target.ref1:
+        payment = await scb.record_payment(session, record, target, made)
+        fields = scb.payment_fields(payment, record)
+        await session.commit()
+        confirmed = await _confirm_as_scb(request, fields)
+        return JSONResponse({**_transfer_out(record), "notified": confirmed}, status_code=201)
     await session.commit()
     settings = request.app.state.settings
     paid_at: datetime = record.created_at

@@ -282,6 +282,8 @@ async def get_payout(session: AsyncSession, *, payout_id: str) -> BankPayout | N
 # --- QR payments ---------------------------------------------------------------------------
 
 PROMPTPAY_AID = "A000000677010111"
+# Thai QR tag 30: a bill payment to a biller id, with its references (SCB's QR create).
+BILL_PAYMENT_AID = "A000000677010112"
 LAO_AID = "A005266284662577"
 
 
@@ -290,10 +292,14 @@ class QrTarget:
     receiver_proxy: str  # PromptPay id (mobile 0066…, national id, e-wallet) or Lao receiver id
     currency: str
     amount: int | None  # minor units, None for a static QR
+    # A bill payment QR (tag 30): the receiver is a biller id, the payment names ref1/ref2.
+    ref1: str | None = None
+    ref2: str = ""
 
 
 def read_qr(payload: str) -> QrTarget:
-    """The receiver and amount of a Thai PromptPay (tag 29) or Lao QR (tag 38) payload."""
+    """The receiver and amount of a Thai PromptPay (tag 29), Thai bill payment (tag 30) or Lao
+    QR (tag 38) payload."""
     payload = payload.strip()
     try:
         tlv.check_crc(payload, "63")
@@ -310,6 +316,12 @@ def read_qr(payload: str) -> QrTarget:
                 raise BankRefusal("INVALID_QR")
             proxy = merchant.get("01") or merchant.get("02") or merchant.get("03")
             currency = "THB"
+        elif "30" in fields:
+            merchant = tlv.parse(fields["30"])
+            proxy = merchant.get("01")
+            if merchant.get("00") != BILL_PAYMENT_AID or not proxy or not merchant.get("02"):
+                raise BankRefusal("INVALID_QR")
+            return QrTarget(proxy, "THB", amount, merchant["02"], merchant.get("03", ""))
         elif "38" in fields:
             merchant = tlv.parse(fields["38"])
             if merchant.get("00") != LAO_AID:
