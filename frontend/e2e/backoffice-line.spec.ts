@@ -1,8 +1,9 @@
 /**
  * LINE in the support inbox (en, 1366×768): support has the inbox open; a tester on the sandbox
  * LINE page (/sandbox/line, playing a LINE user) writes; the conversation appears live, marked
- * "From LINE"; support answers, and the answer reaches the LINE user (the sandbox's reply
- * endpoint, called by Pao's line-bot-sdk), shown on the tester's page.
+ * "From LINE"; support answers with text and then with quick replies, and each reaches the LINE
+ * user (the sandbox's reply and push endpoints, called by Pao's line-bot-sdk), shown on the
+ * tester's page, where a quick reply is a chip the user taps to answer.
  */
 import { expect, test } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
@@ -47,5 +48,19 @@ test('a LINE user writes, support sees it live and answers, the user reads it in
   const answer = lineChat.getByRole('listitem').filter({ hasText: 'Yes, it was paid a minute ago' });
   await expect(answer).toBeVisible();
   await expect(answer).toContainText('reply');
+
+  // Quick replies: LINE shows them as chips under the text; tapping one answers with its text.
+  await conversation.getByLabel(t('agent.replyKind')).selectOption('quick_replies');
+  await conversation.getByLabel(t('agent.options')).fill('Yes, thanks\nI need more help');
+  await reply.fill('Anything else?');
+  await page.screenshot({ path: 'test-results/screens/backoffice-line-quick-replies.png' });
+  await reply.press('Enter');
+  await expect(thread.getByRole('listitem').filter({ hasText: 'Anything else?' }).getByLabel(t('chat.sent'))).toBeVisible();
+  const question = lineChat.getByRole('listitem').filter({ hasText: 'Anything else?' });
+  await expect(question.getByRole('button', { name: 'Yes, thanks' })).toBeVisible();
+  await question.getByRole('button', { name: 'I need more help' }).click();
+  await expect(thread.getByText('I need more help')).toBeVisible();
+  // The builder is back to plain text for the next reply.
+  await expect(conversation.getByLabel(t('agent.replyKind'))).toHaveValue('text');
   await lineContext.close();
 });

@@ -5,14 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext } from '@playwright/test';
-import { createMember, type Member } from './support/backend';
+import { createMember } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
+import { apiToken, operatorAccount, sandboxSlip, walletOf } from './support/slips';
 
 const PAO = fileURLToPath(new URL('../../.venv/bin/pao', import.meta.url));
-const HEADERS = { 'X-Pao-Client': 'wallet' };
-
 /** `pao ops …` against the test server's database, reaching its sandbox bank over HTTP. */
 function ops(...args: string[]): string {
   return execFileSync(PAO, ['ops', ...args], {
@@ -25,48 +23,6 @@ function ops(...args: string[]): string {
     },
     encoding: 'utf8',
   });
-}
-
-async function apiToken(request: APIRequestContext, member: Member): Promise<string> {
-  const response = await request.post('/api/login', {
-    headers: HEADERS,
-    data: { username: member.phone, password: member.password },
-  });
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function walletOf(request: APIRequestContext, token: string) {
-  const response = await request.get('/api/wallet', {
-    headers: { ...HEADERS, Authorization: `Bearer ${token}` },
-  });
-  return (await response.json()) as {
-    wallet: { amount: number };
-    bankAccount: { bankCode: string; bankAccountNo: string; bankAccountName: string };
-  };
-}
-
-/** An operator bank account members transfer to (from the deposit lookup). */
-async function operatorAccount(request: APIRequestContext, token: string) {
-  const response = await request.get('/api/lookup/deposit', {
-    headers: { ...HEADERS, Authorization: `Bearer ${token}` },
-  });
-  expect(response.ok(), 'the deposit lookup answers').toBe(true);
-  const lookup = (await response.json()) as {
-    banks: {
-      bankCode: string;
-      bankType: string;
-      mode: string;
-      bankAccountNo: string;
-      bank: { nameTH: string; nameEN: string };
-    }[];
-  };
-  // A plain bank-transfer account (an AUTO one may show as a QR tab as well).
-  const bank = lookup.banks.find(
-    (b) => b.bankType !== 'PAYMENT' && b.mode !== 'AUTO' && b.bankAccountNo,
-  );
-  expect(bank, 'the demo data has an operator bank account').toBeTruthy();
-  return bank!;
 }
 
 test('transfer at the sandbox bank, upload the slip, wallet credited @en', async ({
@@ -136,19 +92,7 @@ test('transfer at the sandbox bank, upload the slip, wallet credited @en', async
 test('the same slip twice is refused with its reason', async ({ page, request, t }) => {
   const member = await createMember(request);
   const token = await apiToken(request, member);
-  const { bankAccount } = await walletOf(request, token);
-  const operator = await operatorAccount(request, token);
-  const transfer = await request.post('/sandbox/bank/api/transfers', {
-    data: {
-      fromBank: bankAccount.bankCode,
-      fromAccount: bankAccount.bankAccountNo,
-      toBank: operator.bankCode,
-      toAccount: operator.bankAccountNo,
-      amount: 100,
-    },
-  });
-  const { slipUrl } = (await transfer.json()) as { slipUrl: string };
-  const image = await (await request.get(slipUrl)).body();
+  const image = await sandboxSlip(request, member, 100);
 
   await loginViaUi(page, t, member.phone, member.password);
   await expect(page).toHaveURL(/\/user\/home$/);
@@ -179,7 +123,7 @@ test('an approved withdrawal is paid by the bank, a rejected one refunded', asyn
   const token = await apiToken(request, member);
   const withdraw = async (amount: number) => {
     const response = await request.post('/api/wallet/withdrawAll', {
-      headers: { ...HEADERS, Authorization: `Bearer ${token}` },
+      headers: { 'X-Pao-Client': 'wallet', Authorization: `Bearer ${token}` },
       data: { amount },
     });
     expect(response.ok(), await response.text()).toBe(true);

@@ -1,12 +1,13 @@
 /**
  * One conversation in the back office: its history and live messages (the shared chat view and
- * composer of components/chat), replies with text and files, read marks, and its assignment.
+ * composer of components/chat), replies with text, quick replies, buttons and files, read marks, and its assignment.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChatView } from '@/components/chat/ChatView';
 import { Composer } from '@/components/chat/Composer';
+import { ReplyKindPicker, useReplyBuilder } from '@/components/chat/ReplyKindPicker';
 import type { AgentMessage, WireMessage } from '@/lib/chat/types';
 import { useAlert } from '@/lib/chat/use-alert';
 import { useConversation, type ConversationTransport } from '@/lib/chat/use-conversation';
@@ -21,6 +22,7 @@ export function ConversationPane({ conversation, live, me }: Props) {
   const errorText = useBoErrorText();
   const queryClient = useQueryClient();
   const [alert, showAlert] = useAlert();
+  const reply = useReplyBuilder();
   const id = conversation.id;
 
   const transport = useMemo<ConversationTransport<AgentMessage>>(
@@ -66,7 +68,12 @@ export function ConversationPane({ conversation, live, me }: Props) {
           {alert}
         </p>
       )}
-      <Composer onText={(text) => chat.send({ message_type: 'text', payload: text })} onFile={chat.sendFile} onAlert={showAlert} />
+      <Composer
+        onText={(text) => chat.send(reply.build(text))}
+        onFile={chat.sendFile}
+        onAlert={showAlert}
+        extra={<ReplyKindPicker {...reply} />}
+      />
     </section>
   );
 }

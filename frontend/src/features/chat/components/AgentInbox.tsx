@@ -24,12 +24,13 @@ import {
   staffCode,
   staffPassword,
 } from '../api/agent';
-import type { AgentMessage, Button, ConversationSummary, WireMessage } from '@/lib/chat/types';
+import type { AgentMessage, ConversationSummary, WireMessage } from '@/lib/chat/types';
 import { useAlert } from '@/lib/chat/use-alert';
 import { useChatSocket } from '@/lib/chat/use-chat-socket';
 import { useConversation, type ConversationTransport } from '@/lib/chat/use-conversation';
 import { ChatView } from '@/components/chat/ChatView';
 import { Composer } from '@/components/chat/Composer';
+import { ReplyKindPicker, useReplyBuilder } from '@/components/chat/ReplyKindPicker';
 
 type Enrolment = { secret: string; qr: string };
 type Challenge = { ticket: string; enrolment: Enrolment | null };
@@ -161,36 +162,6 @@ function AgentLogin({ onDone }: { onDone: (token: string) => void }) {
   );
 }
 
-type ReplyKind = 'text' | 'quick_replies' | 'buttons';
-
-/** "Title" → a reply button; "Title | https://…" → web; "Title | tel:…" → call. */
-function parseButton(line: string): Button {
-  const [rawTitle, rawTarget] = line.split('|');
-  const title = (rawTitle ?? '').trim();
-  const target = (rawTarget ?? '').trim();
-  if (/^https?:\/\//i.test(target)) return { type: 'web', title, url: target };
-  if (target.toLowerCase().startsWith('tel:')) return { type: 'call', title, payload: target.slice(4) };
-  if (target) return { type: 'postback', title, payload: target };
-  return { type: 'reply', title };
-}
-
-function buildMessage(kind: ReplyKind, text: string, options: string): AgentMessage {
-  const lines = options
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  if (kind === 'quick_replies' && lines.length) {
-    return {
-      message_type: 'quick_replies',
-      payload: { text, quick_replies: lines.map((line) => ({ title: line })) },
-    };
-  }
-  if (kind === 'buttons' && lines.length) {
-    return { message_type: 'buttons', payload: { text, buttons: lines.slice(0, 3).map(parseButton) } };
-  }
-  return { message_type: 'text', payload: text };
-}
-
 function Conversation({
   summary,
   live,
@@ -206,8 +177,7 @@ function Conversation({
   const errorText = useErrorText('chat');
   const queryClient = useQueryClient();
   const [alert, showAlert] = useAlert();
-  const [kind, setKind] = useState<ReplyKind>('text');
-  const [options, setOptions] = useState('');
+  const reply = useReplyBuilder();
   const id = summary._id;
 
   const transport = useMemo<ConversationTransport<AgentMessage>>(
@@ -236,7 +206,6 @@ function Conversation({
     for (const message of live) if (message.conversationId === id) receive(message);
   }, [live, id, receive]);
 
-  const optionsId = `agent-options-${id}`;
   return (
     <section className="agent-conversation" aria-label={summary.name}>
       <header className="agent-conversation-head">
@@ -262,44 +231,10 @@ function Conversation({
         </p>
       )}
       <Composer
-        onText={(text) => {
-          chat.send(buildMessage(kind, text, options));
-          setOptions('');
-          setKind('text');
-        }}
+        onText={(text) => chat.send(reply.build(text))}
         onFile={chat.sendFile}
         onAlert={showAlert}
-        extra={
-          <div className="agent-reply-kind">
-            <label className="visually-hidden" htmlFor={`agent-kind-${id}`}>
-              {t('agent.replyKind')}
-            </label>
-            <select
-              id={`agent-kind-${id}`}
-              value={kind}
-              onChange={(event) => setKind(event.target.value as ReplyKind)}
-            >
-              <option value="text">{t('agent.kindText')}</option>
-              <option value="quick_replies">{t('agent.kindQuick')}</option>
-              <option value="buttons">{t('agent.kindButtons')}</option>
-            </select>
-            {kind !== 'text' && (
-              <>
-                <label className="visually-hidden" htmlFor={optionsId}>
-                  {t('agent.options')}
-                </label>
-                <textarea
-                  id={optionsId}
-                  className="chat-input"
-                  rows={2}
-                  value={options}
-                  placeholder={kind === 'buttons' ? t('agent.buttonsHint') : t('agent.quickHint')}
-                  onChange={(event) => setOptions(event.target.value)}
-                />
-              </>
-            )}
-          </div>
-        }
+        extra={<ReplyKindPicker {...reply} />}
       />
     </section>
   );

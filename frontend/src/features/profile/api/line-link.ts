@@ -31,8 +31,22 @@ export function useLineLinkCode() {
   return useLinkMutation(() => api.post('/api/line/link/code'));
 }
 
+/** Notices on or off: the box shows the choice at once, and goes back if the server refuses. */
 export function useLineNotices() {
-  return useLinkMutation((enabled: boolean) => api.put('/api/line/link/notices', { enabled }));
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean): Promise<LineLink> => api.put('/api/line/link/notices', { enabled }),
+    onMutate: async (enabled) => {
+      await client.cancelQueries({ queryKey: KEY });
+      const before = client.getQueryData<LineLink>(KEY);
+      if (before) client.setQueryData<LineLink>(KEY, { ...before, notices: enabled });
+      return { before };
+    },
+    onError: (_error, _enabled, context) => {
+      if (context?.before) client.setQueryData(KEY, context.before);
+    },
+    onSuccess: (data) => client.setQueryData(KEY, data),
+  });
 }
 
 export function useLineUnlink() {
