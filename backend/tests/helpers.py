@@ -32,7 +32,8 @@ DEFAULT_NAME = "Test Member"
 DEFAULT_BANK_ACCOUNT_NAME = "TEST MEMBER"
 
 _serial = itertools.count(1)
-OTP_IN_TEXT = re.compile(r"OTP (\d{6})")
+# Pao's own text ("Pao OTP 123456 …") or ThaiBulkSMS's ("TBS Code: 123456 …").
+OTP_IN_TEXT = re.compile(r"(?:OTP|Code:) (\d{6})")
 
 
 def auth(token: str) -> dict[str, str]:

@@ -216,3 +216,25 @@ def test_an_unreachable_provider_exits_1(slipok_env: None, monkeypatch: pytest.M
     assert result.exit_code == 1
     assert "reachable FAILED" in result.output
     assert "ConnectError" in result.output
+
+
+async def test_the_thaibulksms_otp_api_is_checked_without_texting_anyone(
+    app: FastAPI, client: httpx.AsyncClient, settings: Settings
+) -> None:
+    otp = settings.model_copy(update={"otp_provider": "thaibulksms"})
+    [probe] = (await run_check(app, otp, only={"thaibulksms-otp"})).values()
+    assert not probe.failed, probe.line()
+    # No harmless call proves the OTP key: reachable and shaped, the credentials not proven.
+    assert (probe.reachable, probe.credentials, probe.shape) == (Mark.OK, Mark.UNKNOWN, Mark.OK)
+    assert "send one OTP to a staff phone" in probe.detail
+    outbox = await client.get("/sandbox/sms")
+    assert outbox.json() == []  # nobody was texted
+    wrong = otp.model_copy(update={"thaibulksms_otp_secret": SecretStr(WRONG)})
+    [refused] = (await run_check(app, wrong, only={"thaibulksms-otp"})).values()
+    assert refused.failed
+    assert refused.credentials is Mark.FAILED
+    assert WRONG not in refused.line()
+    unset = otp.model_copy(update={"thaibulksms_otp_key": SecretStr("")})
+    [missing] = (await run_check(app, unset, only={"thaibulksms-otp"})).values()
+    assert missing.failed
+    assert "PAO_THAIBULKSMS_OTP_KEY" in missing.detail

@@ -41,6 +41,8 @@ SANDBOX_FILLED_SECRETS = (
     "scb_api_secret",
     "thaibulksms_api_key",
     "thaibulksms_api_secret",
+    "thaibulksms_otp_key",
+    "thaibulksms_otp_secret",
 )
 # What each bank API (PAO_BANK_API) needs to start without the sandbox (ADR 0029).
 BANK_API_CREDENTIALS: dict[str, tuple[str, ...]] = {
@@ -53,6 +55,12 @@ SANDBOX_SCB_REF3_PREFIX = "PAO"
 SMS_PROVIDER_CREDENTIALS: dict[str, tuple[str, ...]] = {
     "pao": (),
     "thaibulksms": ("thaibulksms_api_key", "thaibulksms_api_secret"),
+}
+# Who makes and checks registration codes (PAO_OTP_PROVIDER, ADR 0030): ThaiBulkSMS's OTP API
+# has its own key and secret, separate from its SMS API's.
+OTP_PROVIDER_CREDENTIALS: dict[str, tuple[str, ...]] = {
+    "pao": (),
+    "thaibulksms": ("thaibulksms_otp_key", "thaibulksms_otp_secret"),
 }
 # The providers' public bases (providers.md §4, §6): the default of each *_url setting unless
 # the sandbox is on, then this app's /sandbox/... twin.
@@ -92,6 +100,13 @@ class Settings(BaseSettings):
     thaibulksms_url: str | None = None
     thaibulksms_api_key: SecretStr = SecretStr("")
     thaibulksms_api_secret: SecretStr = SecretStr("")
+    # Who makes and checks registration codes: Pao itself (sent through sms_provider) or
+    # ThaiBulkSMS's OTP API (it makes, texts and checks the code; Pao's throttles and budgets
+    # stay in front, ADR 0030). The URL defaults like thaibulksms_url's.
+    otp_provider: Literal["pao", "thaibulksms"] = "pao"
+    thaibulksms_otp_url: str | None = None
+    thaibulksms_otp_key: SecretStr = SecretStr("")
+    thaibulksms_otp_secret: SecretStr = SecretStr("")
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     session_ttl_hours: int = 24 * 14
     # Back office: a staff session unused for this long locks (the password unlocks it); it
@@ -274,6 +289,7 @@ class Settings(BaseSettings):
         self.require_slip_verifier_credentials()
         self.require_sms_provider_credentials()
         self.require_bank_api_credentials()
+        self.require_otp_provider_credentials()
 
     def require_bank_api_credentials(self) -> None:
         """The chosen bank API's settings, when the sandbox is off (names only, never a value)."""
@@ -288,6 +304,20 @@ class Settings(BaseSettings):
             names = ", ".join(f"PAO_{name.upper()}" for name in missing)
             raise RuntimeError(
                 f"refusing to start with PAO_BANK_API={self.bank_api} without {names}"
+            )
+
+    def require_otp_provider_credentials(self) -> None:
+        if self.sandbox:
+            return
+        missing = [
+            name
+            for name in OTP_PROVIDER_CREDENTIALS[self.otp_provider]
+            if not _secret_text(getattr(self, name))
+        ]
+        if missing:
+            names = ", ".join(f"PAO_{name.upper()}" for name in missing)
+            raise RuntimeError(
+                f"refusing to start with PAO_OTP_PROVIDER={self.otp_provider} without {names}"
             )
 
     def require_sms_provider_credentials(self) -> None:

@@ -28,7 +28,9 @@ AppError
  │    └── OtpBlock                    OTP_BLOCK (daily caps; burned OTP, keeps the burn)
  ├── Unprocessable (422)
  │    └── KeyMissing                  KEY_MISSING (a required field is empty)
- └── OtpSendFail (502)                OTP_SEND_FAIL
+ ├── OtpSendFail (502)                OTP_SEND_FAIL
+ └── OtpVerifyFail (502)              OTP_VERIFY_FAIL (the OTP provider gave no usable answer;
+                                      keeps the counted try)
 """
 
 from __future__ import annotations
@@ -122,6 +124,16 @@ class KeyMissing(Unprocessable):
 class OtpSendFail(AppError):
     status_code = 502
     code = "OTP_SEND_FAIL"
+
+
+class OtpVerifyFail(AppError):
+    """The OTP provider could not say whether the code is right (down, 5xx, an answer not
+    understood): try again. Never a pass (ADR 0030)."""
+
+    status_code = 502
+    code = "OTP_VERIFY_FAIL"
+    # The try was counted (the provider may have judged the PIN) and must survive.
+    keeps_changes = True
 
 
 class MemberStatusUnchanged(Conflict):

@@ -143,9 +143,15 @@ class OtpRequest(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     phone: Mapped[str] = mapped_column(String(20))
     ip: Mapped[str] = mapped_column(String(64))
-    ref: Mapped[str] = mapped_column(String(8))
+    # Pao's own ref, or the OTP provider's refno (ADR 0030).
+    ref: Mapped[str] = mapped_column(String(16))
     token_digest: Mapped[str] = mapped_column(String(64), unique=True)
+    # With an OTP provider: empty until the provider said yes, then the HMAC of that code (a
+    # retried verify is then answered here, without asking the provider again).
     code_hmac: Mapped[str] = mapped_column(String(64))
+    # The OTP provider's handle on its code (PAO_OTP_PROVIDER=thaibulksms); None: Pao's code.
+    # Never logged or shown: with the OTP key and secret it checks a PIN.
+    provider_token: Mapped[str | None] = mapped_column(String(255))
     status: Mapped[OtpStatus] = mapped_column(String(10), default=OtpStatus.PENDING)
     wrong_attempts: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -19,6 +19,15 @@ Rules:
 On PostgreSQL concurrent sends for one phone are serialised by a transaction-scoped advisory
 lock (SQLite serialises every writer anyway), so two racing sends cannot both pass the 60 s
 check.
+
+With an OTP provider (``PAO_OTP_PROVIDER=thaibulksms``, ADR 0030) every rule above still holds
+and runs first; only the code changes hands: the provider makes and texts it (its budgets
+spent first, :class:`pao.identity.sms.BudgetedOtpProvider`), Pao keeps the provider's token on
+the row and shows its refno as the ref, and a verify asks the provider about a PIN only after
+Pao's own checks (unknown, used, burned, expired). Every PIN put to the provider counts as a try
+unless it answers a definite yes; no usable answer is ``OTP_VERIFY_FAIL``, never a pass. Once
+verified, the code's HMAC is kept like Pao's own, so a retried verify is answered without the
+provider.
 """
 
 from __future__ import annotations
@@ -41,9 +50,11 @@ from pao.identity.exceptions import (
     OtpExpired,
     OtpNotExist,
     OtpTokenInvalid,
+    OtpVerifyFail,
     RequestLimit1Min,
 )
 from pao.identity.models import OTP_TRANSITIONS, OtpRequest, OtpStatus
+from pao.identity.otp_provider import OtpProvider, Verdict
 from pao.identity.sms import SmsSender
 from pao.kit.clock import utcnow
 from pao.kit.states import transition
@@ -59,6 +70,8 @@ CODE_DIGITS = 6
 REF_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 REF_LENGTH = 4
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+# What is worth putting to an OTP provider (anything else is a wrong try without a call).
+PROVIDER_PIN_SHAPE = re.compile(r"[0-9]{4,8}")
 
 
 @dataclass(frozen=True)
@@ -121,8 +134,10 @@ async def send_otp(
     sender_name: str,
     daily_cap_per_phone: int,
     daily_cap_per_ip: int,
+    provider: OtpProvider | None = None,
 ) -> SentOtp:
-    """Send a new code to ``phone`` (already validated) unless a throttle refuses."""
+    """Send a new code to ``phone`` (already validated) unless a throttle refuses; through
+    ``provider`` when one makes the codes."""
     await _lock_phone(session, phone)
     verified = await find_verified(session, phone=phone)
     if verified is not None:
@@ -143,6 +158,8 @@ async def send_otp(
         # The seconds left, so that the app counts down to the moment a resend is taken.
         wait = RESEND_INTERVAL - (now - last_sent)
         raise RequestLimit1Min(retryAfter=max(1, math.ceil(wait.total_seconds())))
+    if provider is not None:
+        return await _send_through(session, provider, phone=phone, ip=ip, now=now)
     token, code, ref = new_token(), new_code(), new_ref()
     session.add(
         OtpRequest(
@@ -163,8 +180,43 @@ async def send_otp(
     return SentOtp(ref=ref, token=token, code="OK")
 
 
+async def _send_through(
+    session: AsyncSession, provider: OtpProvider, *, phone: str, ip: str, now: datetime
+) -> SentOtp:
+    # The provider first (it returns the handle the row keeps); if it refuses, nothing is
+    # stored and the request rolls back as with Pao's own SMS.
+    sent = await provider.request(phone=phone)
+    token = new_token()
+    session.add(
+        OtpRequest(
+            phone=phone,
+            ip=ip,
+            ref=sent.refno,
+            token_digest=token_digest(token),
+            code_hmac="",
+            provider_token=sent.token,
+            status=OtpStatus.PENDING,
+            wrong_attempts=0,
+            created_at=now,
+            expires_at=now + OTP_TTL,
+        )
+    )
+    await session.flush()
+    return SentOtp(ref=sent.refno, token=token, code="OK")
+
+
+async def _provider_verdict(
+    provider: OtpProvider | None, *, provider_token: str, code: str
+) -> Verdict:
+    if not PROVIDER_PIN_SHAPE.fullmatch(code):
+        return Verdict.WRONG
+    if provider is None:
+        return Verdict.UNAVAILABLE
+    return await provider.verify(token=provider_token, pin=code)
+
+
 async def verify_otp(
-    session: AsyncSession, *, token: str, code: str
+    session: AsyncSession, *, token: str, code: str, provider: OtpProvider | None = None
 ) -> Literal["OK", "OTP_VERIFIED"]:
     """Check ``code`` against the OTP behind ``token``; ``OTP_VERIFIED`` on a repeat."""
     if not TOKEN_SHAPE.fullmatch(token):
@@ -189,7 +241,11 @@ async def verify_otp(
         return "OTP_VERIFIED"
     if otp.expires_at <= now:
         raise OtpExpired()
-    if not matches:
+    verdict = Verdict.VERIFIED if matches else Verdict.WRONG
+    if otp.provider_token is not None:
+        # Under the row lock: two racing verifies ask the provider once.
+        verdict = await _provider_verdict(provider, provider_token=otp.provider_token, code=code)
+    if verdict is not Verdict.VERIFIED:
         otp.wrong_attempts += 1
         if otp.wrong_attempts >= MAX_WRONG_ATTEMPTS:
             await transition(
@@ -201,9 +257,13 @@ async def verify_otp(
                 reason="too many wrong codes",
             )
             raise OtpBlock(keeps_changes=True)
+        if verdict is Verdict.UNAVAILABLE:
+            raise OtpVerifyFail()
         raise OtpCodeInvalid()
     await transition(session, otp, OtpStatus.VERIFIED, OTP_TRANSITIONS, actor="otp-verify")
     otp.verified_at = now
+    if otp.provider_token is not None:
+        otp.code_hmac = _code_hmac(token, code)
     return "OK"
 
 

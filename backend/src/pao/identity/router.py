@@ -34,7 +34,7 @@ from pao.identity.schemas import (
     RegisterRequest,
     profile_of,
 )
-from pao.identity.sms import BudgetedSmsSender, SmsSenderDep
+from pao.identity.sms import BudgetedSmsSender, OtpCheckerDep, OtpProviderDep, SmsSenderDep
 from pao.site.settings import load_site_settings
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -165,7 +165,11 @@ async def otp_challenge(request: Request) -> OtpChallengeOut:
     summary="Send a registration OTP by SMS (code OTP_VERIFIED: already verified, no SMS)",
 )
 async def send_otp(
-    body: OtpSendRequest, request: Request, session: SessionDep, sms: SmsSenderDep
+    body: OtpSendRequest,
+    request: Request,
+    session: SessionDep,
+    sms: SmsSenderDep,
+    provider: OtpProviderDep,
 ) -> OtpSendResponse:
     settings = _settings(request)
     limiter: RateLimiter = request.app.state.rate_limiter
@@ -177,6 +181,7 @@ async def send_otp(
         )
     ):
         sms = sms.with_proof()
+        provider = provider.with_proof() if provider is not None else None
     sent = await service.send_registration_otp(
         session,
         phone_number=body.phone_number,
@@ -185,6 +190,7 @@ async def send_otp(
         site=await load_site_settings(session),
         sms=sms,
         sender_name=settings.sms_sender,
+        provider=provider,
     )
     return OtpSendResponse(
         otp_ref=sent.ref,
@@ -204,11 +210,16 @@ async def send_otp(
         _410="gone",
         _422="KEY_MISSING | KEY_INVALID",
         _429="OTP_BLOCK",
+        _502="OTP_VERIFY_FAIL",
     ),
     summary="Check the SMS code of an OTP",
 )
-async def verify(body: OtpVerifyRequest, session: SessionDep) -> OtpVerifyResponse:
-    code = await verify_otp(session, token=body.otp_token.strip(), code=body.otp_code.strip())
+async def verify(
+    body: OtpVerifyRequest, session: SessionDep, checker: OtpCheckerDep
+) -> OtpVerifyResponse:
+    code = await verify_otp(
+        session, token=body.otp_token.strip(), code=body.otp_code.strip(), provider=checker
+    )
     return OtpVerifyResponse(code=code)
 
 

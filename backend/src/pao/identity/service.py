@@ -59,6 +59,7 @@ from pao.identity.exceptions import (
     WrongPassword,
 )
 from pao.identity.models import Member, MemberChange, MemberChangeKind, MemberStatus, OtpRequest
+from pao.identity.otp_provider import OtpProvider
 from pao.identity.schemas import RegisterRequest
 from pao.identity.sms import SmsSender
 from pao.kit.clock import utcnow
@@ -547,8 +548,10 @@ async def send_registration_otp(
     site: SiteSettings,
     sms: SmsSender,
     sender_name: str,
+    provider: OtpProvider | None = None,
 ) -> otp_service.SentOtp:
-    """Send an OTP to a phone that may register (valid format, not taken)."""
+    """Send an OTP to a phone that may register (valid format, not taken); through
+    ``provider`` when one makes the codes (``PAO_OTP_PROVIDER``)."""
     phone = check_phone(_required(phone_number, "phoneNumber"), lao_mode=lao_mode)
     # No SMS to a phone that can never register: it would only spam the member.
     await ensure_phone_free(session, phone=phone)
@@ -560,4 +563,5 @@ async def send_registration_otp(
         sender_name=sender_name,
         daily_cap_per_phone=site.otp_daily_cap_per_phone,
         daily_cap_per_ip=site.otp_daily_cap_per_ip,
+        provider=provider,
     )

@@ -9,6 +9,8 @@ Any transport error or non-2xx answer becomes ``OTP_SEND_FAIL`` (502).
 
 The sender routes get (:data:`SmsSenderDep`) spends every SMS from the hourly budgets of
 :mod:`pao.identity.sms_budget` first: being the one way an SMS leaves, it is where they hold.
+With ``PAO_OTP_PROVIDER=thaibulksms`` registration codes leave through ThaiBulkSMS's OTP API
+instead (:data:`OtpProviderDep`), spending from the same budgets first (ADR 0030).
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from fastapi import Depends, Request
 from pao.core.settings import Settings
 from pao.core.uow import SessionDep
 from pao.identity.exceptions import OtpSendFail
+from pao.identity.otp_provider import OtpProvider, ProviderOtp, Verdict
 from pao.identity.sms_budget import SmsBudget, SmsLimits
 from pao.identity.sms_providers.thaibulksms import ThaiBulkSmsSender
+from pao.identity.sms_providers.thaibulksms_otp import ThaiBulkSmsOtp
 from pao.site.settings import load_site_settings
 
 log = structlog.get_logger(__name__)
@@ -79,9 +83,27 @@ class BudgetedSmsSender:
         await self._inner.send(phone=phone, text=text)
 
 
-async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
-    """The app's sender, within the operator's hourly budgets; tests may override this
-    dependency with a fake."""
+class BudgetedOtpProvider:
+    """An OTP provider whose requests spend from the same hourly budgets as an SMS (a code it
+    texts is an SMS paid for); checking a code spends nothing."""
+
+    def __init__(self, inner: OtpProvider, budget: SmsBudget, *, proven: bool = False) -> None:
+        self._inner = inner
+        self._budget = budget
+        self._proven = proven
+
+    def with_proof(self) -> BudgetedOtpProvider:
+        return BudgetedOtpProvider(self._inner, self._budget, proven=True)
+
+    async def request(self, *, phone: str) -> ProviderOtp:
+        await self._budget.spend(phone=phone, proven=self._proven)
+        return await self._inner.request(phone=phone)
+
+    async def verify(self, *, token: str, pin: str) -> Verdict:
+        return await self._inner.verify(token=token, pin=pin)
+
+
+async def _budget(request: Request, session: SessionDep) -> SmsBudget:
     settings: Settings = request.app.state.settings
     site = await load_site_settings(session)
     limits = SmsLimits(
@@ -90,10 +112,36 @@ async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
         prefix_digits=site.otp_prefix_digits,
         reserve_per_hour=settings.otp_reserve_per_hour,
     )
+    return SmsBudget(request.app.state.rate_limiter, limits)
+
+
+async def get_sms_sender(request: Request, session: SessionDep) -> SmsSender:
+    """The app's sender, within the operator's hourly budgets; tests may override this
+    dependency with a fake."""
+    settings: Settings = request.app.state.settings
     return BudgetedSmsSender(
-        build_sms_sender(request.app.state.http, settings),
-        SmsBudget(request.app.state.rate_limiter, limits),
+        build_sms_sender(request.app.state.http, settings), await _budget(request, session)
     )
 
 
 SmsSenderDep = Annotated[SmsSender, Depends(get_sms_sender)]
+
+
+def get_otp_checker(request: Request) -> OtpProvider:
+    """The provider that checks codes it made. Built whatever ``PAO_OTP_PROVIDER`` says now:
+    a code requested before the operator switched back to ``pao`` is still checked by
+    ThaiBulkSMS (only rows holding a provider token ever ask it)."""
+    return ThaiBulkSmsOtp(request.app.state.http, request.app.state.settings)
+
+
+async def get_otp_provider(request: Request, session: SessionDep) -> BudgetedOtpProvider | None:
+    """The provider that makes registration codes, within the hourly budgets; None: Pao makes
+    them itself (and texts them through :data:`SmsSenderDep`)."""
+    settings: Settings = request.app.state.settings
+    if settings.otp_provider != "thaibulksms":
+        return None
+    return BudgetedOtpProvider(get_otp_checker(request), await _budget(request, session))
+
+
+OtpProviderDep = Annotated[BudgetedOtpProvider | None, Depends(get_otp_provider)]
+OtpCheckerDep = Annotated[OtpProvider, Depends(get_otp_checker)]

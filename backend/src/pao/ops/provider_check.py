@@ -18,6 +18,12 @@ scb            ``POST {PAO_SCB_URL}/v1/oauth/token`` (§6): status 1000 with an 
                with ``PAO_SLIP_VERIFIER=scb`` or ``PAO_BANK_API=scb`` (one app, one token:
                SCB answers no harmless QR call, a QR create would be a real order)
 thaibulksms    ``GET {PAO_THAIBULKSMS_URL}/credit`` (§5): ``remaining_credit`` a number
+thaibulksms-   ``POST {PAO_THAIBULKSMS_OTP_URL}/v2/otp/verify`` with a made-up token (§5): the
+otp            OTP API has no harmless authenticated call (a request texts a code; it costs
+               and reaches a phone), so this proves the host reachable, the key and secret set,
+               and that a made-up token is refused with a 4xx (401/403: credentials refused);
+               the credentials are otherwise shown as not proven (``-``): send one OTP to a
+               staff phone (docs/go-live.md)
 line           ``GET {LINE API}/v2/bot/info`` (LINE's bot info; not in providers.md):
                ``userId`` a string
 hub88          ``POST {PAO_HUB88_URL}/operator/generic/v2/game/list`` signed (§1): a JSON
@@ -46,6 +52,7 @@ from pao.core.settings import EASYSLIP_PUBLIC_URL, SLIPOK_PUBLIC_URL, Settings
 from pao.games.providers import ProviderNotConfigured, provider_api_key, provider_url
 from pao.games.seamless.hub88 import games_api
 from pao.identity.sms_providers.thaibulksms import thaibulksms_base_url
+from pao.identity.sms_providers.thaibulksms_otp import thaibulksms_otp_base_url
 from pao.payments.payouts.adapter import payout_base_url
 from pao.payments.scb.oauth import MemoryTokenCache, ScbOAuth, ScbUnavailable
 
@@ -207,6 +214,48 @@ async def check_thaibulksms(settings: Settings, http: httpx.AsyncClient) -> Prob
     return passed(name, f"{credit} credits left")
 
 
+async def check_thaibulksms_otp(settings: Settings, http: httpx.AsyncClient) -> Probe:
+    name = "thaibulksms-otp"
+    key = settings.thaibulksms_otp_key.get_secret_value()
+    secret = settings.thaibulksms_otp_secret.get_secret_value()
+    if not (key and secret):
+        return Probe(
+            name,
+            detail="PAO_THAIBULKSMS_OTP_KEY/PAO_THAIBULKSMS_OTP_SECRET not set",
+            shape=Mark.FAILED,
+        )
+    made_up = {"key": key, "secret": secret, "token": f"pao-check-{uuid.uuid4().hex}", "pin": "0"}
+    try:
+        response = await http.post(
+            f"{thaibulksms_otp_base_url(settings)}/v2/otp/verify",
+            json=made_up,
+            timeout=TIMEOUT_SECONDS,
+        )
+    except httpx.HTTPError as exc:
+        return unreachable(name, exc)
+    if response.status_code in (401, 403):
+        body = _json(response)
+        error = body.get("error") if isinstance(body, dict) else None
+        return refused(name, response, error.get("code") if isinstance(error, dict) else None)
+    if not 400 <= response.status_code < 500:
+        # A 2xx would "verify" a token that does not exist; a 5xx is the provider failing.
+        return Probe(
+            name,
+            Mark.OK,
+            Mark.UNKNOWN,
+            Mark.FAILED,
+            detail=f"a made-up token was not refused (HTTP {response.status_code})",
+        )
+    return Probe(
+        name,
+        Mark.OK,
+        Mark.UNKNOWN,
+        Mark.OK,
+        detail=f"reachable, a made-up token refused (HTTP {response.status_code}); no harmless "
+        "call proves the key and secret: send one OTP to a staff phone",
+    )
+
+
 async def check_line(settings: Settings, http: httpx.AsyncClient) -> Probe:
     name = "line"
     base = settings.resolved_line_api_url or LINE_PUBLIC_URL
@@ -320,6 +369,8 @@ def planned(settings: Settings) -> list[tuple[str, Check | str]]:
         plan.append(("thaibulksms", check_thaibulksms))
     else:
         plan.append(("sms", "PAO_SMS_PROVIDER=pao: Pao's own dialect, no harmless call"))
+    if settings.otp_provider == "thaibulksms":
+        plan.append(("thaibulksms-otp", check_thaibulksms_otp))
     if settings.line_enabled:
         plan.append(("line", check_line))
     else:

@@ -25,6 +25,7 @@ from pao.sandbox.line.tester import router as line_tester_router
 from pao.sandbox.slipcheck.router import router as slipcheck_router
 from pao.sandbox.store import SandboxSessionDep
 from pao.sandbox.thaibulksms import router as thaibulksms_router
+from pao.sandbox.thaibulksms_otp import router as thaibulksms_otp_router
 from pao.sandbox.truemoney import router as truemoney_router
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -37,6 +38,7 @@ router.include_router(gateways_router)
 router.include_router(truemoney_router)
 router.include_router(slipcheck_router)
 router.include_router(thaibulksms_router)
+router.include_router(thaibulksms_otp_router)
 router.include_router(line_platform_router)
 router.include_router(line_tester_router)
 

@@ -57,7 +57,7 @@ def _authorised(request: Request) -> bool:
     return secrets.compare_digest(request.headers.get("authorization", ""), expected)
 
 
-async def _fields(request: Request) -> dict[str, Any]:
+async def fields_of(request: Request) -> dict[str, Any]:
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
             body = await request.json()
@@ -72,7 +72,7 @@ async def _fields(request: Request) -> dict[str, Any]:
 async def send(request: Request, session: SandboxSessionDep) -> JSONResponse:
     if not _authorised(request):
         return _error(401, 401, "UNAUTHORIZED", "Invalid API key or secret (sandbox)")
-    fields = await _fields(request)
+    fields = await fields_of(request)
     msisdn, message = str(fields.get("msisdn") or ""), str(fields.get("message") or "")
     if not msisdn or not message:
         return _error(400, 400, "BAD_REQUEST", "msisdn and message are required (sandbox)")
