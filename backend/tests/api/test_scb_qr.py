@@ -27,8 +27,9 @@ from pao.payments.qr.models import (
     ScbCallbackState,
 )
 from pao.payments.qr.scb import GIVE_UP_AFTER
+from pao.sandbox.bank import service as bank
 from pao.sandbox.bank.models import BankTransfer, ScbBillPayment
-from pao.sandbox.bank.scb import build_bill_qr, payment_fields
+from pao.sandbox.bank.scb import build_bill_qr, check_payable, payment_fields, record_payment
 from pao.sandbox.bank.service import read_qr
 from pao.wallet.models import Statement
 from tests.api.test_qr_deposits import balance, books_balanced, count, create, member, qr_row, seed
@@ -196,6 +197,33 @@ async def test_concurrent_deliveries_credit_once(client: httpx.AsyncClient) -> N
     assert await count(client, Statement, Statement.ref_id == f"scb:{sent['transactionId']}") == 1
     [claim] = await callbacks(client)
     assert claim.status == ScbCallbackState.CONFIRMED
+    assert await books_balanced(client)
+
+
+async def test_a_lost_confirmation_is_found_by_asking_scb(client: httpx.AsyncClient) -> None:
+    token, state = await open_qr(client, 100)
+    # Paid at the bank, but SCB's confirmation never reaches Pao.
+    async with app_of(client).state.sandbox_sessionmaker() as session:
+        target = read_qr(state["payload"])
+        made = await check_payable(session, target)
+        record, _ = await bank.pay_qr(
+            session, from_bank="SCB", from_account="1502830001", payload=state["payload"],
+            amount=None,
+        )  # fmt: skip
+        await record_payment(session, record, target, made)
+        await session.commit()
+    assert await jobs.reconcile_tick(app_of(client)) == 0  # asked from the QR's expiry on
+    assert await balance(client, token) == 0
+    qr = await qr_row(client, state["qrcodeId"])
+    assert await reconcile_later(client, qr.expires_at - clock.now() + timedelta(seconds=31)) == 1
+    assert await balance(client, token) == 100
+    [claim] = await callbacks(client)
+    assert claim.status == ScbCallbackState.CONFIRMED
+    # The confirmation arriving after all, and later checks: nothing more.
+    assert (await client.post(NOTIFY, json=await confirmation_sent(client))).status_code == 200
+    assert await reconcile_later(client, timedelta(hours=3)) == 0
+    assert await balance(client, token) == 100
+    assert (await qr_row(client, state["qrcodeId"])).status == QrStatus.PAID_LATE
     assert await books_balanced(client)
 
 

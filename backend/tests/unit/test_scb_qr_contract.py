@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from structlog.testing import capture_logs
 
 from pao.core.settings import Settings
 from pao.payments.qr.scb import Claim, confirming
@@ -172,6 +173,7 @@ async def test_inquiry_request_and_payments() -> None:
             amount=100_00,
             ref1="ABCDEFGHIJ1234567890",
             biller_id="925244165291982",
+            paid_at=datetime(2021, 2, 24, 4, 10, 12, tzinfo=UTC),
         )
     ]
     asked = seen[1]
@@ -248,3 +250,24 @@ def test_production_refuses_scb_without_its_settings() -> None:
     complete.require_third_party_secrets()
     sandbox = Settings(sandbox=True, bank_api="scb")
     assert (len(sandbox.scb_biller_id), len(sandbox.scb_ref3_prefix)) == (15, 3)
+
+
+async def test_no_credential_in_logs_or_errors() -> None:
+    secrets = ("l7xx-scb-key", "scb-secret-0001", "tok-1")
+
+    async def run(api: ScbQrApi) -> list[ScbPayment]:
+        return await api.inquire(ref1="R", day=date(2021, 2, 24))
+
+    refused = httpx.Response(500, json={"status": {"code": 9999}, "error": "l7xx-scb-key"})
+    with capture_logs() as logs:
+        result, _ = await _call([refused], run)
+        create, _ = await _call(
+            [refused],
+            lambda api: api.create_qr(ref1="Q1", amount=100, expires_at=datetime.now(UTC)),
+        )
+    assert isinstance(result, ScbQrUnavailable)
+    assert isinstance(create, ScbQrUnavailable)
+    # (A logger cached by an earlier test in this process escapes capture_logs: the errors'
+    # texts are checked whatever it caught.)
+    text = repr(logs) + str(result) + str(create)
+    assert not [secret for secret in secrets if secret in text]

@@ -188,3 +188,16 @@ class ScbCallback(Base):
     last_answer: Mapped[str | None] = mapped_column(String(200))
     notification_id: Mapped[int | None] = mapped_column(ForeignKey("bank_notifications.id"))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class ScbQrOrder(Base):
+    """An SCB QR whose payment Pao asks SCB's inquiry about itself, in case SCB's payment
+    confirmation never arrives (ADR 0029): from its expiry, a few times further apart, until
+    it is paid or the schedule ends (``next_check_at`` None)."""
+
+    __tablename__ = "scb_qr_orders"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    qr_deposit_id: Mapped[int] = mapped_column(ForeignKey("qr_deposits.id"), unique=True)
+    checks: Mapped[int] = mapped_column(BigInteger, default=0)
+    next_check_at: Mapped[datetime | None] = mapped_column(UtcDateTime, index=True)

@@ -11,6 +11,9 @@ between transactions, never inside one.
   credited through the same path as every bank QR (late, extra and unmatched included);
   not found or no answer → still PENDING, asked again by the reconciler; never found within
   :data:`GIVE_UP_AFTER` → UNCONFIRMED, for staff.
+* A confirmation SCB never delivers: each SCB QR is also asked about by Pao itself, from its
+  expiry on a short schedule (:class:`ScbQrOrder`); what SCB's inquiry lists is recorded as a
+  confirmed claim (same ``transactionId`` dedup) and credited the same way.
 """
 
 from __future__ import annotations
@@ -32,18 +35,29 @@ from pao.payments.accounts import ReceivingAccount
 from pao.payments.qr import service
 from pao.payments.qr.models import (
     SCB_CALLBACK_TRANSITIONS,
+    UNPAID,
     BankNotification,
     PaymentOutcome,
     QrDeposit,
     QrStatus,
     ScbCallback,
     ScbCallbackState,
+    ScbQrOrder,
 )
 from pao.payments.scb.confirmation import ScbConfirmation
 from pao.payments.scb.qrpay import ScbPayment
 
 log = structlog.get_logger(__name__)
 
+# An SCB QR is asked about by Pao itself (its confirmation may never come) this long after
+# its expiry, then after each of POLL_SCHEDULE's delays in turn, then no more.
+POLL_AFTER = timedelta(seconds=30)
+POLL_SCHEDULE = (
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=12),
+)
 # A claim SCB never confirms is asked about for this long, then left for staff.
 GIVE_UP_AFTER = service.LATE_WINDOW
 # Asked again after a minute, then twice as long each time, at most an hour apart.
@@ -84,6 +98,7 @@ async def store_qr(
     )
     session.add(qr)
     await session.flush()
+    session.add(ScbQrOrder(qr_deposit_id=qr.id, checks=0, next_check_at=expires_at + POLL_AFTER))
     await service._supersede(session, member_id=member.id, keep_id=qr.id)
     return qr
 
@@ -101,12 +116,17 @@ async def receive(session: AsyncSession, note: ScbConfirmation) -> tuple[ScbCall
         status=ScbCallbackState.PENDING,
         attempts=0,
     )
+    return await _keep(session, row)
+
+
+async def _keep(session: AsyncSession, row: ScbCallback) -> tuple[ScbCallback, bool]:
+    """Insert ``row``, or find the claim already kept for its ``transactionId``."""
     try:
         async with session.begin_nested():
             session.add(row)
             await session.flush()
     except IntegrityError:
-        query = select(ScbCallback).where(ScbCallback.transaction_id == note.transaction_id)
+        query = select(ScbCallback).where(ScbCallback.transaction_id == row.transaction_id)
         return (await session.execute(query)).scalar_one(), True
     return row, False
 
@@ -254,3 +274,51 @@ async def claim_pending(session: AsyncSession, *, limit: int = 20) -> list[ScbCa
         row.next_check_at = now + RECHECK_AFTER
     await session.flush()
     return rows
+
+
+@dataclass(frozen=True)
+class DueOrder:
+    """An SCB QR to ask SCB's inquiry about, read before its transaction ends."""
+
+    order_ref: str
+    created_at: datetime
+    expires_at: datetime
+
+
+async def claim_due_orders(session: AsyncSession, *, limit: int = 20) -> list[DueOrder]:
+    """SCB QRs due to be asked about (their confirmation may have been lost), each moved to
+    its next check at once (or off the schedule: paid, or its checks done)."""
+    now = utcnow()
+    query = (
+        select(ScbQrOrder)
+        .where(ScbQrOrder.next_check_at <= now)
+        .order_by(ScbQrOrder.next_check_at)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    due: list[DueOrder] = []
+    for order in list((await session.execute(query)).scalars()):
+        qr = await session.get(QrDeposit, order.qr_deposit_id)
+        done = qr is None or order.checks >= len(POLL_SCHEDULE) or qr.status not in UNPAID
+        order.next_check_at = None if done else now + POLL_SCHEDULE[order.checks]
+        order.checks += 1
+        if qr is not None and qr.status in UNPAID:
+            due.append(DueOrder(qr.order_ref, qr.created_at, qr.expires_at))
+    await session.flush()
+    return due
+
+
+async def record_found(session: AsyncSession, payment: ScbPayment) -> ScbCallback:
+    """A payment Pao found by asking SCB's inquiry itself: as trusted as a confirmed claim, and
+    deduplicated with the claims by SCB's ``transactionId``."""
+    row = ScbCallback(
+        transaction_id=payment.transaction_id,
+        ref1=payment.ref1,
+        amount=payment.amount,
+        paid_at=payment.paid_at or utcnow(),
+        status=ScbCallbackState.PENDING,
+        attempts=0,
+    )
+    kept, _duplicate = await _keep(session, row)
+    answer = "found by Pao's own inquiry (no confirmation received)"
+    return await settle(session, callback_id=kept.id, payment=payment, answer=answer)

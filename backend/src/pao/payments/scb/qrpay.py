@@ -28,7 +28,7 @@ import structlog
 from pao.core import metrics
 from pao.core.settings import Settings
 from pao.payments.scb.oauth import ScbOAuth, ScbUnavailable, request_uid, scb_base_url
-from pao.payments.slips.providers.wire import amount_minor, json_body
+from pao.payments.slips.providers.wire import amount_minor, aware, json_body
 
 log = structlog.get_logger(__name__)
 
@@ -52,6 +52,7 @@ class ScbPayment:
     amount: int  # satang
     ref1: str
     biller_id: str
+    paid_at: datetime | None = None
 
 
 def expiry_text(moment: datetime) -> str:
@@ -98,7 +99,15 @@ def _payment(item: Any) -> ScbPayment | None:
             amount=amount_minor(item.get("amount")),
             ref1=str(item.get("billPaymentRef1") or ""),
             biller_id=str(item.get("payeeProxyId") or ""),
+            paid_at=_instant(item.get("transactionDateandTime")),
         )
+    except ValueError:
+        return None
+
+
+def _instant(value: Any) -> datetime | None:
+    try:
+        return aware(value) if value else None
     except ValueError:
         return None
 
