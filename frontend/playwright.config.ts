@@ -133,6 +133,9 @@ export default defineConfig<AppOptions>({
           // The Thai backends check slips through SlipOK's wire format (the sandbox speaks it):
           // the slip tests run the real SlipOK adapter; the Lao one keeps Pao's own dialect.
           PAO_SLIP_VERIFIER: index === workers ? 'pao' : 'slipok',
+          // Registration codes likewise through ThaiBulkSMS's OTP API (ADR 0030): every OTP
+          // registration on a Thai backend runs the real adapter; the Lao one keeps Pao's own.
+          PAO_OTP_PROVIDER: index === workers ? 'pao' : 'thaibulksms',
           // Their bank QRs are SCB's (QR create v2, SCB's payment confirmation checked by its
           // inquiry; ADR 0029), all through the sandbox bank speaking SCB.
           PAO_BANK_API: index === workers ? 'pao' : 'scb',
