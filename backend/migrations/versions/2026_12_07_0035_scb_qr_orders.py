@@ -1,8 +1,8 @@
 """payments: SCB QR orders Pao asks SCB's inquiry about itself, for a payment confirmation
 that never arrived (ADR 0029)
 
-Revision ID: 0034
-Revises: 0033
+Revision ID: 0035
+Revises: 0034
 Create Date: 2026-12-07 00:30:00
 """
 
@@ -13,8 +13,8 @@ from alembic import op
 
 import pao.core.db
 
-revision: str = "0034"
-down_revision: str | None = "0033"
+revision: str = "0035"
+down_revision: str | None = "0034"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
