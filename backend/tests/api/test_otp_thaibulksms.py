@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from itertools import count
 
 import httpx
 import pytest
@@ -15,6 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 
 from pao.core.settings import Settings
+from pao.identity import otp_proof
 from pao.identity.models import OtpRequest, OtpStatus
 from pao.identity.otp import MAX_WRONG_ATTEMPTS, OTP_TTL
 from pao.identity.otp_provider import ProviderOtp, Verdict
@@ -235,6 +237,30 @@ async def test_pao_throttles_and_budgets_run_before_the_provider(
     assert (blocked.status_code, blocked.json()["message"]) == (429, "OTP_BLOCK")
     assert await provider_codes(app, other) == 0
     assert await sms_outbox(client, other) == []
+
+
+async def test_a_proof_of_work_opens_the_reserve_for_the_provider_too(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    await set_site_setting(client, "otpHourlyCap", 1)
+    app.state.settings.otp_reserve_per_hour = 1
+    app.state.settings.otp_proof_bits = 8
+    await sent_code(client, new_phone())
+    phone = new_phone()
+    refused = await send(client, phone)
+    assert refused.json() == {"message": "OTP_BLOCK", "reserve": True}
+    assert await provider_codes(app, phone) == 0
+    challenge = (await client.get("/api/otp/challenge")).json()["challenge"]
+    nonce = next(str(n) for n in count() if otp_proof.solves(challenge, str(n), 8))
+    # Another IP: the daily cap per IP is not what this is about.
+    transport = httpx.ASGITransport(app=app, client=("10.79.0.1", 4000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as other:
+        proven = await other.post(
+            "/api/otp/send",
+            json={"phoneNumber": phone, "proof": {"challenge": challenge, "nonce": nonce}},
+        )
+    assert proven.status_code == 200, proven.text
+    assert await provider_codes(app, phone) == 1
 
 
 async def test_two_concurrent_verifies_of_one_code_pass_once(
