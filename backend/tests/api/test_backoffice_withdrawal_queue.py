@@ -203,8 +203,8 @@ async def test_flags_and_clean(client: httpx.AsyncClient, app: FastAPI) -> None:
         True,
         False,
     )
-    assert len(detail["sharedAccount"]) == 1
-    assert linked_member not in [m["id"] for m in detail["sharedAccount"]]
+    assert len(detail["linkedMembers"]) == 1
+    assert linked_member not in [m["id"] for m in detail["linkedMembers"]]
 
 
 async def test_a_clean_row_is_approved_through_the_same_rules(

@@ -149,8 +149,9 @@ async def test_members_on_the_same_account_holder_are_shown(
     wid, _ = await pending_withdrawal(client)
     await funded_member(client)  # the helpers register every member as "TEST MEMBER"
     body = (await client.get(f"{PREFIX}/{wid}", headers=await cashier(app))).json()
-    assert len(body["sharedAccount"]) == 1
-    assert body["sharedAccount"][0]["bankAccountName"] == "TEST MEMBER"
+    assert len(body["linkedMembers"]) == 1
+    assert body["linkedMembers"][0]["bankAccountName"] == "TEST MEMBER"
+    assert body["linkedMembers"][0]["reasons"] == ["holder_name"]
 
 
 async def test_claim_conflicts_and_release(client: httpx.AsyncClient, app: FastAPI) -> None:

@@ -5182,6 +5182,33 @@ export interface components {
             /** Week */
             week?: number | null;
         };
+        /**
+         * LinkSignal
+         * @enum {string}
+         */
+        LinkSignal: "bank_account" | "holder_name" | "device" | "address";
+        /** LinkedMemberOut */
+        LinkedMemberOut: {
+            /** Accountnomasked */
+            accountNoMasked: string;
+            /** Bankaccountname */
+            bankAccountName: string;
+            /** Bankcode */
+            bankCode: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Phone */
+            phone: string;
+            /**
+             * Reasons
+             * @description Why they are linked: the same bank account number, holder name, device, or a login address within linkedAddressWindowHours.
+             */
+            reasons: components["schemas"]["LinkSignal"][];
+            /** Status */
+            status: string;
+        };
         /** LoginIn */
         LoginIn: {
             /** Login */
@@ -5465,6 +5492,11 @@ export interface components {
             inviteCode: string;
             /** Inviterid */
             inviterId: number | null;
+            /**
+             * Linkedmembers
+             * @description Other members linked to this one (the same bank account number, holder name or device; a login address when holdLinkedAddress is on), with the reasons.
+             */
+            linkedMembers: components["schemas"]["LinkedMemberOut"][];
             /** Name */
             name: string;
             /** Phone */
@@ -6782,23 +6814,6 @@ export interface components {
              */
             token: string;
         };
-        /** SharedAccountMemberOut */
-        SharedAccountMemberOut: {
-            /** Accountnomasked */
-            accountNoMasked: string;
-            /** Bankaccountname */
-            bankAccountName: string;
-            /** Bankcode */
-            bankCode: string;
-            /** Id */
-            id: number;
-            /** Name */
-            name: string;
-            /** Phone */
-            phone: string;
-            /** Status */
-            status: string;
-        };
         /** SliceOut */
         SliceOut: {
             /** Bgcolor */
@@ -7686,13 +7701,13 @@ export interface components {
             /** Bankchangedrecently */
             bankChangedRecently: boolean;
             deposits: components["schemas"]["RecentDepositsOut"];
+            /**
+             * Linkedmembers
+             * @description Other members linked to this one, each with its reasons (at most 20).
+             */
+            linkedMembers: components["schemas"]["LinkedMemberOut"][];
             member: components["schemas"]["WithdrawalMemberOut"];
             payout: components["schemas"]["PayoutOut"] | null;
-            /**
-             * Sharedaccount
-             * @description Other members with the same account number or holder name.
-             */
-            sharedAccount: components["schemas"]["SharedAccountMemberOut"][];
             withdrawal: components["schemas"]["WithdrawalRowOut"];
         };
         /** WithdrawalMemberOut */
@@ -19508,7 +19523,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_DEVICE_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22698,7 +22713,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantOut"];
                 };
             };
-            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
+            /** @description NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_DEVICE_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED | KEY_INVALID (a control character in the path, the query or the body) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -10,6 +10,7 @@ import { ApiError, NETWORK_ERROR, TIMEOUT, errorRoute, type ErrorRoute } from '.
 import { currentLocale } from './i18n';
 import { languageTag } from './locales';
 import { getToken } from './storage';
+import { DEVICE_HEADER, deviceId } from './device-id';
 
 export { CLIENT_HEADER, CLIENT_MARKER };
 export const TIMEOUT_MS = 60_000;
@@ -138,6 +139,7 @@ export async function request<T>(
   const isUpload = body instanceof FormData;
   const headers = new Headers(options.headers);
   headers.set(CLIENT_HEADER, CLIENT_MARKER);
+  headers.set(DEVICE_HEADER, deviceId());
   // The language the UI shows, not the browser's: bonus names, banners, the wheel, statement
   // notes and the chat bot come back in it. (index.html's early requests carry the browser's,
   // which is why only data without operator texts is fetched early.)

@@ -72,6 +72,7 @@ export const CATALOGUE_TEXT_FITS: Readonly<Record<string, 'all' | readonly Error
   BANK_ACCOUNT_NAME_ENG: 'all',
   BONUS_ALREADY_ACTIVE: 'all',
   BONUS_MAX_CLAIMED: 'all',
+  BONUS_DEVICE_CLAIMED: 'all',
   // "Not offered in your wallet's currency" (ADR 0020): the same for a withdrawal, a bonus, a
   // code, a spin or a coupon.
   CURRENCY_NOT_OFFERED: 'all',

@@ -83,6 +83,12 @@ class LoginSession(Base):
     """An opaque bearer token, stored as its SHA-256 digest; revocable."""
 
     __tablename__ = "login_sessions"
+    __table_args__ = (
+        # Members who logged in on one device, or from one address in a short window, are
+        # linked (pao.identity.links): both are looked up from every login of a member.
+        Index("ix_login_sessions_device_id", "device_id"),
+        Index("ix_login_sessions_ip_created_at", "ip", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
@@ -92,6 +98,8 @@ class LoginSession(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     ip: Mapped[str | None] = mapped_column(String(64))
     user_agent: Mapped[str | None] = mapped_column(String(300))
+    # The player app's own id of the browser it runs in (pao.identity.device), when it sent one.
+    device_id: Mapped[str | None] = mapped_column(String(64))
 
 
 class MemberNote(Base):

@@ -15,6 +15,7 @@ from pao.core.settings import Settings
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity import changes, otp_proof, service, sessions
 from pao.identity.deps import CurrentLogin, CurrentMember
+from pao.identity.device import device_id
 from pao.identity.models import Member, MemberChange
 from pao.identity.otp import RESEND_INTERVAL, verify_otp
 from pao.identity.schemas import (
@@ -251,6 +252,7 @@ async def login(body: LoginRequest, request: Request, session: SessionDep) -> Lo
         ip=client_ip(request),
         user_agent=request.headers.get("user-agent"),
         ttl_hours=_settings(request).session_ttl_hours,
+        device_id=device_id(request),
     )
     return LoginResponse(token=token)
 

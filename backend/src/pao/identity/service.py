@@ -336,6 +336,7 @@ async def login(
     ip: str,
     user_agent: str | None,
     ttl_hours: int,
+    device_id: str | None = None,
 ) -> str:
     """Check the credentials and open a session; returns the bearer token.
 
@@ -362,7 +363,12 @@ async def login(
     if needs_rehash(member.password_hash):
         member.password_hash = await asyncio.to_thread(hash_password, password)
     return await sessions.open_session(
-        session, member_id=member.id, ttl_hours=ttl_hours, ip=ip, user_agent=user_agent
+        session,
+        member_id=member.id,
+        ttl_hours=ttl_hours,
+        ip=ip,
+        user_agent=user_agent,
+        device_id=device_id,
     )
 
 

@@ -26,6 +26,7 @@ async def open_session(
     ttl_hours: int,
     ip: str | None,
     user_agent: str | None,
+    device_id: str | None = None,
 ) -> str:
     """Open a session for ``member_id``; returns the token (shown to the client once)."""
     token = new_token()
@@ -38,6 +39,7 @@ async def open_session(
             expires_at=now + timedelta(hours=ttl_hours),
             ip=ip[:IP_MAX] if ip else None,
             user_agent=user_agent[:USER_AGENT_MAX] if user_agent else None,
+            device_id=device_id,
         )
     )
     await session.flush()

@@ -45,6 +45,7 @@ from pao.promotions.common import (
     pay_reward,
     total_balance,
 )
+from pao.promotions.device_claims import claim_device
 from pao.promotions.exceptions import (
     BonusAlreadyActive,
     BonusCondition,
@@ -156,8 +157,11 @@ async def check_minimum(session: AsyncSession, *, member: Member) -> Minimum:
     return Minimum(status=amount is not None, amount=int(amount or 0))
 
 
-async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> MemberBonus:
-    """Grant ``bonus`` to ``member`` (rules in the module docstring)."""
+async def activate(
+    session: AsyncSession, *, member: Member, bonus: Bonus, device_id: str | None = None
+) -> MemberBonus:
+    """Grant ``bonus`` to ``member`` (rules in the module docstring) on ``device_id`` (the
+    app's id of the device asking, :mod:`pao.promotions.device_claims`)."""
     if bonus.currency != member.currency:
         # Defined in another currency: its amounts mean nothing in this wallet (ADR 0020).
         raise CurrencyNotOffered()
@@ -199,6 +203,7 @@ async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> Me
     )
     if amount <= 0:
         raise BonusCondition()
+    await claim_device(session, bonus=bonus, member_id=member.id, device_id=device_id)
     if is_promotion:
         # Atomic: concurrent redemptions of one code cannot exceed its global limit.
         taken = await session.execute(
@@ -265,18 +270,22 @@ async def activate(session: AsyncSession, *, member: Member, bonus: Bonus) -> Me
     return grant
 
 
-async def activate_bonus(session: AsyncSession, *, member: Member, code: str) -> MemberBonus:
+async def activate_bonus(
+    session: AsyncSession, *, member: Member, code: str, device_id: str | None = None
+) -> MemberBonus:
     bonus = await find_bonus(session, code=code, kind=BonusKind.BONUS)
     if bonus is None:
         raise NoBonus()
-    return await activate(session, member=member, bonus=bonus)
+    return await activate(session, member=member, bonus=bonus, device_id=device_id)
 
 
-async def activate_promotion(session: AsyncSession, *, member: Member, code: str) -> MemberBonus:
+async def activate_promotion(
+    session: AsyncSession, *, member: Member, code: str, device_id: str | None = None
+) -> MemberBonus:
     bonus = await find_promotion(session, code=code)
     if bonus is None:
         raise NoPromotion()
-    return await activate(session, member=member, bonus=bonus)
+    return await activate(session, member=member, bonus=bonus, device_id=device_id)
 
 
 @dataclass(frozen=True)

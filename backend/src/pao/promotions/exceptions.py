@@ -51,6 +51,12 @@ class BonusMaxClaimed(BadRequest):
     code = "BONUS_MAX_CLAIMED"
 
 
+class BonusDeviceClaimed(BadRequest):
+    """A once-in-a-lifetime bonus another member already received on this device."""
+
+    code = "BONUS_DEVICE_CLAIMED"
+
+
 class BonusCondition(BadRequest):
     code = "BONUS_CONDITION"
 

@@ -333,3 +333,15 @@ class WheelCoupon(Base):
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
     claimed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class BonusDeviceClaim(Base):
+    """The device a once-in-a-lifetime bonus was received on, and by whom
+    (:mod:`pao.promotions.device_claims`): another member on that device is refused it."""
+
+    __tablename__ = "promo_bonus_device_claims"
+
+    bonus_id: Mapped[int] = mapped_column(ForeignKey("promo_bonuses.id"), primary_key=True)
+    device_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -103,6 +103,16 @@ class SiteSettings(BaseModel):
     # number or holder name) changed, or while it changes, is never auto-approved: it waits
     # for a cashier (pao.identity.changes). 0 = no hold.
     bank_change_hold_hours: int = Field(default=24, alias="bankChangeHoldHours", ge=0, le=24 * 90)
+    # Linked accounts (pao.identity.links): the signals that flag a withdrawal in the cashiers'
+    # queue and hold it back from auto-approval, and the address signal's window. An address
+    # alone holds nothing by default: mobile carriers put many subscribers behind one.
+    hold_linked_bank_account: bool = Field(default=True, alias="holdLinkedBankAccount")
+    hold_linked_holder_name: bool = Field(default=True, alias="holdLinkedHolderName")
+    hold_linked_device: bool = Field(default=True, alias="holdLinkedDevice")
+    hold_linked_address: bool = Field(default=False, alias="holdLinkedAddress")
+    linked_address_window_hours: int = Field(
+        default=24, alias="linkedAddressWindowHours", ge=1, le=24 * 30
+    )
     # Site content (pao.site lookups). Texts are per locale; *Html fields are sanitised.
     site_name: str = Field(default="Pao", alias="siteName", min_length=1, max_length=80)
     website: SafeUrl = ""

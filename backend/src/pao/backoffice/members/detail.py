@@ -1,5 +1,6 @@
 """The member's page, composed from each domain's own read functions: identity (profile,
-logins, recent bank change), wallet (balance), promotions (the active bonus and its turnover)."""
+logins, recent bank change, linked members), wallet (balance), promotions (the active bonus and
+its turnover)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.backoffice.members.links import LinkedMemberOut
 from pao.backoffice.members.schemas import (
     MemberActiveBonusOut,
     MemberBankOut,
@@ -15,6 +17,7 @@ from pao.backoffice.members.schemas import (
     MemberLoginOut,
 )
 from pao.identity.changes import bank_changed_since
+from pao.identity.links import linked_members
 from pao.identity.logins import list_logins
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
@@ -26,6 +29,7 @@ from pao.site.settings import load_site_settings
 from pao.wallet.service import wallet_balance
 
 RECENT_LOGINS = 5
+LINKED_SHOWN = 20
 
 
 async def _active_bonus(
@@ -46,7 +50,8 @@ async def _active_bonus(
 
 async def member_detail(app: Any, session: AsyncSession, member: Member) -> MemberDetail:
     now = utcnow()
-    hold_hours = (await load_site_settings(session)).bank_change_hold_hours
+    site = await load_site_settings(session)
+    hold_hours = site.bank_change_hold_hours
     changed = hold_hours > 0 and await bank_changed_since(
         session, member_id=member.id, since=now - timedelta(hours=hold_hours)
     )
@@ -69,4 +74,14 @@ async def member_detail(app: Any, session: AsyncSession, member: Member) -> Memb
         active_bonus=await _active_bonus(app, session, member),
         bank_changed_recently=changed,
         recent_logins=[MemberLoginOut.of(row, now=now) for row in logins],
+        linked_members=[
+            LinkedMemberOut.of_link(link)
+            for link in await linked_members(
+                session,
+                member=member,
+                window_hours=site.linked_address_window_hours,
+                with_address=site.hold_linked_address,
+                limit=LINKED_SHOWN,
+            )
+        ],
     )

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, StringConstraints
 
+from pao.backoffice.members.links import LinkedMemberOut
 from pao.backoffice.schemas import _Wire, _WireIn
 from pao.backoffice.staff.names import shown
 from pao.games.seamless.models import SeamlessRound, SeamlessTransaction, TxnKind
@@ -124,6 +125,10 @@ class MemberDetail(_Wire):
         "withdrawals wait for a cashier."
     )
     recent_logins: list[MemberLoginOut]
+    linked_members: list[LinkedMemberOut] = Field(
+        description="Other members linked to this one (the same bank account number, holder "
+        "name or device; a login address when holdLinkedAddress is on), with the reasons."
+    )
 
 
 class MemberBankAccountOut(_Wire):

@@ -1,6 +1,7 @@
 """What a cashier decides a withdrawal on: its context (the member, their recent deposits,
-their bonus and its turnover, a recent bank account change, the other members on the same bank
-account, the payout). The queue's pages and flags are :mod:`pao.backoffice.withdrawals.queue`.
+their bonus and its turnover, a recent bank account change, the members linked to them and
+why (:mod:`pao.identity.links`), the payout). The queue's pages and flags are
+:mod:`pao.backoffice.withdrawals.queue`.
 
 Reads only; the decisions are :mod:`pao.wallet.withdrawals` (and
 :func:`pao.payments.payouts.service.queue_payout`), the claims :mod:`pao.wallet.claims`. It
@@ -16,14 +17,15 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.identity.links import AccountPaid, LinkedMember, linked_members
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.i18n import default_locale, pick_text
 from pao.payments.payouts.models import Payout
-from pao.payments.payouts.service import is_held_for_bank_change
+from pao.payments.payouts.service import hold_signals, is_held_for_bank_change
 from pao.promotions.bonuses import progress
 from pao.promotions.common import active_bonus
 from pao.promotions.models import Bonus
@@ -33,7 +35,7 @@ from pao.wallet.models import Statement, StatementStatus, StatementType, Withdra
 
 RECENT_DEPOSIT_DAYS = 7
 RECENT_DEPOSITS_SHOWN = 5
-SHARED_ACCOUNT_SHOWN = 20
+LINKED_SHOWN = 20
 # A deposit statement line's ref_type → the channel the cashier reads.
 CHANNELS = {
     "slip": "slip",
@@ -75,7 +77,9 @@ class WithdrawalContext:
     deposits: RecentDeposits
     active_bonus: BonusState | None
     bank_changed_recently: bool
-    shared_account: list[Member]
+    linked: list[LinkedMember]
+    # Whether a link holds it (a signal the operator holds withdrawals for): the queue's flag.
+    linked_held: bool
     payout: Payout | None
 
 
@@ -131,23 +135,6 @@ async def _bonus_state(app: Any, session: AsyncSession, member: Member) -> Bonus
     )
 
 
-async def _shared_account(session: AsyncSession, withdrawal: Withdrawal) -> list[Member]:
-    """Other members paid to the same account number or under the same holder name."""
-    query = (
-        select(Member)
-        .where(
-            Member.id != withdrawal.member_id,
-            or_(
-                Member.bank_account_no == withdrawal.bank_account_no,
-                Member.bank_account_name == withdrawal.bank_account_name,
-            ),
-        )
-        .order_by(Member.id)
-        .limit(SHARED_ACCOUNT_SHOWN)
-    )
-    return list((await session.execute(query)).scalars())
-
-
 async def withdrawal_context(
     app: Any, session: AsyncSession, *, withdrawal_id: int
 ) -> WithdrawalContext:
@@ -162,6 +149,14 @@ async def withdrawal_context(
     payout = (
         await session.execute(select(Payout).where(Payout.withdrawal_id == withdrawal.id))
     ).scalar_one_or_none()
+    linked = await linked_members(
+        session,
+        member=member,
+        window_hours=site.linked_address_window_hours,
+        with_address=site.hold_linked_address,
+        account=AccountPaid(withdrawal.bank_account_no, withdrawal.bank_account_name),
+        limit=LINKED_SHOWN,
+    )
     return WithdrawalContext(
         withdrawal=withdrawal,
         member=member,
@@ -171,6 +166,7 @@ async def withdrawal_context(
         bank_changed_recently=await is_held_for_bank_change(
             session, withdrawal=withdrawal, hold_hours=site.bank_change_hold_hours
         ),
-        shared_account=await _shared_account(session, withdrawal),
+        linked=linked,
+        linked_held=any(set(link.signals) & hold_signals(site) for link in linked),
         payout=payout,
     )

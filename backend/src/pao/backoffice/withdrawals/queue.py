@@ -7,8 +7,9 @@ The flags, computed in SQL for every row (so that the queue filters on them):
   window (``bankChangeHoldHours``, 24 h by default) before the request, or since; the same
   window holds such a withdrawal back from auto-approval
   (:func:`pao.payments.payouts.service.held_for_bank_change`);
-* ``linked_accounts``: another member has the account number or the holder name it pays to (what
-  the detail lists as the other members on the same account);
+* ``linked_accounts``: another member is linked to the member by a signal the operator holds
+  withdrawals for (the account number or holder name it pays to, a device, an address;
+  :func:`pao.payments.payouts.service.held_for_links`); the detail lists every link and why;
 * ``open_bonus``: the member holds an active bonus (its turnover still runs).
 
 A row with none is *clean*: the queue offers to approve it from the row. That is a convenience
@@ -27,11 +28,10 @@ from typing import Literal
 
 from sqlalchemy import ColumnElement, Row, Select, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
-from pao.payments.payouts.service import held_for_bank_change
+from pao.payments.payouts.service import held_for_bank_change, held_for_links
 from pao.promotions.models import MemberBonus, MemberBonusStatus
 from pao.site.settings import load_site_settings
 from pao.wallet.exceptions import WithdrawalNotFound
@@ -77,19 +77,6 @@ class QueueRow:
         return not (self.bank_changed_recently or self.linked_accounts or self.open_bonus)
 
 
-def _linked_accounts() -> ColumnElement[bool]:
-    """SQL on withdrawals: another member has the account number or the holder name the
-    withdrawal pays to (what the detail lists as "other members on the same account")."""
-    other = aliased(Member)
-    return exists().where(
-        other.id != Withdrawal.member_id,
-        or_(
-            other.bank_account_no == Withdrawal.bank_account_no,
-            other.bank_account_name == Withdrawal.bank_account_name,
-        ),
-    )
-
-
 def _open_bonus() -> ColumnElement[bool]:
     """SQL on withdrawals: the member holds an active bonus (its turnover still runs)."""
     return exists().where(
@@ -103,12 +90,11 @@ async def _flag_columns(
 ) -> tuple[ColumnElement[bool], ColumnElement[bool], ColumnElement[bool]]:
     """The three flags, as SQL: a bank account change within the operator's hold window
     (``bankChangeHoldHours``, 24 h by default, the same window that holds a withdrawal back
-    from auto-approval), linked accounts, an open bonus."""
+    from auto-approval), linked accounts (held the same way), an open bonus."""
     site = await load_site_settings(session)
-    held = held_for_bank_change(
-        hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
-    )
-    return held, _linked_accounts(), _open_bonus()
+    dialect = session.get_bind().dialect.name
+    held = held_for_bank_change(hold_hours=site.bank_change_hold_hours, dialect=dialect)
+    return held, held_for_links(site, dialect=dialect), _open_bonus()
 
 
 def _conditions(

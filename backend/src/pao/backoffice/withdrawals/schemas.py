@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, StringConstraints, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from pao.backoffice.members.links import LinkedMemberOut, MemberBriefOut
 from pao.backoffice.schemas import _Wire, _WireIn
 from pao.backoffice.withdrawals.cashier import WithdrawalContext
 from pao.backoffice.withdrawals.queue import QueueFilter, QueueFlags, QueueRow, QueueSort
 from pao.identity.changes import mask_account_no
-from pao.identity.models import Member
 from pao.kit.money import MajorAmount, to_minor
 from pao.payments.payouts.models import Payout
 from pao.wallet.claims import claim_active
@@ -178,17 +178,6 @@ class WithdrawalRowOut(_Wire):
         )
 
 
-class MemberBriefOut(_Wire):
-    id: int
-    phone: str
-    name: str
-    status: str
-
-    @classmethod
-    def of(cls, member: Member) -> MemberBriefOut:
-        return cls(id=member.id, phone=member.phone, name=member.name, status=member.status)
-
-
 class WithdrawalMemberOut(MemberBriefOut):
     account_age_days: int
 
@@ -211,12 +200,6 @@ class ActiveBonusOut(_Wire):
     name: str
     turnover_required: MajorAmount
     turnover_done: MajorAmount
-
-
-class SharedAccountMemberOut(MemberBriefOut):
-    bank_code: str
-    bank_account_name: str
-    account_no_masked: str
 
 
 class PayoutOut(_Wire):
@@ -251,8 +234,8 @@ class WithdrawalDetailOut(_Wire):
     deposits: RecentDepositsOut
     active_bonus: ActiveBonusOut | None
     bank_changed_recently: bool
-    shared_account: list[SharedAccountMemberOut] = Field(
-        description="Other members with the same account number or holder name."
+    linked_members: list[LinkedMemberOut] = Field(
+        description="Other members linked to this one, each with its reasons (at most 20)."
     )
     payout: PayoutOut | None
 
@@ -266,7 +249,7 @@ class WithdrawalDetailOut(_Wire):
                 phone=m.phone,
                 name=m.name,
                 bank_changed=ctx.bank_changed_recently,
-                linked=bool(ctx.shared_account),
+                linked=ctx.linked_held,
                 bonus=ctx.active_bonus is not None,
             ),
             account_no=w.bank_account_no if full_account_no else None,
@@ -290,15 +273,7 @@ class WithdrawalDetailOut(_Wire):
             if bonus is not None
             else None,
             bank_changed_recently=ctx.bank_changed_recently,
-            shared_account=[
-                SharedAccountMemberOut(
-                    **MemberBriefOut.of(o).model_dump(),
-                    bank_code=o.bank_code,
-                    bank_account_name=o.bank_account_name,
-                    account_no_masked=mask_account_no(o.bank_account_no),
-                )
-                for o in ctx.shared_account
-            ],
+            linked_members=[LinkedMemberOut.of_link(link) for link in ctx.linked],
             payout=PayoutOut.of(ctx.payout) if ctx.payout is not None else None,
         )
 

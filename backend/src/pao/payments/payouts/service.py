@@ -30,11 +30,12 @@ from sqlalchemy import ColumnElement, and_, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.identity.changes import bank_changed_since, bank_changed_since_clause, hours_before
+from pao.identity.links import AccountPaid, LinkSignal, linked_clause
 from pao.kit.clock import utcnow
 from pao.kit.states import transition
 from pao.payments.payouts.adapter import BankPayoutResult, BankPayoutState, PayoutBank
 from pao.payments.payouts.models import PAYOUT_TRANSITIONS, Payout, PayoutStatus
-from pao.site.settings import load_site_settings
+from pao.site.settings import SiteSettings, load_site_settings
 from pao.wallet.claims import Claimant
 from pao.wallet.models import Withdrawal, WithdrawalStatus
 from pao.wallet.withdrawals import (
@@ -189,6 +190,30 @@ def held_for_bank_change(*, hold_hours: int, dialect: str) -> ColumnElement[bool
     return bank_changed_since_clause(Withdrawal.member_id, since)
 
 
+def hold_signals(site: SiteSettings) -> frozenset[LinkSignal]:
+    """The linked-account signals the operator holds withdrawals for (hold* settings)."""
+    chosen = {
+        LinkSignal.BANK_ACCOUNT: site.hold_linked_bank_account,
+        LinkSignal.HOLDER_NAME: site.hold_linked_holder_name,
+        LinkSignal.DEVICE: site.hold_linked_device,
+        LinkSignal.ADDRESS: site.hold_linked_address,
+    }
+    return frozenset(signal for signal, on in chosen.items() if on)
+
+
+def held_for_links(site: SiteSettings, *, dialect: str) -> ColumnElement[bool]:
+    """SQL on withdrawals: another member is linked to the withdrawal's member by a signal the
+    operator holds for (:func:`hold_signals`); the account compared is the one it pays to.
+    Such a withdrawal is flagged in the queue and waits for a cashier."""
+    return linked_clause(
+        Withdrawal.member_id,
+        account=AccountPaid(Withdrawal.bank_account_no, Withdrawal.bank_account_name),
+        signals=hold_signals(site),
+        window_hours=site.linked_address_window_hours,
+        dialect=dialect,
+    )
+
+
 async def is_held_for_bank_change(
     session: AsyncSession, *, withdrawal: Withdrawal, hold_hours: int
 ) -> bool:
@@ -205,7 +230,8 @@ async def is_held_for_bank_change(
 async def auto_approve(ctx: PayoutContext) -> int:
     """The auto-approve job: PENDING withdrawals up to ``withdrawAutoApproveMax`` are approved
     and paid without an operator, except those held after a bank account change
-    (:func:`held_for_bank_change`). Returns how many it took."""
+    (:func:`held_for_bank_change`) or for a linked account (:func:`held_for_links`). Returns
+    how many it took."""
     async with ctx.sessionmaker() as session, session.begin():
         site = await load_site_settings(session)
         # Per currency: a withdrawal is taken when its own currency's limit covers it.
@@ -216,8 +242,10 @@ async def auto_approve(ctx: PayoutContext) -> int:
         }
         if not limits:
             return 0
-        held = held_for_bank_change(
-            hold_hours=site.bank_change_hold_hours, dialect=session.get_bind().dialect.name
+        dialect = session.get_bind().dialect.name
+        held = or_(
+            held_for_bank_change(hold_hours=site.bank_change_hold_hours, dialect=dialect),
+            held_for_links(site, dialect=dialect),
         )
         ids = list(
             (

@@ -9,6 +9,7 @@ from pao.core.language import RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, VALIDATION, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
+from pao.identity.device import device_id
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.promotions import bonuses
 from pao.promotions.common import active_bonus
@@ -74,7 +75,8 @@ async def list_bonuses(
 ACTIVATE_ERRORS = {
     **AUTH_ERRORS,
     **errors(
-        _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
+        _400="BONUS_ALREADY_ACTIVE | BONUS_MAX_CLAIMED | BONUS_DEVICE_CLAIMED | BONUS_CONDITION"
+        " | CURRENCY_NOT_OFFERED",
         _403="PLAY_EXCLUDED",
         _404="NO_DATA",
         **KEY_ERRORS,
@@ -91,6 +93,7 @@ ACTIVATE_ERRORS = {
 )
 async def activate_bonus(
     code: str,
+    request: Request,
     session: SessionDep,
     member: CurrentMember,
     idempotency_key: IdempotencyKeyHeader = None,
@@ -99,7 +102,9 @@ async def activate_bonus(
     ensure_may_play(member)
 
     async def action() -> GrantOut:
-        grant = await bonuses.activate_bonus(session, member=member, code=code)
+        grant = await bonuses.activate_bonus(
+            session, member=member, code=code, device_id=device_id(request)
+        )
         return await grant_out(session, grant)
 
     return await once(session, member, idempotency_key, "bonus.activate", {"code": code}, action)

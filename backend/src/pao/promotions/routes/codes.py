@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, VALIDATION, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.identity.deps import CurrentMember
+from pao.identity.device import device_id
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.promotions import bonuses
 from pao.promotions.common import active_bonus
@@ -58,7 +59,7 @@ async def find_promotion(
         **AUTH_ERRORS,
         **errors(
             _400="NO_PROMOTION | PROMOTION_RECEIVED | BONUS_FULL | BONUS_ALREADY_ACTIVE"
-            " | BONUS_MAX_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
+            " | BONUS_MAX_CLAIMED | BONUS_DEVICE_CLAIMED | BONUS_CONDITION | CURRENCY_NOT_OFFERED",
             _403="PLAY_EXCLUDED",
             **KEY_ERRORS,
         ),
@@ -66,6 +67,7 @@ async def find_promotion(
 )
 async def activate_promotion(
     code: str,
+    request: Request,
     session: SessionDep,
     member: CurrentMember,
     idempotency_key: IdempotencyKeyHeader = None,
@@ -74,7 +76,9 @@ async def activate_promotion(
     ensure_may_play(member)
 
     async def action() -> GrantOut:
-        grant = await bonuses.activate_promotion(session, member=member, code=code)
+        grant = await bonuses.activate_promotion(
+            session, member=member, code=code, device_id=device_id(request)
+        )
         return await grant_out(session, grant)
 
     payload = {"code": code.upper()}

@@ -13,6 +13,7 @@ import { may } from '../../lib/permissions';
 import { BankReveal } from './BankReveal';
 import { MemberActions } from './MemberActions';
 import { useMember } from './members-api';
+import { LinkedMembers } from './LinkedMembers';
 import { BonusProgress, MemberFacts } from './MemberSummary';
 import { MemberTabs } from './MemberTabs';
 
@@ -72,6 +73,8 @@ export default function MemberPage() {
             </div>
           </dl>
           {may(me, 'members.sensitive.read') && <BankReveal memberId={m.id} />}
+          <h3>{t('bo.links.title')}</h3>
+          <LinkedMembers links={m.linkedMembers} />
         </section>
         <section className="bo-member-card" aria-labelledby="bo-member-wallet">
           <h2 id="bo-member-wallet">{t('bo.members.wallet')}</h2>

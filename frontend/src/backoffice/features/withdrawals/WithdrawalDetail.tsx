@@ -19,6 +19,7 @@ import { may } from '../../lib/permissions';
 import { DecisionDialog, type Decision } from './DecisionDialog';
 import { StatusBadge } from './StatusBadge';
 import { WITHDRAWALS_KEY } from './withdrawals-query';
+import { LinkedMembers } from '../members/LinkedMembers';
 
 type Detail = components['schemas']['WithdrawalDetailOut'];
 
@@ -183,23 +184,8 @@ export function WithdrawalDetail({ id, onClose }: { id: number; onClose: () => v
               <p className="bo-muted">{t('bo.withdrawals.noBonus')}</p>
             )}
           </Section>
-          <Section title={t('bo.withdrawals.sharedAccount')}>
-            {d.sharedAccount.length === 0 ? (
-              <p className="bo-muted">{t('bo.withdrawals.noSharedAccount')}</p>
-            ) : (
-              <ul className="bo-wd-list">
-                {d.sharedAccount.map((m) => (
-                  <li key={m.id}>
-                    <span>
-                      {m.name} · {m.phone}
-                    </span>
-                    <span className="bo-muted bo-small">
-                      {m.bankCode} {m.accountNoMasked} · {m.bankAccountName}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+          <Section title={t('bo.links.title')}>
+            <LinkedMembers links={d.linkedMembers} />
           </Section>
           {d.payout && (
             <Section title={t('bo.withdrawals.payout')}>
