@@ -13,6 +13,8 @@ from pao.payments.slips import models as slip_models
 from pao.payments.truemoney import models as truemoney_models
 from pao.promotions import models as promotions_models
 from pao.promotions import subscribers as promotions_subscribers
+from pao.protection import flags as protection_flags
+from pao.protection import models as protection_models
 from pao.reports import models as report_models
 from pao.site import models as site_models
 from pao.support import models as support_models
@@ -32,6 +34,8 @@ __all__ = [
     "payout_models",
     "promotions_models",
     "promotions_subscribers",
+    "protection_flags",
+    "protection_models",
     "qr_models",
     "report_models",
     "seamless_models",

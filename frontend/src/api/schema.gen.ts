@@ -5614,6 +5614,11 @@ export interface components {
             excludedUntil: string | null;
             /** Exclusions */
             exclusions: components["schemas"]["ExclusionRowOut"][];
+            /**
+             * Hits
+             * @description The latest 50 refusals and flagged credits, newest first.
+             */
+            hits: components["schemas"]["ProtectionHitOut"][];
             /** Limitchanges */
             limitChanges: components["schemas"]["LimitChangeOut"][];
             /** Limits */
@@ -6124,6 +6129,34 @@ export interface components {
             /** Percentfail */
             percentFail?: number | null;
         };
+        /** ProtectionHitOut */
+        ProtectionHitOut: {
+            /**
+             * Amount
+             * @description null: not known when refused (a slip).
+             */
+            amount: number | null;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Channel */
+            channel: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "deposit_limit" | "loss_limit" | "exclusion";
+            /**
+             * Outcome
+             * @description refused: nothing moved; credited: a payment already made, credited over the limit and flagged for staff.
+             * @enum {string}
+             */
+            outcome: "refused" | "credited";
+            /** Reference */
+            reference: string | null;
+        };
         /** ProtectionOut */
         ProtectionOut: {
             /**
@@ -6543,7 +6576,7 @@ export interface components {
          * ReportName
          * @enum {string}
          */
-        ReportName: "daily" | "payments" | "promotions" | "games" | "members" | "staff";
+        ReportName: "daily" | "payments" | "promotions" | "games" | "members" | "staff" | "protection";
         /** ReportOut */
         ReportOut: {
             currency: components["schemas"]["Currency"];

@@ -145,7 +145,7 @@ async def transfer(
     held safely and the transfer settles by itself. An excluded member may only bring money
     back to the wallet (PLAY_EXCLUDED otherwise)."""
     if body.to != WALLET:
-        await ensure_may_stake(session, member)
+        await ensure_may_stake(session, member, body.amount)
     return await transfers.request_transfer(
         request.app,
         session,
@@ -174,7 +174,7 @@ async def transfer_all(
     """Move the whole wallet to game ``to``, or with ``to`` = WALLET bring every game
     account's balance back to the wallet."""
     if body.to != WALLET:
-        await ensure_may_stake(session, member)
+        await ensure_may_stake(session, member, None)
     await _end_read(session)
     return await transfers.request_transfer_all(
         request.app, member=member, destination=body.to, key=idempotency_key

@@ -30,12 +30,14 @@ from pao.core.errors import BadRequest
 from pao.core.inserts import insert_now, update_now
 from pao.identity.models import DepositLimit, ExclusionKind, Member, PlayExclusion
 from pao.kit.clock import utcnow
+from pao.protection import hits
 from pao.protection.exceptions import (
     DepositLimitReached,
     LossLimitReached,
     PlayExcluded,
     ProtectionChangeRefused,
 )
+from pao.protection.models import HitKind
 from pao.wallet.models import Statement, StatementStatus, StatementType
 
 Period = Literal["day", "week", "month"]
@@ -58,12 +60,27 @@ def is_excluded(member: Member, now: datetime | None = None) -> bool:
     return until is not None and until > (now or utcnow())
 
 
+def _excluded(member: Member, *, keeps_changes: bool = False) -> PlayExcluded:
+    assert member.excluded_until is not None
+    until = None if member.excluded_until >= FOREVER else member.excluded_until.isoformat()
+    return PlayExcluded(until=until, keeps_changes=keeps_changes)
+
+
 def ensure_may_play(member: Member) -> None:
-    """Refuse a deposit, a transfer to a game, a bet or a bonus of an excluded member."""
+    """Refuse a bonus (or anything else of play) of an excluded member (not recorded: the
+    report counts money refused, :func:`ensure_may_deposit` and :func:`ensure_may_stake`)."""
     if is_excluded(member):
-        assert member.excluded_until is not None
-        until = None if member.excluded_until >= FOREVER else member.excluded_until.isoformat()
-        raise PlayExcluded(until=until)
+        raise _excluded(member)
+
+
+async def _refuse_excluded(
+    session: AsyncSession, member: Member, channel: str, amount: int | None
+) -> None:
+    """An excluded member's deposit or stake: recorded (the report of members who hit limits)
+    and refused; the refusal keeps the record (nothing else was written before it)."""
+    if is_excluded(member):
+        await hits.record(session, member, HitKind.EXCLUSION, channel=channel, amount=amount)
+        raise _excluded(member, keeps_changes=True)
 
 
 @dataclass(frozen=True)
@@ -158,22 +175,26 @@ async def remaining_deposit(
     return min(left) if left else None
 
 
-async def ensure_may_deposit(session: AsyncSession, member: Member, amount: int | None) -> None:
+async def ensure_may_deposit(
+    session: AsyncSession, member: Member, amount: int | None, *, channel: str = "deposit"
+) -> None:
     """Before a deposit is started: not excluded, and within the deposit and loss limits.
-    ``amount`` None: not known yet (a slip, a gift link): refused only when nothing remains."""
-    ensure_may_play(member)
+    ``amount`` None: not known yet (a slip, a gift link): refused only when nothing remains.
+    Each refusal is recorded (``channel``: qr, slip, truemoney)."""
+    await _refuse_excluded(session, member, channel, amount)
     if not member.limits_set:
         return
-    checks: tuple[tuple[Kind, type[BadRequest]], ...] = (
-        ("deposit", DepositLimitReached),
-        ("loss", LossLimitReached),
+    checks: tuple[tuple[Kind, HitKind, type[BadRequest]], ...] = (
+        ("deposit", HitKind.DEPOSIT_LIMIT, DepositLimitReached),
+        ("loss", HitKind.LOSS_LIMIT, LossLimitReached),
     )
-    for kind, refusal in checks:
+    for kind, hit, refusal in checks:
         remaining = await remaining_deposit(session, member.id, kind)
         if remaining is None:
             continue
         if remaining == 0 or (amount is not None and amount > remaining):
-            raise refusal(remaining=remaining / 100)
+            await hits.record(session, member, hit, channel=channel, amount=amount)
+            raise refusal(remaining=remaining / 100, keeps_changes=True)
 
 
 async def loss_limit_reached(session: AsyncSession, member: Member) -> bool:
@@ -182,11 +203,13 @@ async def loss_limit_reached(session: AsyncSession, member: Member) -> bool:
     return await remaining_deposit(session, member.id, "loss") == 0
 
 
-async def ensure_may_stake(session: AsyncSession, member: Member) -> None:
-    """Before money goes to play (a transfer to a game): not excluded, loss limit not reached."""
-    ensure_may_play(member)
+async def ensure_may_stake(session: AsyncSession, member: Member, amount: int | None) -> None:
+    """Before money goes to play (a transfer to a game): not excluded, loss limit not reached.
+    Each refusal is recorded (channel ``game``)."""
+    await _refuse_excluded(session, member, "game", amount)
     if await loss_limit_reached(session, member):
-        raise LossLimitReached(remaining=0)
+        await hits.record(session, member, HitKind.LOSS_LIMIT, channel="game", amount=amount)
+        raise LossLimitReached(remaining=0, keeps_changes=True)
 
 
 async def set_limit(

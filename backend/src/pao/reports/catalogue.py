@@ -17,6 +17,9 @@ class ReportName(StrEnum):
     GAMES = "games"
     MEMBERS = "members"
     STAFF = "staff"  # served by the back office: the audit log is its own table
+    # Members who hit a limit or an exclusion (refused, or credited over it and flagged):
+    # served by the back office from pao.protection's records.
+    PROTECTION = "protection"
 
 
 async def run(
@@ -63,4 +66,5 @@ TABLES: dict[ReportName, tuple[str, ...]] = {
     ),
     ReportName.MEMBERS: ("registrations", "sources", "depositors"),
     ReportName.STAFF: ("actions",),
+    ReportName.PROTECTION: ("hits",),
 }

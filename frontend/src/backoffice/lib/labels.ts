@@ -81,6 +81,8 @@ export function reportText(t: TFunction, column: string, value: string): string 
       return actionLabel(t, value);
     case 'kind':
       return payoutKindLabel(t, value);
+    case 'limit':
+      return t(`bo.protection.hitKind.${value}`, { defaultValue: value });
     default:
       return value || '—';
   }

@@ -1,6 +1,7 @@
 """A member's player protection, as staff see it (``members.read``): the deposit and loss
-limits in force and pending, every limit change (the history), and every time-out or
-self-exclusion with when it ends. Read only: staff have no route that changes them
+limits in force and pending, every limit change (the history), every time-out or
+self-exclusion with when it ends, and the latest refusals and payments credited over a limit
+(flagged). Read only: staff have no route that changes them
 (pao.protection.service)."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pao.backoffice.members.schemas import (
     ExclusionRowOut,
     LimitChangeOut,
     MemberProtectionOut,
+    ProtectionHitOut,
 )
 from pao.backoffice.models import Staff
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
@@ -24,6 +26,7 @@ from pao.core.params import DbId
 from pao.core.uow import SessionDep
 from pao.identity.admin import get_member
 from pao.identity.models import DepositLimit, PlayExclusion
+from pao.protection import hits
 from pao.protection import service as protection
 from pao.protection.schemas import LimitOut
 
@@ -76,5 +79,16 @@ async def member_protection(
                 end_requested_at=row.end_requested_at,
             )
             for row in exclusions.scalars()
+        ],
+        hits=[
+            ProtectionHitOut(
+                kind=hit.kind,
+                outcome=hit.outcome,
+                channel=hit.channel,
+                amount=hit.amount,
+                reference=hit.reference,
+                at=hit.at,
+            )
+            for hit in await hits.of_member(session, member_id)
         ],
     )

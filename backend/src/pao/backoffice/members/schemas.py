@@ -408,6 +408,18 @@ class ExclusionRowOut(_Wire):
     end_requested_at: datetime | None = Field(alias="endRequestedAt")
 
 
+class ProtectionHitOut(_Wire):
+    kind: Literal["deposit_limit", "loss_limit", "exclusion"]
+    outcome: Literal["refused", "credited"] = Field(
+        description="refused: nothing moved; credited: a payment already made, credited over "
+        "the limit and flagged for staff."
+    )
+    channel: str
+    amount: MajorAmount | None = Field(description="null: not known when refused (a slip).")
+    reference: str | None
+    at: datetime
+
+
 class MemberProtectionOut(_Wire):
     excluded_until: datetime | None = Field(
         alias="excludedUntil",
@@ -420,3 +432,6 @@ class MemberProtectionOut(_Wire):
     )
     limit_changes: list[LimitChangeOut] = Field(alias="limitChanges")
     exclusions: list[ExclusionRowOut]
+    hits: list[ProtectionHitOut] = Field(
+        description="The latest 50 refusals and flagged credits, newest first."
+    )

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.backoffice.dashboard.routes import day_range
 from pao.backoffice.deps import require
 from pao.backoffice.models import Staff
+from pao.backoffice.reports import protection as protection_report
 from pao.backoffice.reports import staff as staff_report
 from pao.backoffice.reports.schemas import ReportOut, ReportQuery, TableOut
 from pao.backoffice.routing import AUTHENTICATED, backoffice_router
@@ -52,6 +53,8 @@ async def _tables(
 ) -> list[Table]:
     if name is ReportName.STAFF:
         return await staff_report.report(session, span)
+    if name is ReportName.PROTECTION:
+        return await protection_report.report(session, span)
     return await catalogue.run(
         name, session, span, only=only, sessionmaker=request.app.state.read_sessionmaker
     )

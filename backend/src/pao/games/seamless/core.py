@@ -20,7 +20,7 @@ code and still answers the balance.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from sqlalchemy import bindparam, select
@@ -35,6 +35,8 @@ from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger import service as ledger
 from pao.ledger.models import AccountKind, LedgerAccount
+from pao.protection import hits
+from pao.protection.models import HitKind
 from pao.protection.service import is_excluded, loss_limit_reached
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL, record_statement
@@ -61,6 +63,8 @@ class Outcome:
     before: int  # minor units: the wallet before the call
     # A call already processed, answered again (a dialect may have its own code for it).
     replayed: bool = False
+    # A refusal that wrote its record (player protection's hit): committed all the same.
+    kept: bool = False
 
     @property
     def ok(self) -> bool:
@@ -253,13 +257,21 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
         return replay
     if move.currency != locked.member.currency:
         return locked.outcome(Status.WRONG_CURRENCY)
-    if locked.member.status != MemberStatus.ACTIVE or is_excluded(locked.member):
+    if locked.member.status != MemberStatus.ACTIVE:
         return locked.outcome(Status.USER_DISABLED)
+    if is_excluded(locked.member):
+        await hits.record(
+            session, locked.member, HitKind.EXCLUSION, channel="seamless", amount=move.amount
+        )
+        return replace(locked.outcome(Status.USER_DISABLED), kept=True)
     params = {"provider": move.provider, "reference_id": move.txn_id}
     if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:
         return locked.outcome(Status.ROLLED_BACK)
     if await loss_limit_reached(session, locked.member):
-        return locked.outcome(Status.LIMIT_REACHED)
+        await hits.record(
+            session, locked.member, HitKind.LOSS_LIMIT, channel="seamless", amount=move.amount
+        )
+        return replace(locked.outcome(Status.LIMIT_REACHED), kept=True)
     if locked.balance < move.amount:
         return locked.outcome(Status.NOT_ENOUGH_MONEY)
     entry_id = await _move(
@@ -365,7 +377,7 @@ async def run(sessionmaker: async_sessionmaker[AsyncSession], operation: Operati
         async with sessionmaker() as session:
             try:
                 outcome = await operation(session)
-                if outcome.ok:
+                if outcome.ok or outcome.kept:
                     await session.commit()
                 else:
                     await session.rollback()

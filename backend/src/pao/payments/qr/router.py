@@ -94,7 +94,7 @@ async def create_qrcode(
     member: CurrentMember,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
-    await ensure_may_deposit(session, member, body.amount)
+    await ensure_may_deposit(session, member, body.amount, channel="qr")
     site = await load_site_settings(session)
     account = await service.qr_account(session, code=bankCode)
     owner, operation = f"member:{member.id}", f"qrcode:{account.code}"

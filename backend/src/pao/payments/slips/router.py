@@ -99,7 +99,7 @@ async def upload(
         raise SlipTooLarge()
     # The money is already in the operator's bank: refused here only when nothing remains of
     # the member's limit (a slip over what remains is credited: a payment is never lost).
-    await ensure_may_deposit(session, member, None)
+    await ensure_may_deposit(session, member, None, channel="slip")
     member_id, currency = member.id, Currency(member.currency)
     # End the request's transaction (it only read the member): the saga opens its own, on
     # this session.

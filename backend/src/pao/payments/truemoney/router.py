@@ -87,7 +87,7 @@ async def truelink(
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> JSONResponse:
     # The voucher's amount is known only once redeemed: refused here when nothing remains.
-    await ensure_may_deposit(session, member, None)
+    await ensure_may_deposit(session, member, None, channel="truemoney")
     try:
         hashed = voucher_hash(body.link)
     except InvalidGiftLink:

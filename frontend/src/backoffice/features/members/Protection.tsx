@@ -1,7 +1,8 @@
 /**
  * The member's player protection as staff see it: whether deposits, play and bonuses are closed
  * and until when, the deposit limits now (with a raise waiting out its 24 hours), every limit
- * change, and every time-out or self-exclusion. Read only: only the member can change them, and
+ * change, every time-out or self-exclusion, and the latest refusals and payments credited over a
+ * limit anyway (flagged: the money had already left the member's bank). Read only: only the member can change them, and
  * never to shorten them (backend pao.protection).
  */
 import { useQuery } from '@tanstack/react-query';
@@ -63,7 +64,8 @@ export function Protection({ member }: { member: MemberDetail }) {
       </p>
     );
   if (!query.data) return <p className="bo-muted">{t('common.loading')}</p>;
-  const { excludedUntil, limits, lossLimits, limitChanges, exclusions } = query.data;
+  const { excludedUntil, limits, lossLimits, limitChanges, exclusions, hits } = query.data;
+  const flagged = hits.filter((hit) => hit.outcome === 'credited').length;
   const money = (amount: number | null) => (amount === null ? t('bo.protection.none') : formatMoney(amount, member.currency));
   const until = (at: string | null) =>
     at === null ? t('bo.protection.indefinite') : new Date(at).getUTCFullYear() >= NOT_BEFORE_ASKED ? t('bo.protection.untilAsked') : formatDateTime(at);
@@ -72,6 +74,11 @@ export function Protection({ member }: { member: MemberDetail }) {
       <p role="status" className={excludedUntil ? 'bo-error' : 'bo-muted'}>
         {excludedUntil ? t('bo.protection.excluded', { until: until(excludedUntil) }) : t('bo.protection.open')}
       </p>
+      {flagged > 0 && (
+        <p className="bo-error" role="status">
+          <span className="bo-badge bo-badge-warn">⚑</span> {t('bo.protection.flagged', { count: flagged })}
+        </p>
+      )}
       <LimitsTable caption={t('bo.protection.limits')} counted={t('bo.protection.deposited')} rows={limits} money={money} currency={member.currency} />
       <LimitsTable caption={t('bo.protection.lossLimits')} counted={t('bo.protection.lost')} rows={lossLimits} money={money} currency={member.currency} />
       <div className="bo-table-wrap">
@@ -99,6 +106,41 @@ export function Protection({ member }: { member: MemberDetail }) {
                 <td>{formatDateTime(row.startsAt)}</td>
                 <td>{until(row.endsAt)}</td>
                 <td>{row.endRequestedAt ? formatDateTime(row.endRequestedAt) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="bo-table-wrap">
+        <table className="bo-table">
+          <caption>{t('bo.protection.hits')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('bo.protection.at')}</th>
+              <th scope="col">{t('bo.protection.limit')}</th>
+              <th scope="col">{t('bo.protection.outcomeCol')}</th>
+              <th scope="col">{t('bo.protection.channel')}</th>
+              <th scope="col">{t('bo.protection.amount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hits.length === 0 && (
+              <tr>
+                <td colSpan={5} className="bo-muted">
+                  {t('bo.members.noRows')}
+                </td>
+              </tr>
+            )}
+            {hits.map((hit, i) => (
+              <tr key={`${hit.at}-${i}`}>
+                <td>{formatDateTime(hit.at)}</td>
+                <td>{t(`bo.protection.hitKind.${hit.kind}`)}</td>
+                <td className={hit.outcome === 'credited' ? 'bo-error' : undefined}>
+                  {hit.outcome === 'credited' && '⚑ '}
+                  {t(`bo.protection.outcome.${hit.outcome}`)}
+                </td>
+                <td>{hit.reference ? `${hit.channel} · ${hit.reference}` : hit.channel}</td>
+                <td>{hit.amount === null ? t('bo.protection.unknown') : formatMoney(hit.amount, member.currency)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 /**
  * Reports: one tab a report (daily figures, deposits and withdrawals, promotions, games, members,
- * staff), over a range of days kept in the URL (`?report=payments&range=30d`). Each of a report's
+ * staff, members who hit a protection limit), over a range of days kept in the URL (`?report=payments&range=30d`). Each of a report's
  * tables is shown with a chart where one reads faster than numbers, and exports as CSV.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -25,7 +25,7 @@ import { formatCell, numeric, type Cell, type ColumnKind } from './report-format
 type ReportName = components['schemas']['ReportName'];
 type TableOut = components['schemas']['TableOut'];
 
-export const REPORTS: readonly ReportName[] = ['daily', 'payments', 'promotions', 'games', 'members', 'staff'];
+export const REPORTS: readonly ReportName[] = ['daily', 'payments', 'promotions', 'games', 'members', 'staff', 'protection'];
 type Row = Record<string, Cell>;
 
 const rowsOf = (table: TableOut): Row[] => table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column.key, row[i] ?? null])));
@@ -87,6 +87,7 @@ function ReportTable({ report, table, currency, range }: { report: ReportName; t
         </p>
       )}
       {table.name === 'depositors' && <p className="bo-muted bo-small">{t('bo.reports.depositorsNote')}</p>}
+      {table.name === 'hits' && <p className="bo-muted bo-small">{t('bo.reports.hitsNote')}</p>}
       {table.name === 'floats' && <p className="bo-muted bo-small">{t('bo.reports.floatsNote')}</p>}
       {table.name === 'seamless_clearing' && <p className="bo-muted bo-small">{t('bo.reports.seamlessClearingNote')}</p>}
       <Chart table={table} currency={currency} />
