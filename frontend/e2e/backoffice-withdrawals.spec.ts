@@ -11,6 +11,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, randomDigits, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
+import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const shot = (name: string) => `test-results/screens/backoffice-withdrawals-${name}-th.png`;
@@ -257,4 +258,43 @@ test.describe('idle lock (en)', () => {
     await page.getByRole('button', { name: t('bo.lock.signOut') }).click();
     await expect(page.getByRole('heading', { name: t('bo.login.title') })).toBeVisible();
   });
+});
+
+test('two members on one phone: the cashier sees the link, why, and both member pages say so', async ({ page, browser, request, t }) => {
+  const cashier = await enrolledStaff(request, 'cashier');
+  const first = await createMember(request, 'secret123', ownHolderName());
+  const second = await createMember(request, 'secret123', ownHolderName());
+
+  // One phone: the first member logs in and out, then the second logs in on it.
+  const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'th-TH' });
+  const player = await phone.newPage();
+  await loginViaUi(player, t, first.phone, first.password);
+  await expect(player).toHaveURL(/\/user\/home$/);
+  await acceptAgreementIfShown(player, t);
+  await player.getByRole('button', { name: t('nav.logout') }).click();
+  await expect(player).toHaveURL(/\/login$/);
+  await loginViaUi(player, t, second.phone, second.password);
+  await expect(player).toHaveURL(/\/user\/home$/);
+  await phone.close();
+
+  paoOps('deposit', second.phone, '1000', '--note', 'e2e linked');
+  const id = await withdraw(request, second, 300);
+
+  // The queue flags it (a device link holds by default) and the detail says who and why.
+  await openBackOffice(page, t, cashier, `/backoffice/withdrawals?member=${second.phone}`);
+  const table = page.getByRole('table');
+  const row = table.getByRole('row').filter({ hasText: second.phone });
+  await expect(row.getByText(t('bo.withdrawals.flag.linked'), { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: new RegExp(`#${id}`) }).click();
+  const links = page.getByRole('list', { name: t('bo.links.title') });
+  const link = links.getByRole('listitem').filter({ hasText: first.phone });
+  await expect(link.getByText(t('bo.links.reason.device'))).toBeVisible();
+  await links.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('linked') });
+
+  // Its link leads to the first member's page, which lists the second the same way.
+  await link.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(first.name);
+  const back = page.getByRole('list', { name: t('bo.links.title') }).getByRole('listitem').filter({ hasText: second.phone });
+  await expect(back.getByText(t('bo.links.reason.device'))).toBeVisible();
 });
