@@ -2931,6 +2931,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/protection/reality-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reality Check
+         * @description The reminder's interval, when this login began and the net result from play since
+         *     then. The app asks once when it starts and once each time a reminder is due.
+         */
+        get: operations["realityCheck"];
+        /**
+         * Set Reality Check
+         * @description Choose the reality-check interval (15, 30, 45, 60, 90 or 120 minutes) or null: off.
+         */
+        put: operations["setRealityCheck"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qrcode/status/{qrcodeId}": {
         parameters: {
             query?: never;
@@ -6172,6 +6197,11 @@ export interface components {
              * @description Loss limits: deposited is the loss so far (deposits less withdrawals).
              */
             lossLimits: components["schemas"]["LimitOut"][];
+            /**
+             * Realitycheckminutes
+             * @description The reality-check reminder's interval in minutes; null: off.
+             */
+            realityCheckMinutes: number | null;
         };
         /** ProviderFloatOut */
         ProviderFloatOut: {
@@ -6356,6 +6386,41 @@ export interface components {
              * @description Messages marked read.
              */
             read: number;
+        };
+        /** RealityCheckIn */
+        RealityCheckIn: {
+            /**
+             * Minutes
+             * @description 15, 30, 45, 60, 90 or 120; null: no reminder.
+             */
+            minutes: number | null;
+        };
+        /** RealityCheckOut */
+        RealityCheckOut: {
+            /** Currency */
+            currency: string;
+            /**
+             * Loginat
+             * Format: date-time
+             * @description When this login session began.
+             */
+            loginAt: string;
+            /**
+             * Minutes
+             * @description The interval; null: off (no reminder).
+             */
+            minutes: number | null;
+            /**
+             * Net
+             * @description Net result from play since login: what came back from games (wins, rollbacks, transfers back) less what went to them (bets, transfers to games), from the ledger; negative: a loss. Deposits, withdrawals and bonuses do not count.
+             */
+            net: number;
+            /**
+             * Now
+             * Format: date-time
+             * @description The server's time, for the app's timer.
+             */
+            now: string;
         };
         /** ReceivedOut */
         ReceivedOut: {
@@ -23260,6 +23325,149 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LimitsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectionOut"];
+                };
+            };
+            /** @description PROTECTION_CHANGE_REFUSED | KEY_INVALID (a control character in the path, the query or the body) | BODY_INVALID (the body cannot be read) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE (the body is larger than the route takes) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description BODY_INVALID (a content type the route does not take) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description KEY_INVALID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    realityCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealityCheckOut"];
+                };
+            };
+            /** @description KEY_INVALID (a control character in the path, the query or the body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description invalid-token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE (the database cannot be reached; Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setRealityCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RealityCheckIn"];
             };
         };
         responses: {

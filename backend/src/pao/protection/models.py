@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from pao.core.db import Base, BigId, UtcDateTime
@@ -49,3 +49,15 @@ class ProtectionHit(Base):
     # The credited payment (``qr:12``, ``slip:3``), for a flag.
     reference: Mapped[str | None] = mapped_column(String(120))
     at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+
+
+class ProtectionSetting(Base):
+    """A member's own protection choices that are not limits: the reality-check interval.
+    A row only for members who chose one (none: off)."""
+
+    __tablename__ = "protection_settings"
+
+    member_id: Mapped[int] = mapped_column(ForeignKey("members.id"), primary_key=True)
+    # Minutes between reminders while logged in; None: off.
+    reality_check_minutes: Mapped[int | None] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)

@@ -1,18 +1,27 @@
 """HTTP routes of player protection: ``GET /api/protection``, ``PUT /api/protection/limits``,
 ``PUT /api/protection/loss-limits``, ``POST /api/protection/exclusion``,
-``POST /api/protection/exclusion/end``."""
+``POST /api/protection/exclusion/end``, ``GET|PUT /api/protection/reality-check``."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
+from pao.core.errors import Unauthorized
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
-from pao.identity.deps import CurrentMember
+from pao.identity.deps import CurrentLogin, CurrentMember
 from pao.identity.models import ExclusionKind, Member
 from pao.kit.clock import utcnow
-from pao.protection import service
-from pao.protection.schemas import ExclusionIn, ExclusionOut, LimitOut, LimitsIn, ProtectionOut
+from pao.protection import reality, service
+from pao.protection.schemas import (
+    ExclusionIn,
+    ExclusionOut,
+    LimitOut,
+    LimitsIn,
+    ProtectionOut,
+    RealityCheckIn,
+    RealityCheckOut,
+)
 
 router = APIRouter(route_class=UnitOfWorkRoute, tags=["protection"])
 
@@ -42,6 +51,7 @@ async def _state(session: SessionDep, member: Member) -> ProtectionOut:
         loss_limits=LimitOut.of_states(await service.limits(session, member.id, "loss")),
         excluded=excluded,
         exclusion=shown,
+        reality_check_minutes=await reality.interval(session, member.id),
     )
 
 
@@ -108,4 +118,40 @@ async def start_exclusion(
 async def end_exclusion(session: SessionDep, member: CurrentMember) -> ProtectionOut:
     """Ask a self-exclusion whose period is over to end: play opens 24 hours later."""
     await service.request_end(session, member)
+    return await _state(session, member)
+
+
+@router.get(
+    "/api/protection/reality-check",
+    operation_id="realityCheck",
+    response_model=RealityCheckOut,
+    responses=AUTH_ERRORS,
+)
+async def reality_check(session: SessionDep, login: CurrentLogin) -> RealityCheckOut:
+    """The reminder's interval, when this login began and the net result from play since
+    then. The app asks once when it starts and once each time a reminder is due."""
+    # Loaded with the login (the identity map answers without a statement).
+    member = await session.get(Member, login.member_id)
+    if member is None:  # pragma: no cover - a login's member always exists
+        raise Unauthorized()
+    return RealityCheckOut(
+        minutes=await reality.interval(session, member.id),
+        login_at=login.created_at,
+        now=utcnow(),
+        net=await reality.net_since(session, member, login.created_at),
+        currency=member.currency,
+    )
+
+
+@router.put(
+    "/api/protection/reality-check",
+    operation_id="setRealityCheck",
+    response_model=ProtectionOut,
+    responses=REFUSED,
+)
+async def set_reality_check(
+    body: RealityCheckIn, session: SessionDep, member: CurrentMember
+) -> ProtectionOut:
+    """Choose the reality-check interval (15, 30, 45, 60, 90 or 120 minutes) or null: off."""
+    await reality.set_interval(session, member, body.minutes)
     return await _state(session, member)

@@ -65,6 +65,28 @@ class ProtectionOut(_Wire):
     )
     excluded: bool = Field(description="No deposits, play or bonuses now; withdrawals stay open.")
     exclusion: ExclusionOut | None
+    reality_check_minutes: int | None = Field(
+        alias="realityCheckMinutes",
+        description="The reality-check reminder's interval in minutes; null: off.",
+    )
+
+
+class RealityCheckIn(_Wire, RequestModel):
+    minutes: int | None = Field(
+        ge=15, le=120, description="15, 30, 45, 60, 90 or 120; null: no reminder."
+    )
+
+
+class RealityCheckOut(_Wire):
+    minutes: int | None = Field(description="The interval; null: off (no reminder).")
+    login_at: datetime = Field(alias="loginAt", description="When this login session began.")
+    now: datetime = Field(description="The server's time, for the app's timer.")
+    net: MajorAmount = Field(
+        description="Net result from play since login: what came back from games (wins, "
+        "rollbacks, transfers back) less what went to them (bets, transfers to games), from "
+        "the ledger; negative: a loss. Deposits, withdrawals and bonuses do not count."
+    )
+    currency: str
 
 
 class LimitsIn(_Wire, RequestModel):
