@@ -277,3 +277,87 @@ def test_declared_limits_must_name_routes_and_answer_413() -> None:
     )
     video = limits.limit_for("POST", "/api/agent/conversations/7/upload-video", multipart=True)
     assert video.refusal.body() == {"message": "CHAT_FILE_TOO_LARGE", "maxMb": 20}
+
+
+GIB = 1024 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        b"this is not multipart at all\r\n" * 100,  # no boundary where one must be
+        f"--{BOUNDARY}\r\nbroken header line without a colon\r\n\r\n".encode(),
+    ],
+    ids=["no-boundary-line", "broken-part-header"],
+)
+async def test_a_malformed_multipart_body_is_refused_at_its_first_bad_bytes(
+    app: FastAPI, client: httpx.AsyncClient, first: bytes
+) -> None:
+    """Issue 33 §3: 1 GiB of broken multipart used to be read to its end."""
+    await set_site_setting(client, "enableChatWidget", True)
+
+    def body() -> Iterator[bytes]:
+        yield first
+        yield from repeated(GIB)
+
+    answer = await call(
+        app,
+        "POST",
+        "/api/chat/upload-image",
+        body(),
+        headers={
+            "Content-Type": MULTIPART,
+            "Transfer-Encoding": "chunked",
+            "X-Guest-Id": str(uuid.uuid4()),
+        },
+    )
+    assert (answer.status, answer.body) == (400, {"message": "BODY_INVALID"})
+    assert answer.read <= len(first) + CHUNK
+    assert answer.headers["connection"] == "close"
+    assert await _chat_media_rows(app) == 0
+
+
+async def test_multipart_without_a_boundary_is_refused_unread(app: FastAPI) -> None:
+    answer = await call(
+        app,
+        "POST",
+        "/api/chat/upload-image",
+        repeated(GIB),
+        headers={"Content-Type": "multipart/form-data", "Transfer-Encoding": "chunked"},
+    )
+    assert (answer.status, answer.body) == (400, {"message": "BODY_INVALID"})
+    assert (answer.read, answer.headers["connection"]) == (0, "close")
+
+
+async def test_an_answer_before_the_body_ends_closes_the_connection(app: FastAPI) -> None:
+    # No such route: the app answers without reading the upload; the server must not read on
+    # through the rest of it for a next request.
+    answer = await call(
+        app,
+        "POST",
+        "/api/chat/no-such-upload",
+        multipart(PNG, 5 * MB),
+        headers={"Content-Type": MULTIPART, "Transfer-Encoding": "chunked"},
+    )
+    assert answer.status == 404, answer.body
+    assert answer.read < 5 * MB
+    assert answer.headers["connection"] == "close"
+
+
+async def test_an_upload_read_to_its_end_keeps_the_connection(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    await set_site_setting(client, "enableChatWidget", True)
+    answer = await call(
+        app,
+        "POST",
+        "/api/chat/upload-image",
+        multipart(PNG, 64 * 1024),
+        headers={
+            "Content-Type": MULTIPART,
+            "Transfer-Encoding": "chunked",
+            "X-Guest-Id": str(uuid.uuid4()),
+        },
+    )
+    assert answer.status == 200, answer.body
+    assert "connection" not in answer.headers

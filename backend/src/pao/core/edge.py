@@ -13,13 +13,17 @@ inbox, the sandbox, the socket.io mount, a future back office):
    handed to the app as it came (the app parses it once, as before); a multipart body is
    streamed to the app and scanned as it passes
    (:class:`~pao.core.input_text.MultipartTextScanner`), so an upload is never held in memory
-   here. engine.io's polling bodies are not scanned (their framing is the record
-   separator 0x1E, and the chat's socket stores no text from them).
+   here, and one whose framing breaks is refused at the first bytes that show it. engine.io's
+   polling bodies are not scanned (their framing is the record separator 0x1E, and the chat's
+   socket stores no text from them).
 
 A refusal before the app ran is answered here. One found while the app reads a multipart body
 stops its reading (the receive channel raises :class:`BodyRefused`, an ``HTTPException``, so
 nothing logs it as a crash), and whatever error the app then answers is replaced by the edge's
 refusal: the app never sees the rest of the body, and the client gets the catalogue code.
+Whatever answers a body before its end (the edge, or the app refusing early: a missing login,
+a closed chat) closes the connection after the answer, so that the server does not read on
+through the rest of the body looking for the next request.
 
 Cost: a request without a body (``GET /api/wallet``) pays one search of its path (and of its
 query string, when there is one) and one pass over its headers; a JSON body, two C-speed passes
@@ -53,6 +57,7 @@ from pao.core.route_table import DeclaredRoute
 
 # Bodies that are framing, not text (engine.io's polling transport).
 UNSCANNED_BODIES = ("/socket.io/",)
+CLOSE = (b"connection", b"close")
 
 
 class BodyRefused(HTTPException):
@@ -91,7 +96,16 @@ def _body_headers(scope: Scope) -> tuple[int | None, bool, bytes]:
 class _Stream:
     """The receive and send channels of one streamed (multipart) request."""
 
-    __slots__ = ("_receive", "_send", "limit", "received", "refusal", "scanner", "started")
+    __slots__ = (
+        "_receive",
+        "_send",
+        "complete",
+        "limit",
+        "received",
+        "refusal",
+        "scanner",
+        "started",
+    )
 
     def __init__(
         self, receive: Receive, send: Send, limit: BodyLimit, scanner: MultipartTextScanner | None
@@ -103,6 +117,7 @@ class _Stream:
         self.received = 0
         self.refusal: AppError | None = None
         self.started = False  # the app's answer started before any refusal
+        self.complete = False  # the body was read to its end
 
     async def receive(self) -> Message:
         if self.refusal is not None:
@@ -111,6 +126,7 @@ class _Stream:
         if message["type"] == "http.request":
             chunk: bytes = message.get("body", b"")
             self.received += len(chunk)
+            self.complete = not message.get("more_body")
             if self.received > self.limit.max_bytes:
                 self.refusal = self.limit.refusal
             elif self.scanner is not None:
@@ -123,6 +139,11 @@ class _Stream:
         if self.refusal is None or self.started:
             if message["type"] == "http.response.start":
                 self.started = True
+                if not self.complete:
+                    # The app answers before the body's end (a refused login, a malformed
+                    # form): the server closes the connection after the answer instead of
+                    # reading the rest of the body to find the next request.
+                    message = {**message, "headers": [*message.get("headers", ()), CLOSE]}
             await self._send(message)
         # Else the app is answering the refused body with an error of its own: drop it, the
         # edge answers (once the app returns).

@@ -69,6 +69,10 @@ MULTIPART_CHARSETS = frozenset(
 )
 
 
+# A multipart body whose framing is broken (what Starlette's parser answers it, too).
+MALFORMED = BadRequest("BODY_INVALID")
+
+
 def refusal(field: str | None) -> AppError:
     """422 naming the field, or 400 when it cannot be named."""
     if field is None:
@@ -160,8 +164,10 @@ class MultipartTextScanner:
     in a text field's value or in a part's name or file name.
 
     It parses with python-multipart, as Starlette does, and decodes names with the same
-    charset, so it sees the parts the app will see. If the body is malformed it stops
-    scanning: Starlette's parser fails on the same bytes and the request is refused there.
+    charset, so it sees the parts the app will see. A body that is not multipart as its
+    header says (no boundary, broken framing) is refused ``BODY_INVALID`` at the first bytes
+    that show it: Starlette's parser would fail on the same bytes, but only after the server
+    had read the rest of the body for nothing (issue 33 §3: 1 GiB read in 1.1 s).
     """
 
     def __init__(self, content_type: bytes) -> None:
@@ -182,18 +188,20 @@ class MultipartTextScanner:
             self.refusal = refusal(None)
             return
         boundary = options.get(b"boundary")
-        if boundary:
-            self._parser = MultipartParser(
-                boundary,
-                {
-                    "on_part_begin": self._part_begin,
-                    "on_header_field": self._header_field,
-                    "on_header_value": self._header_value,
-                    "on_header_end": self._header_end,
-                    "on_headers_finished": self._headers_finished,
-                    "on_part_data": self._part_data,
-                },
-            )
+        if not boundary:
+            self.refusal = MALFORMED
+            return
+        self._parser = MultipartParser(
+            boundary,
+            {
+                "on_part_begin": self._part_begin,
+                "on_header_field": self._header_field,
+                "on_header_value": self._header_value,
+                "on_header_end": self._header_end,
+                "on_headers_finished": self._headers_finished,
+                "on_part_data": self._part_data,
+            },
+        )
 
     def feed(self, chunk: bytes, *, last: bool) -> AppError | None:
         """Scan the next chunk; the refusal once a control character was found."""
@@ -208,6 +216,7 @@ class MultipartTextScanner:
             pass
         except FormParserError:
             self._parser = None
+            self.refusal = MALFORMED
         return self.refusal
 
     def _decode(self, raw: bytes) -> str:
