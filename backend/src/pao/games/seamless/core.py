@@ -152,14 +152,22 @@ def _same(txn: SeamlessTransaction, kind: TxnKind, move: Move) -> bool:
     return same and (kind is TxnKind.ROLLBACK or txn.amount == move.amount)
 
 
+def _replay(
+    txn: SeamlessTransaction, kind: TxnKind, move: Move, currency: Currency, balance: int
+) -> Outcome:
+    """The answer to a call met again: as the first time (the balance as it stands now) when it
+    is the same call, else a duplicate of another's id."""
+    status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
+    return Outcome(status, currency, balance, balance, replayed=True)
+
+
 async def _replayed(
     session: AsyncSession, locked: _Locked, kind: TxnKind, move: Move
 ) -> Outcome | None:
     txn = await _find(session, move.provider, move.txn_id)
     if txn is None:
         return None
-    status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
-    return Outcome(status, locked.member.currency, locked.balance, locked.balance, replayed=True)
+    return _replay(txn, kind, move, locked.member.currency, locked.balance)
 
 
 async def _record(
@@ -351,8 +359,7 @@ async def replayed(session: AsyncSession, kind: TxnKind, move: Move) -> Outcome 
     if txn is None:
         return None
     now = await balance(session, move.member_id)
-    status = Status.OK if _same(txn, kind, move) else Status.DUPLICATE
-    return Outcome(status, now.currency, now.balance, now.balance, replayed=True)
+    return _replay(txn, kind, move, now.currency, now.balance)
 
 
 async def balance(session: AsyncSession, member_id: int) -> Outcome:
