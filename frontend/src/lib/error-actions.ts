@@ -50,6 +50,7 @@ export const ERROR_ACTIONS = {
     'PUT /api/protection/loss-limits',
     'POST /api/protection/exclusion',
     'POST /api/protection/exclusion/end',
+    'PUT /api/protection/reality-check',
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -1,6 +1,7 @@
 /**
  * Member shell: app name, language and logout on top; bottom menu with profile, the conditions
- * popup, the big centre home button, statement and contact.
+ * popup, the big centre home button, statement and contact; the reality-check reminder while
+ * logged in.
  */
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +11,7 @@ import { Icon } from '@/components/ui/Icon';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { useLogout } from '@/features/auth/api/logout';
 import { ConditionsModal } from '@/features/conditions/components/ConditionsModal';
+import { RealityCheck } from '@/features/protection/components/RealityCheck';
 import { useAppName } from '@/hooks/use-app-name';
 import { paths } from '@/lib/paths';
 
@@ -83,6 +85,7 @@ export default function UserShell() {
         </ul>
       </nav>
       <ConditionsModal open={conditionsOpen} onClose={() => setConditionsOpen(false)} />
+      <RealityCheck onStop={() => logout.mutate()} />
     </div>
   );
 }
