@@ -361,3 +361,33 @@ async def test_an_upload_read_to_its_end_keeps_the_connection(
     )
     assert answer.status == 200, answer.body
     assert "connection" not in answer.headers
+
+
+async def test_a_browsers_mixed_case_boundary_is_read_as_sent(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    # Chromium's boundaries mix cases ("----WebKitFormBoundary…"); a boundary is case-sensitive,
+    # so the edge must not read it lowered (every browser upload was refused BODY_INVALID).
+    await set_site_setting(client, "enableChatWidget", True)
+    boundary = "----WebKitFormBoundaryAbCdEf0123456789"
+    body = (
+        (
+            f"--{boundary}\r\n"
+            'Content-Disposition: form-data; name="file"; filename="a.png"\r\n'
+            "Content-Type: image/png\r\n\r\n"
+        ).encode()
+        + PNG
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    answer = await call(
+        app,
+        "POST",
+        "/api/chat/upload-image",
+        [body[:100], body[100:]],
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Length": str(len(body)),
+            "X-Guest-Id": str(uuid.uuid4()),
+        },
+    )
+    assert answer.status == 200, answer.body

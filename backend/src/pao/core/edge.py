@@ -89,7 +89,7 @@ def _body_headers(scope: Scope) -> tuple[int | None, bool, bytes]:
         elif name == b"transfer-encoding":
             chunked = True
         elif name == b"content-type":
-            content_type = value.lower()
+            content_type = value  # as sent: a multipart boundary is case-sensitive
     return length, chunked, content_type
 
 
@@ -175,7 +175,8 @@ class EdgeMiddleware:
         if length == 0 or (length is None and not chunked and scope.get("http_version") != "2"):
             await self.app(scope, receive, send)
             return
-        multipart = content_type.startswith(b"multipart/form-data")
+        media_type = content_type.lower()
+        multipart = media_type.startswith(b"multipart/form-data")
         limit = self.limits.limit_for(scope["method"], path, multipart=multipart)
         if length is not None and length > limit.max_bytes:
             await _answer(limit.refusal, scope, receive, send)
@@ -184,7 +185,7 @@ class EdgeMiddleware:
         if multipart:
             await self._stream(scope, receive, send, limit, scanned, content_type)
         else:
-            await self._whole(scope, receive, send, limit, scanned, content_type)
+            await self._whole(scope, receive, send, limit, scanned, media_type)
 
     async def _whole(
         self,
