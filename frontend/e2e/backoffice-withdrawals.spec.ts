@@ -184,6 +184,7 @@ test('the shift: filters in the URL, flags, a clean row approved from the row, c
   await expect(firstOpen).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/[?&]open=\d+/);
+  await expect(page.getByRole('complementary', { name: /#\d+/ })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page).not.toHaveURL(/[?&]open=/);
 

@@ -11,7 +11,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { components } from '@/api/schema.gen';
@@ -182,17 +182,24 @@ export default function WithdrawalsPage() {
     [items, cursor, view.open, go, focusRow, decider, claim, claimNext, rowApprovable, mine, toggleMuted, t],
   );
 
+  // One listener for the page's life, reading what it acts on as of the last render (updated
+  // before the browser paints): a key pressed right after a row opened acts on the open row, not
+  // on the screen before it (a listener re-added after each render left a gap).
+  const keyState = useRef({ act, blocked: false });
+  useLayoutEffect(() => {
+    keyState.current = { act, blocked: Boolean(approving || help) };
+  });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (approving || help) return;
+      if (keyState.current.blocked) return;
       const action = actionOf(event);
       if (!action) return;
       event.preventDefault();
-      act(action);
+      keyState.current.act(action);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [act, approving, help]);
+  }, []);
 
   const columns = useMemo<ColumnDef<Row, unknown>[]>(() => {
     const all: (ColumnDef<Row, unknown> | false)[] = [
