@@ -19,6 +19,9 @@ function ErrorRouteBridge() {
       }
       clearSession();
       queryClient.clear();
+      // Several requests in flight end with the session: the first one's answer already took
+      // the member to /login with where they were; a later one must not drop that.
+      if (window.location.pathname === paths.login) return;
       const here = window.location.pathname + window.location.search;
       void navigate(here.startsWith(paths.user.root) ? loginWithRedirect(here) : paths.login, {
         replace: true,
