@@ -5,9 +5,10 @@
  * gateway calls Pao back).
  */
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createMember, randomDigits, type Member } from './support/backend';
+import { createMember, type Member } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { openHome } from './support/flows';
+import { payQrAtSandboxBank } from './support/sandbox-bank';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 type T = (key: string, vars?: Record<string, string | number>) => string;
@@ -77,14 +78,7 @@ test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @d
   await page.screenshot({ path: `test-results/screens/deposit-qr-${test.info().project.name}.png` });
 
   // The member's bank app, in another tab: paste the QR text and pay.
-  const bank = await context.newPage();
-  await bank.goto('/sandbox/bank');
-  await bank.getByLabel('Your bank', { exact: true }).selectOption('SCB');
-  await bank.getByLabel('Your account number').fill(randomDigits(10));
-  await bank.getByLabel('QR payload').fill(payload);
-  await bank.getByRole('button', { name: 'Pay QR', exact: true }).click();
-  await expect(bank.locator('#qr-out')).toContainText('Operator notified: yes');
-  await bank.close();
+  await payQrAtSandboxBank(context, payload);
 
   // The open QR learns it was paid (it polls its status) and turns into the success.
   await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();

@@ -5,9 +5,10 @@
  * SCB's inquiry confirms it, and the open QR turns into the success.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { createMember, randomDigits, type Member } from './support/backend';
+import { createMember, type Member } from './support/backend';
 import { expect, test } from './support/fixtures';
 import { openHome } from './support/flows';
+import { payQrAtSandboxBank } from './support/sandbox-bank';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 // Thai QR tag 30's application id: a bill payment to a biller id.
@@ -59,14 +60,7 @@ test('SCB QR: created by SCB, paid at the sandbox bank, confirmed and credited',
   expect(fieldsOf(payload)['54']).toBe('500.00');
   await expect(deposit.locator('.deposit-qr-amount strong')).toContainText('500.00');
 
-  const bank = await context.newPage();
-  await bank.goto('/sandbox/bank');
-  await bank.getByLabel('Your bank', { exact: true }).selectOption('SCB');
-  await bank.getByLabel('Your account number').fill(randomDigits(10));
-  await bank.getByLabel('QR payload').fill(payload);
-  await bank.getByRole('button', { name: 'Pay QR', exact: true }).click();
-  await expect(bank.locator('#qr-out')).toContainText('Operator notified: yes');
-  await bank.close();
+  await payQrAtSandboxBank(context, payload);
 
   await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();
   await deposit.getByRole('button', { name: t('common.ok'), exact: true }).click();

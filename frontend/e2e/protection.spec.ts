@@ -5,9 +5,10 @@
  * view, and the member still withdraws. The 24-hour cooling-off of a raise and the end of a
  * self-exclusion need a moved clock: the backend's tests/api/test_player_protection.py has them.
  */
-import { createMember, randomDigits } from './support/backend';
+import { createMember } from './support/backend';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { openHome } from './support/flows';
+import { payQrAtSandboxBank } from './support/sandbox-bank';
 
 const SHOTS = 'test-results/screens';
 
@@ -30,14 +31,7 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
   const payload = ((await deposit.getByRole('status', { name: t('deposit.qr.text') }).textContent()) ?? '').trim();
   const shown = (await deposit.locator('.deposit-qr-amount strong').textContent()) ?? '';
   const paid = Number(/[\d,]+\.\d\d/.exec(shown)?.[0] ?? 'NaN');
-  const bank = await context.newPage();
-  await bank.goto('/sandbox/bank');
-  await bank.getByLabel('Your bank', { exact: true }).selectOption('SCB');
-  await bank.getByLabel('Your account number').fill(randomDigits(10));
-  await bank.getByLabel('QR payload').fill(payload);
-  await bank.getByRole('button', { name: 'Pay QR', exact: true }).click();
-  await expect(bank.locator('#qr-out')).toContainText('Operator notified: yes');
-  await bank.close();
+  await payQrAtSandboxBank(context, payload);
   await expect(deposit.getByText(t('deposit.qr.paidTitle'))).toBeVisible();
   await deposit.getByRole('button', { name: t('common.ok'), exact: true }).click();
 
