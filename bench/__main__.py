@@ -1,6 +1,6 @@
 """``python -m bench`` (what ``make bench`` runs): every benchmark, a table, docs/benchmarks.md.
 
-Options: ``--only wallet,transfer,slip,read,login,chat,frontend`` to run a subset (the report then shows only
+Options: ``--only wallet,transfer,slip,seamless,read,login,chat,frontend`` to run a subset (the report then shows only
 those), ``--members N`` (default 1000), ``--profile`` to record py-spy profiles of the write
 and read paths, ``--no-write`` to print without rewriting docs/benchmarks.md.
 ``PAO_BENCH_QUICK=1`` shortens every phase (a smoke run; do not quote its figures).
@@ -21,6 +21,7 @@ SECTIONS = (
     "wallet",
     "transfer",
     "slip",
+    "seamless",
     "read",
     "login",
     "chat",
@@ -128,6 +129,27 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile:
             results["profiles"] = _profiles(args.members)
             checks.append(invariants.check("profiling"))
+    if "seamless" in only:
+        from bench import seamless, sqlcheck
+
+        # Its own server and its own section of docs/benchmarks.md (issue 30's table).
+        check = sqlcheck.check("seamless")
+        with timed("seamless wallet callbacks"):
+            found = seamless.run_all(args.members, args.workers)
+        checks.append(invariants.check("seamless callbacks"))
+        text = seamless.markdown(found, check, results["load_start"])
+        print(text)
+        if not args.no_write:
+            seamless.write(REPO / "docs" / "benchmarks.md", text)
+        if found["ids_twice"]:
+            log(
+                f"INVARIANT BROKEN: {found['ids_twice']} provider transaction ids recorded twice"
+            )
+        if only == ["seamless"] and not args.before:
+            broken = [c for c in checks if not c.ok]
+            for c in checks:
+                log(f"invariants after {c.after}: {'OK' if c.ok else 'BROKEN'} ({c})")
+            return 1 if broken or found["ids_twice"] else 0
     if args.before:
         from bench import before_after
 

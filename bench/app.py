@@ -38,6 +38,8 @@ from pao.games.providers.base import RemoteTransfer, RemoteTransferState
 from pao.main import create_app
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bench.bare_seamless import BareSeamless
+
 BARE_PATH = "/bench/bare"
 SCREEN_PATH = "/bench/bare-screen"
 # The member's wallet balance by token, in one statement (what /api/wallet shows, minus the
@@ -212,4 +214,9 @@ def create_bench_app() -> ASGIApp:
     use_instant_providers(app)
     use_instant_bank(app)
     # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
-    return BareEndpoint(app, dsn, settings.db_pool_size + settings.db_max_overflow)
+    pool_size = settings.db_pool_size + settings.db_max_overflow
+    served = BareEndpoint(app, dsn, pool_size)
+    # Hub88's bet and win without the framework (bench.seamless compares them with Pao's).
+    from pao.games.seamless.hub88.keys import keys_of
+
+    return BareSeamless(served, dsn, pool_size, keys_of(app).hub88_public)

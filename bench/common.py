@@ -36,6 +36,10 @@ HOST = "127.0.0.1"
 START_SECONDS = 180
 # QUICK=1 shortens every phase (a smoke run of the harness, figures not meant to be quoted).
 QUICK = os.environ.get("PAO_BENCH_QUICK") == "1"
+# Hub88's published demo key pair (the sandbox's): the bench signs callbacks as Hub88 with it.
+HUB88_KEYS = REPO / "backend" / "src" / "pao" / "sandbox" / "hub88"
+HUB88_PUBLIC_KEY = HUB88_KEYS / "demo_public.pem"
+HUB88_PRIVATE_KEY = HUB88_KEYS / "demo_private.pem"
 
 
 def seconds(full: float) -> float:
@@ -78,6 +82,11 @@ def app_env(**extra: str) -> dict[str, str]:
         PAO_DB_MAX_OVERFLOW="0",
         # The bank's slip verification, answered in process by bench.app.InstantBank.
         PAO_SLIP_VERIFY_URL="http://bank.bench.invalid/slips",
+        # Hub88 on (the seamless bench's callbacks), with its published demo key pair: the
+        # bench signs as Hub88 with the private half (bench.seamless). Never a real key.
+        PAO_HUB88_OPERATOR_ID="1",
+        PAO_HUB88_PUBLIC_KEY=str(HUB88_PUBLIC_KEY),
+        PAO_HUB88_PRIVATE_KEY=str(HUB88_PRIVATE_KEY),
     )
     # Production refuses to start without its third parties' secrets: give it bench-only ones
     # (nothing in the bench calls a third party).

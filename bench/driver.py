@@ -56,9 +56,14 @@ Step = tuple[str, str, str] | Statement  # (variable, low, high) for \set … ra
 
 def parse(path: Path) -> list[Step]:
     """The script's steps, as pgbench reads them (a statement ends at ``;`` or ``\\gset``)."""
+    return parse_text(path.read_text())
+
+
+def parse_text(script: str) -> list[Step]:
+    """:func:`parse` of a script's text (bench.bare_seamless runs parts of one)."""
     steps: list[Step] = []
     pending: list[str] = []
-    for line in path.read_text().splitlines():
+    for line in script.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("--"):
             continue

@@ -19,6 +19,8 @@ from pao.core.security import hash_password, token_digest
 from pao.games import ddl as games_ddl
 from pao.games.catalogue import DEMO_GAMES, seed_games
 from pao.games.models import GameAccount
+from pao.games.seamless.hub88 import PROVIDER as HUB88
+from pao.games.seamless.models import SeamlessGame, SeamlessSession
 from pao.identity.models import LoginSession, Member
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
@@ -45,6 +47,8 @@ WITHDRAW_AMOUNT_MAJOR = (
 GAME_ACCOUNTS = 3
 # The game every wallet → game transfer of the bench goes to: one provider, its float shared.
 TRANSFER_GAME = "JOKER"
+# The seamless bench's game: one Hub88 game of the synced catalogue, every member's bets on it.
+SEAMLESS_GAME = "bench_slot"
 
 
 def phone_of(index: int) -> str:
@@ -53,6 +57,11 @@ def phone_of(index: int) -> str:
 
 def token_of(index: int) -> str:
     return f"bench-token-{index}"
+
+
+def seamless_token_of(index: int) -> str:
+    """Member ``index``'s Hub88 session token (as a launch of the seamless game issues)."""
+    return f"bench-hub88-{index}"
 
 
 async def reset_database() -> None:
@@ -151,6 +160,30 @@ async def seed(members: int) -> None:
             for game in DEMO_GAMES[:GAME_ACCOUNTS]
         )
         await session.flush()
+        # The seamless bench (bench.seamless): Hub88's game in the catalogue, and a launch's
+        # session token per member, valid for the whole run.
+        session.add(
+            SeamlessGame(
+                provider=HUB88,
+                game_code=SEAMLESS_GAME,
+                name="Bench Slot",
+                category="slots",
+                synced_at=now,
+            )
+        )
+        session.add_all(
+            SeamlessSession(
+                token=seamless_token_of(i),
+                provider=HUB88,
+                member_id=member.id,
+                game_code=SEAMLESS_GAME,
+                currency=Currency.THB,
+                created_at=now,
+                expires_at=now + timedelta(days=2),
+            )
+            for i, member in enumerate(rows, start=1)
+        )
+        await session.flush()
         for member in rows:
             # The member's suspense accounts, which a first withdrawal or wallet → game
             # transfer would open (pgbench expects them to exist).
@@ -168,6 +201,14 @@ async def seed(members: int) -> None:
                 kind=AccountKind.PROVIDER_FLOAT,
                 currency=Currency.THB,
                 owner=TRANSFER_GAME,
+                member_id=member.id,
+            )
+            # The seamless bench's clearing: every shard row of Hub88's exists.
+            await get_or_open_account(
+                session,
+                kind=AccountKind.SEAMLESS_CLEARING,
+                currency=Currency.THB,
+                owner=HUB88,
                 member_id=member.id,
             )
             # The slip bench credits from the bank clearing account's shard rows (all open).

@@ -73,6 +73,8 @@ async def _app_statements(path: str) -> list[str]:
         request: dict[str, Any] = {
             "files": {"file": ("slip.png", slips.slip_png(reference), "image/png")}
         }
+    elif path == "seamless":
+        return await _seamless_statements(app)
     else:
         url, body = REQUESTS[path]
         request = {"json": body}
@@ -108,9 +110,61 @@ async def _app_statements(path: str) -> list[str]:
     return [_shape(statement) for statement in sent]
 
 
+async def _seamless_statements(app: Any) -> list[str]:
+    """A signed Hub88 bet and its win (member 1), as bench.seamless sends them."""
+    from pao.core.executor import recorded
+    from pao.games.seamless.hub88.signature import load_private
+
+    from bench import seamless
+    from bench.common import HUB88_PRIVATE_KEY
+
+    key = load_private(str(HUB88_PRIVATE_KEY))
+    n = 900_000_000_000_000 + uuid.uuid4().int % 10**14  # never a run's pair number
+    sent: list[str] = []
+    async with LifespanManager(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://bench"
+        ) as client:
+            for kind, body in (
+                ("bet", seamless.bet_body(1, n)),
+                ("win", seamless.win_body(1, n)),
+            ):
+                raw = seamless._signed("", kind, body, key)
+                head, _, content = raw.partition(b"\r\n\r\n")
+                signature = next(
+                    line.split(b": ", 1)[1].decode()
+                    for line in head.split(b"\r\n")
+                    if line.startswith(b"X-Hub88-Signature")
+                )
+                with recorded(app.state.engine) as statements:
+                    answer = await client.post(
+                        f"{seamless.PAO_PREFIX}/{kind}",
+                        content=content,
+                        headers={"X-Hub88-Signature": signature},
+                    )
+                if answer.json().get("status") != "RS_OK":
+                    raise RuntimeError(
+                        f"sqlcheck seamless {kind} answered {answer.text}"
+                    )
+                sent += statements
+    if os.environ.get("PAO_BENCH_SQLCHECK_PRINT"):
+        for statement in sent:
+            print(statement)
+    return _collapsed([_shape(statement) for statement in sent])
+
+
+def _collapsed(shapes: list[str]) -> list[str]:
+    """Repeats in a row as one: the app sends a statement over several rows as one
+    executemany (the balances, the postings), the script as one statement per row."""
+    return [shape for k, shape in enumerate(shapes) if k == 0 or shapes[k - 1] != shape]
+
+
 def check(path: str = "withdraw") -> dict[str, Any]:
     app = asyncio.run(_app_statements(path))
     script = script_statements(path)
+    if path == "seamless":
+        script = _collapsed(script)
     same = app == script
     if same:
         log(f"{path}.sql matches the app's {path}: {len(app)} statements")

@@ -1,0 +1,236 @@
+"""What the framework and Pao's own code cost a seamless callback: Hub88's bet and win served by
+a bare ASGI handler on raw asyncpg (bench only, never in production).
+
+``POST /bench/bare-hub88/transaction/bet`` and ``/win`` are answered in front of the bench app,
+in the same worker processes and on the same event loop: the raw body read, ``X-Hub88-Signature``
+verified over it exactly as Pao verifies it (RSA PKCS#1 v1.5, SHA-256, the same public key, the
+same ``cryptography`` call), the JSON parsed, and **the statements of bench/sql/seamless.sql**
+(the pair's own, which ``bench.sqlcheck`` holds equal to what Pao sends) run in the same
+transactions, each prepared once per connection, then the answer written as Hub88's JSON. No
+FastAPI, no SQLAlchemy, no pydantic, no middleware.
+
+The script's amounts are fixed (1 THB bets, 0.90 THB wins), as pgbench runs it; a body with
+another amount is refused (``RS_ERROR_WRONG_TYPES``): the bare handler does the bench's calls,
+not Hub88's whole contract. It checks what the money needs — the token is the member's and
+unexpired, the game known, the id new, the wallet covers the stake, the win's bet exists — and
+answers ``RS_OK`` with the balance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bench.driver import Statement, parse_text
+
+PREFIX = "/bench/bare-hub88/transaction/"
+SCRIPT = Path(__file__).resolve().parent / "sql" / "seamless.sql"
+WIN_MARK = "-- ===== win ====="
+_TEXT_TYPES = {"text", "varchar", "bpchar"}
+
+
+def _sections() -> tuple[list[Statement], list[Statement]]:
+    """The script's bet statements and its win statements (BEGIN and COMMIT included), as
+    pgbench reads them; its ``\\set`` lines are pgbench's own draws (here the body's ids)."""
+    text = "\n".join(
+        line for line in SCRIPT.read_text().splitlines() if not line.startswith("\\set")
+    )
+    bet, _, win = text.partition(WIN_MARK)
+    return (
+        [s for s in parse_text(bet) if isinstance(s, Statement)],
+        [s for s in parse_text(win) if isinstance(s, Statement)],
+    )
+
+
+def _answer(call: dict[str, Any], status: str, balance: int | None = None) -> bytes:
+    body: dict[str, Any] = {
+        "user": call.get("user"),
+        "status": status,
+        "request_uuid": call.get("request_uuid"),
+    }
+    if balance is not None:
+        body["currency"] = "THB"
+        body["balance"] = balance * 1000
+    return json.dumps(body).encode()
+
+
+class _Refused(Exception):
+    def __init__(self, status: str) -> None:
+        self.status = status
+
+
+class BareSeamless:
+    def __init__(
+        self, app: ASGIApp, dsn: str, pool_size: int, public_key: RSAPublicKey
+    ) -> None:
+        self.app = app
+        self.dsn = dsn
+        self.pool_size = pool_size
+        self.key = public_key  # Hub88's, the very key object Pao verifies with
+        self.bet, self.win = _sections()
+        # Its own connections, not an asyncpg Pool: a Pool resets each connection it takes
+        # back (a round trip per call that neither Pao's pool nor pgbench pays).
+        self.idle: list[asyncpg.Connection] = []
+        self.opened = 0
+        self.returned = asyncio.Condition()
+        # $n parameter types by statement (learned once): pgbench passes text, so a value goes
+        # as the type its place expects.
+        self.types: dict[str, list[str]] = {}
+
+    async def _acquire(self) -> asyncpg.Connection:
+        async with self.returned:
+            while not self.idle and self.opened >= self.pool_size:
+                await self.returned.wait()
+            if self.idle:
+                return self.idle.pop()
+            self.opened += 1
+        try:
+            return await asyncpg.connect(self.dsn)
+        except BaseException:
+            async with self.returned:
+                self.opened -= 1
+                self.returned.notify()
+            raise
+
+    async def _release(self, connection: asyncpg.Connection) -> None:
+        async with self.returned:
+            self.idle.append(connection)
+            self.returned.notify()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(PREFIX):
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        signature = next(
+            (value for name, value in scope["headers"] if name == b"x-hub88-signature"),
+            b"",
+        )
+        payload = await self._call(scope["path"][len(PREFIX) :], body, signature)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
+    def _verified(self, body: bytes, header: bytes) -> bool:
+        if not header or len(header) > 1024:
+            return False
+        try:
+            self.key.verify(
+                base64.b64decode(header, validate=True),
+                body,
+                padding.PKCS1v15(),
+                hashes.SHA256(),
+            )
+        except (InvalidSignature, binascii.Error, ValueError):
+            return False
+        return True
+
+    async def _call(self, kind: str, body: bytes, signature: bytes) -> bytes:
+        if not self._verified(body, signature):
+            return _answer({}, "RS_ERROR_INVALID_SIGNATURE")
+        try:
+            call = json.loads(body)
+            member = int(call["user"][1:])
+            n = int(call["transaction_uuid"][1:])
+            amount = call["amount"]
+        except (ValueError, KeyError, TypeError):
+            return _answer({}, "RS_ERROR_WRONG_SYNTAX")
+        if kind not in ("bet", "win") or amount != (
+            100_000 if kind == "bet" else 90_000
+        ):
+            return _answer(call, "RS_ERROR_WRONG_TYPES")
+        values: dict[str, Any] = {"i": member, "n": n}
+        connection = await self._acquire()
+        try:
+            balance = await self._run(
+                connection, self.bet if kind == "bet" else self.win, kind, call, values
+            )
+        except _Refused as refused:
+            await connection.execute("ROLLBACK")
+            return _answer(call, refused.status)
+        finally:
+            await self._release(connection)
+        return _answer(call, "RS_OK", balance)
+
+    async def _types(self, connection: Any, statement: Statement) -> list[str]:
+        types = self.types.get(statement.sql)
+        if types is None:
+            prepared = await connection.prepare(statement.sql)
+            types = self.types[statement.sql] = [
+                t.name for t in prepared.get_parameters()
+            ]
+        return types
+
+    async def _run(
+        self,
+        connection: Any,
+        statements: list[Statement],
+        kind: str,
+        call: dict[str, Any],
+        values: dict[str, Any],
+    ) -> int:
+        """The section's statements in order, with the checks the money needs between them;
+        the wallet's balance after the call."""
+        balance = 0
+        for statement in statements:
+            args = [
+                str(values[name]) if t in _TEXT_TYPES else values[name]
+                for name, t in zip(
+                    statement.names,
+                    await self._types(connection, statement),
+                    strict=True,
+                )
+            ]
+            rows = await connection.fetch(statement.sql, *args)
+            if statement.gset and rows:
+                values.update({statement.prefix + k: v for k, v in rows[0].items()})
+            sql = statement.sql
+            if "FROM seamless_sessions" in sql:
+                token = rows[0] if rows else None
+                if (
+                    token is None
+                    or token["member_id"] != values["i"]
+                    or token["token"] != call.get("token")
+                    or token["expires_at"] <= datetime.now(UTC)
+                ):
+                    raise _Refused("RS_ERROR_INVALID_TOKEN")
+            elif "FROM seamless_games" in sql and not rows:
+                raise _Refused("RS_ERROR_INVALID_GAME")
+            elif "FOR UPDATE" in sql:
+                balance = next(r["balance"] for r in rows if r["id"] == values["w_id"])
+                if kind == "bet" and balance < 100:
+                    raise _Refused("RS_ERROR_NOT_ENOUGH_MONEY")
+            elif (
+                "seamless_transactions.txn_id = 'b'" in sql
+                and kind == "win"
+                and not rows
+            ):
+                raise _Refused("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")
+            elif "seamless_transactions.txn_id = '" + kind[0] + "'" in sql and rows:
+                raise _Refused("RS_ERROR_DUPLICATE_TRANSACTION")
+        return balance + (-100 if kind == "bet" else 90)
