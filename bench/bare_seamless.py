@@ -222,7 +222,7 @@ class BareSeamless:
             elif "FROM seamless_games" in sql and not rows:
                 raise _Refused("RS_ERROR_INVALID_GAME")
             elif "FOR UPDATE" in sql:
-                balance = next(r["balance"] for r in rows if r["id"] == values["w_id"])
+                balance = values["w_balance"]  # the wallet's, read under the lock
                 if kind == "bet" and balance < 100:
                     raise _Refused("RS_ERROR_NOT_ENOUGH_MONEY")
             elif (

@@ -336,6 +336,60 @@ _LOCK_SOURCE_AND_WALLET = (
 )
 
 
+async def lock_wallet_with(
+    session: AsyncSession,
+    *,
+    kind: AccountKind,
+    owner: str,
+    member_id: int,
+    currency: Currency,
+) -> tuple[LedgerAccount, LedgerAccount] | None:
+    """The member's wallet and the shard row of the operator account (``kind``, ``owner``) that
+    the member's movements use, found and locked by one statement (ascending id), their objects
+    showing the balances read under the lock; None when either is not opened yet. For a caller
+    that decides under the lock and then moves money between them (:func:`transfer_locked`):
+    one round trip where finding each and locking both takes three."""
+    params = {
+        "source_kind": kind,
+        "source_owner": owner,
+        "shard": shard_of(kind, member_id),
+        "wallet_owner": str(member_id),
+        "currency": currency,
+    }
+    rows = await executor.fetch(session, _LOCK_SOURCE_AND_WALLET, params)
+    accounts = [executor.attach(session, LedgerAccount, row) for row in rows]
+    wallet = next((a for a in accounts if a.kind == AccountKind.PLAYER_WALLET), None)
+    other = next((a for a in accounts if a.kind != AccountKind.PLAYER_WALLET), None)
+    return None if wallet is None or other is None else (wallet, other)
+
+
+async def transfer_locked(
+    session: AsyncSession,
+    *,
+    source: LedgerAccount,
+    destination: LedgerAccount,
+    amount: int,
+    kind: str,
+    actor: str,
+    memo: str = "",
+) -> JournalEntry:
+    """:func:`transfer` between two accounts this transaction has locked already and whose
+    objects show the balances read under that lock (:func:`lock_wallet_with`): the same entry,
+    checks and postings, without locking the rows a second time."""
+    if amount <= 0:
+        raise UnbalancedEntry("a transfer moves a positive amount")
+    legs = [Leg(source, -amount), Leg(destination, amount)]
+    return await _write_entry(
+        session,
+        legs,
+        _deltas(legs),
+        {a.id: (a.balance, a.may_go_negative) for a in (source, destination)},
+        kind=kind,
+        actor=actor,
+        memo=memo,
+    )
+
+
 async def credit_wallet(
     session: AsyncSession,
     *,

@@ -126,16 +126,36 @@ async def _lock(session: AsyncSession, member_id: int, provider: str) -> _Locked
     member = await session.get(Member, member_id)
     if member is None:
         return None
-    wallet = await ledger.player_wallet(session, member_id=member_id, currency=member.currency)
-    clearing = await ledger.get_or_open_account(
+    # The wallet and the provider's clearing shard found and locked by one statement: a
+    # callback is the hottest path (ADR 0033), and finding each first is two round trips more.
+    found = await _lock_accounts(session, member, provider)
+    if found is None:
+        # A first movement: open what is missing, then lock both the same way.
+        await ledger.player_wallet(session, member_id=member_id, currency=member.currency)
+        await ledger.get_or_open_account(
+            session,
+            kind=AccountKind.SEAMLESS_CLEARING,
+            owner=provider,
+            currency=member.currency,
+            member_id=member_id,
+        )
+        found = await _lock_accounts(session, member, provider)
+        if found is None:
+            raise RuntimeError("the wallet and clearing accounts just opened were not found")
+    wallet, clearing = found
+    return _Locked(member, wallet, clearing, wallet.balance)
+
+
+async def _lock_accounts(
+    session: AsyncSession, member: Member, provider: str
+) -> tuple[LedgerAccount, LedgerAccount] | None:
+    return await ledger.lock_wallet_with(
         session,
         kind=AccountKind.SEAMLESS_CLEARING,
         owner=provider,
+        member_id=member.id,
         currency=member.currency,
-        member_id=member_id,
     )
-    balances = await ledger.lock_accounts(session, [wallet, clearing])
-    return _Locked(member, wallet, clearing, balances[wallet.id])
 
 
 def _same(txn: SeamlessTransaction, kind: TxnKind, move: Move) -> bool:
@@ -244,7 +264,8 @@ async def _move(
 ) -> int | None:
     if amount == 0:  # a free spin's bet, a losing round's closing win: nothing to post
         return None
-    entry = await ledger.transfer(
+    # Both rows are locked since _lock, their objects showing what the lock read: not again.
+    entry = await ledger.transfer_locked(
         session,
         source=source,
         destination=destination,
