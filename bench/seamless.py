@@ -54,6 +54,7 @@ from bench.common import (
     run,
     seconds,
 )
+from bench.http import pgbench
 
 CONNECTIONS = 32
 PAO_PREFIX = "/api/hub88/transaction"
@@ -473,8 +474,6 @@ class Pool:
 
 
 def _pgbench(members: int, duration: float) -> Sample:
-    from bench.http import pgbench
-
     return pgbench(
         "seamless.sql", lo=1, hi=members, clients=CONNECTIONS, duration=duration
     )
@@ -515,6 +514,30 @@ def pairs(server: Server, members: int) -> dict[str, Any]:
         metered(pao_round),
         metered(bare_round),
     )
+    # The same pairs one at a time (one connection each side): no queue on the cores and no
+    # lock waits, so the database's work per pair is its own, not the contention's.
+    alone = Pool(members, PAO_PREFIX, rate=pao.rate / 8)
+    one_by_one = interleave(
+        "seamless bet + win pairs, one connection (vs pgbench)",
+        rounds(3),
+        metered(
+            lambda: alone.seen(
+                load(
+                    server, alone.pairs_for(duration), duration=duration, connections=1
+                )
+            )
+        ),
+        metered(
+            lambda: pgbench(
+                "seamless.sql",
+                lo=1,
+                hi=members,
+                clients=1,
+                duration=duration,
+                threads=1,
+            )
+        ),
+    )
     # The maximum: the closed loop's median rate over every Pao round, in callbacks a second.
     maximum = statistics.median(
         s.extra["callbacks_per_second"]
@@ -535,6 +558,7 @@ def pairs(server: Server, members: int) -> dict[str, Any]:
         "bare": against_bare,
         "maximum": maximum,
         "half": at_half,
+        "alone": one_by_one,
     }
 
 
@@ -710,6 +734,9 @@ def rows(found: dict[str, Any]) -> list[list[str]]:
     pao_b, bare = vs_bare.summary("subject"), vs_bare.summary("baseline")
     hot = found["hot"]
     half: Sample = found["half"]
+    alone: Comparison = found["alone"]
+    alone_rounds = _per_round(alone, "db_own_ms", invert=True)
+    alone_db = statistics.median(alone_rounds) if alone_rounds else 0.0
 
     def spread(values: list[float]) -> str:
         return ", ".join(f"{v:.2f}" for v in values)
@@ -722,6 +749,20 @@ def rows(found: dict[str, Any]) -> list[list[str]]:
             f"**{db:.2f}** ({spread(db_rounds)})",
             f"≥ {TARGET_DB}",
             _verdict(db >= TARGET_DB),
+        ],
+        [
+            (
+                "the same, one connection each (no queue, no lock waits): database CPU per "
+                "pair, pgbench ÷ Pao"
+            ),
+            f"{_own(alone.subject):.2f} ms/pair ({alone.summary('subject')['rate']:,.0f} pairs/s)",
+            (
+                f"{_own(alone.baseline):.2f} ms/pair "
+                f"({alone.summary('baseline')['rate']:,.0f} pairs/s, pgbench -c 1)"
+            ),
+            f"{alone_db:.2f} ({spread(alone_rounds)})",
+            "–",
+            "–",
         ],
         [
             "the same: Pao's CPU per callback ÷ bare ASGI + asyncpg (same signature check, same SQL)",
