@@ -172,9 +172,16 @@ class BareSeamless:
             )
         except _Refused as refused:
             await connection.execute("ROLLBACK")
-            return _answer(call, refused.status)
-        finally:
             await self._release(connection)
+            return _answer(call, refused.status)
+        except BaseException:
+            # Never back to the pool inside a transaction (it would hold its row locks).
+            connection.terminate()
+            async with self.returned:
+                self.opened -= 1
+                self.returned.notify()
+            raise
+        await self._release(connection)
         return _answer(call, "RS_OK", balance)
 
     async def _types(self, connection: Any, statement: Statement) -> list[str]:

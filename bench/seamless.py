@@ -439,6 +439,13 @@ class DatabaseMeter:
     def seconds(self) -> float:
         return sum(cpu - self.start.get(pid, 0.0) for pid, cpu in self.last.items())
 
+    @property
+    def born(self) -> tuple[int, float]:
+        """Backends that started during the round, and the CPU seconds they spent (a new
+        connection pays its start-up and its caches' first loads)."""
+        new = [cpu for pid, cpu in self.last.items() if pid not in self.start]
+        return len(new), sum(new)
+
 
 def metered(measure: Any) -> Any:
     """``measure`` with the bench database's own CPU per pair added (``db_own_ms``)."""
@@ -448,6 +455,11 @@ def metered(measure: Any) -> Any:
             sample: Sample = measure()
         if sample.count:
             sample.extra["db_own_ms"] = 1000 * meter.seconds / sample.count
+        sample.extra["backends_born"], sample.extra["born_cpu_s"] = meter.born
+        log(
+            f"bench database: {1000 * meter.seconds / max(sample.count, 1):.2f} CPU ms per pair; "
+            f"{meter.born[0]} backends started during the round ({meter.born[1]:.2f} CPU s)"
+        )
         return sample
 
     return run_metered
