@@ -1,9 +1,9 @@
 /**
  * Member shell: app name, language and logout on top; bottom menu with profile, the conditions
  * popup, the big centre home button, statement and contact; the reality-check reminder while
- * logged in.
+ * logged in (loaded once the first screen has painted).
  */
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { LanguageMenu } from '@/components/LanguageMenu';
@@ -11,15 +11,22 @@ import { Icon } from '@/components/ui/Icon';
 import { DelayedSpinner } from '@/components/ui/Spinner';
 import { useLogout } from '@/features/auth/api/logout';
 import { ConditionsModal } from '@/features/conditions/components/ConditionsModal';
-import { RealityCheck } from '@/features/protection/components/RealityCheck';
 import { useAppName } from '@/hooks/use-app-name';
+import { usePainted } from '@/hooks/use-painted';
 import { paths } from '@/lib/paths';
+
+// The reminder is due minutes after sign-in at the earliest: its code and first request wait until
+// the screen has painted instead of joining a slow phone's first download.
+const RealityCheck = lazy(() =>
+  import('@/features/protection/components/RealityCheck').then((m) => ({ default: m.RealityCheck })),
+);
 
 export default function UserShell() {
   const { t } = useTranslation();
   const appName = useAppName();
   const logout = useLogout();
   const [conditionsOpen, setConditionsOpen] = useState(false);
+  const painted = usePainted(true);
 
   return (
     <div className="shell shell-user">
@@ -85,7 +92,11 @@ export default function UserShell() {
         </ul>
       </nav>
       <ConditionsModal open={conditionsOpen} onClose={() => setConditionsOpen(false)} />
-      <RealityCheck onStop={() => logout.mutate()} />
+      {painted && (
+        <Suspense fallback={null}>
+          <RealityCheck onStop={() => logout.mutate()} />
+        </Suspense>
+      )}
     </div>
   );
 }

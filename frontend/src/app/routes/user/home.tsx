@@ -12,12 +12,10 @@ import { AgreementPrompt } from '@/features/agreement/components/AgreementPrompt
 import { useWallet, walletQuery } from '@/features/wallet/api/get-wallet';
 import { BalanceCard } from '@/features/wallet/components/BalanceCard';
 import { WidgetGrid } from '@/features/wallet/components/WidgetGrid';
-import { WithdrawModal } from '@/features/withdraw/components/WithdrawModal';
 import { useSpinActive } from '@/features/promotions/api/spin';
 import { refreshSlots, WALLET } from '@/features/games/api/games';
 import { GameSection } from '@/features/games/components/GameSection';
 import { InviteBonusBar } from '@/features/promotions/components/InviteBonusBar';
-import { PromoHero } from '@/features/promotions/components/PromoHero';
 import { useProtection } from '@/features/protection/api/protection';
 import { BreakBanner } from '@/features/protection/components/BreakBanner';
 import { paths } from '@/lib/paths';
@@ -27,7 +25,14 @@ import { bankName, formatBankAccount } from '@/lib/bank';
 import { useMoney } from '@/lib/member-currency';
 import { sumMoney } from '@/lib/money';
 
-// Loaded when first opened: the promotions modals are not part of the home chunk.
+// Loaded when first opened: the modals are not part of the home chunk.
+const WithdrawModal = lazy(() =>
+  import('@/features/withdraw/components/WithdrawModal').then((m) => ({ default: m.WithdrawModal })),
+);
+// Drawn once the games are (below): its code is not part of the first download either.
+const PromoHero = lazy(() =>
+  import('@/features/promotions/components/PromoHero').then((m) => ({ default: m.PromoHero })),
+);
 const InviteModal = lazy(() =>
   import('@/features/promotions/components/InviteModal').then((m) => ({ default: m.InviteModal })),
 );
@@ -50,6 +55,13 @@ export default function HomeRoute() {
   const queryClient = useQueryClient();
   const wallet = useWallet();
   const [withdrawOpen, setWithdrawOpen] = useState(false);
+  // Mounted from its first opening on, not before: it keeps a withdrawal's Idempotency-Key across
+  // closing and opening again while the outcome is unknown (hooks/use-intent-key.ts).
+  const [withdrawUsed, setWithdrawUsed] = useState(false);
+  const openWithdraw = () => {
+    setWithdrawUsed(true);
+    setWithdrawOpen(true);
+  };
   const navigate = useNavigate();
   const spinActive = useSpinActive();
   const [inviteOpen, setInviteOpen] = useState(false);
@@ -60,6 +72,9 @@ export default function HomeRoute() {
   // The first paint shows the balance and the front game card, the rest of the games come once it
   // is on screen (hooks/use-painted.ts, GameSection).
   const balancePainted = usePainted(!wallet.isPending);
+  // The promotions hero (a request, then its banners) comes a paint after the games: on a slow
+  // phone, each one's layout and artwork is then a task of its own, not one long one.
+  const gamesPainted = usePainted(balancePainted);
   const protection = useProtection();
   const exclusion = protection.data?.excluded ? protection.data.exclusion : null;
   const excluded = Boolean(protection.data?.excluded);
@@ -80,10 +95,10 @@ export default function HomeRoute() {
       <WidgetGrid
         actions={
           excluded
-            ? { withdraw: () => setWithdrawOpen(true), refreshAll, refund: () => setRefundOpen(true) }
+            ? { withdraw: openWithdraw, refreshAll, refund: () => setRefundOpen(true) }
             : {
                 deposit: () => setDepositOpen(true),
-                withdraw: () => setWithdrawOpen(true),
+                withdraw: openWithdraw,
                 // The spin widget when the wheel is on, else refresh-all (spec §2).
                 ...(spinActive.data?.isActive ? { spin: () => void navigate(paths.user.spin) } : { refreshAll }),
                 invite: () => setInviteOpen(true),
@@ -100,7 +115,11 @@ export default function HomeRoute() {
           </button>
         </section>
       )}
-      {!excluded && <PromoHero enabled={balancePainted} />}
+      {!excluded && gamesPainted && (
+        <Suspense fallback={null}>
+          <PromoHero enabled />
+        </Suspense>
+      )}
       {!wallet.isPending && !excluded && (
         <GameSection
           painted={balancePainted}
@@ -109,19 +128,21 @@ export default function HomeRoute() {
           onChanged={reloadWallet}
         />
       )}
-      <WithdrawModal
-        open={withdrawOpen}
-        onClose={() => setWithdrawOpen(false)}
-        onSuccess={() => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey })}
-        balance={wallet.data?.wallet.amount}
-        bank={
-          bank
-            ? { name: bankName(bank.bank, i18n.language), account: formatBankAccount(bank.bankAccountNo) }
-            : undefined
-        }
-      />
       <AgreementPrompt />
       <Suspense fallback={null}>
+        {withdrawUsed && (
+          <WithdrawModal
+            open={withdrawOpen}
+            onClose={() => setWithdrawOpen(false)}
+            onSuccess={() => void queryClient.invalidateQueries({ queryKey: walletQuery().queryKey })}
+            balance={wallet.data?.wallet.amount}
+            bank={
+              bank
+                ? { name: bankName(bank.bank, i18n.language), account: formatBankAccount(bank.bankAccountNo) }
+                : undefined
+            }
+          />
+        )}
         {inviteOpen && (
           <InviteModal
             open

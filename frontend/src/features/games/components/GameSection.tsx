@@ -6,6 +6,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '@/components/ui/Icon';
+import { useOneMorePerPaint } from '@/hooks/use-painted';
 import { refreshSlots, type Slot } from '../api/games';
 import { CATEGORIES } from '../carousels';
 import { GameCarousel } from './GameCarousel';
@@ -25,8 +26,9 @@ type Props = {
   /**
    * False for the screen's first paint: only the front card of the first carousel is drawn (the
    * one a phone's first screen can show; index.html preloads its artwork, ../carousels.ts), and
-   * the providers are not asked yet. The rest follows once that paint is on screen: drawn with
-   * it, the other cards' layout and artwork would hold back the balance on a cheap phone.
+   * the providers are not asked yet. The rest follows once that paint is on screen, a carousel
+   * per paint: drawn with it, the other cards' layout and artwork would hold back the balance on
+   * a cheap phone, and drawn at once, they were one long task.
    */
   painted: boolean;
   slots: Slot[];
@@ -40,6 +42,8 @@ export function GameSection({ painted, slots, walletAmount, onChanged }: Props) 
   const [openCode, setOpenCode] = useState<string | null>(null);
   const [transfer, setTransfer] = useState<{ to: string } | null>(null);
   const open = slots.find((slot) => slot.code === openCode);
+  // Once the first paint is on screen: the first carousel whole, then one more per paint.
+  const carousels = useOneMorePerPaint(CATEGORIES.length, painted);
   const changed = useRef(onChanged);
   useEffect(() => {
     changed.current = onChanged;
@@ -64,7 +68,7 @@ export function GameSection({ painted, slots, walletAmount, onChanged }: Props) 
           <Icon name="transfer" size={18} /> {t('transfer.open')}
         </button>
       </div>
-      {(painted ? CATEGORIES : CATEGORIES.slice(0, 1)).map((category) => (
+      {CATEGORIES.slice(0, carousels).map((category) => (
         <GameCarousel
           key={category}
           frontOnly={!painted}
