@@ -10,6 +10,7 @@
 #               PostgreSQL database (~3 min; skipped without PAO_TEST_DATABASE_URL)
 #   make smoke  the production topology of docs/deploy.md (nginx + TLS, two pao serve, PostgreSQL,
 #               Redis) on this machine, and a smoke test through it (deploy/smoke.sh, < 2 min)
+#   make screens the browser tests with their pictures (frontend/test-results/screens/)
 #   make bench  benchmarks against same-run baselines (local PostgreSQL + Redis, ~15 min);
 #               writes docs/benchmarks.md. Never part of `make test`.
 SHELL := /bin/bash
@@ -27,7 +28,7 @@ PAO := $(BIN)/pao
 FRONTEND_SOURCES := $(shell find frontend/src frontend/public frontend/plugins frontend/index.html frontend/backoffice.html frontend/vite.config.ts -type f 2>/dev/null)
 HAS_FRONTEND := $(wildcard frontend/package.json)
 
-.PHONY: help run test install bytecode check contract contract-check backend-test backend-postgres backend-sqlite fuzz frontend-check frontend-e2e deploy-tools deploy-check smoke bench bench-tools clean
+.PHONY: help run test install bytecode check contract contract-check backend-test backend-postgres backend-sqlite fuzz frontend-check frontend-e2e screens deploy-tools deploy-check smoke bench bench-tools clean
 
 help:
 	@echo "make run   - serve Pao with demo data at http://$${PAO_HOST:-127.0.0.1}:$${PAO_PORT:-8000}"
@@ -86,8 +87,9 @@ contract-check: $(VENV)/.installed
 # The backend suite: every test on PostgreSQL, then on SQLite only the tests marked `sqlite`
 # (tests/databases.py), and the check that SQLite still writes every kind of money movement
 # PostgreSQL does. Without PAO_TEST_DATABASE_URL, backend-sqlite runs the whole suite on SQLite.
+# Each run names its 15 slowest tests, so that a slow newcomer is seen at once.
 ENTRY_KINDS := $(abspath var/test-entry-kinds)
-PYTEST := cd backend && PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS)
+PYTEST := cd backend && PAO_TEST_ENTRY_KINDS=$(ENTRY_KINDS) ../$(BIN)/pytest -p no:cacheprovider -n $(PYTEST_WORKERS) --durations=15
 
 backend-test: contract-check backend-postgres backend-sqlite
 
@@ -138,6 +140,11 @@ frontend-check: frontend/node_modules/.installed frontend/dist/index.html
 
 frontend-e2e: $(VENV)/.installed frontend/dist/index.html chromium
 	cd frontend && PAO_E2E_RETRIES=$${PAO_E2E_RETRIES:-1} npm run e2e
+
+# The browser tests with their pictures, for a person to look at (frontend/test-results/screens/);
+# `make test` skips taking them (e2e/support/fixtures.ts, screenshot).
+screens: $(VENV)/.installed frontend/dist/index.html chromium
+	cd frontend && PAO_E2E_SCREENS=1 npm run e2e
 
 # Everything the stages need, installed first so that its time is a stage of its own.
 install: $(VENV)/.installed bytecode $(SPA) deploy-tools $(if $(HAS_FRONTEND),chromium)

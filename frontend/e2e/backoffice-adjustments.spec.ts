@@ -7,7 +7,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
-import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp } from './support/fixtures';
+import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -49,7 +49,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   await page.getByLabel(t('bo.adjustments.reason'), { exact: true }).fill('Goodwill for ticket 4711');
   await expect(page.getByText(t('bo.adjustments.willWait'))).toBeVisible();
   await expectAccessible(page, 'new adjustment');
-  await page.screenshot({ path: shot('new') });
+  await screenshot(page, { path: shot('new') });
   await page.getByRole('button', { name: t('bo.adjustments.submitForApproval') }).click();
   await expect(page.getByRole('status').filter({ hasText: t('bo.adjustments.doneWaiting') })).toBeVisible();
   // It says why it waits: its amount is above the limit for one adjustment.
@@ -65,7 +65,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   await expect(rowOfA.getByText(t('bo.adjustments.yours'))).toBeVisible();
   await expect(rowOfA.getByRole('button', { name: t('bo.adjustments.approve') })).toHaveCount(0);
   await expectAccessible(page, 'adjustments (requester)');
-  await page.screenshot({ path: shot('list-requester') });
+  await screenshot(page, { path: shot('list-requester') });
 
   // Nor does the API let A approve it.
   const tokenA = await staffToken(page);
@@ -87,14 +87,14 @@ test('a large manual credit waits for a second manager, then moves the money onc
   const rowOfB = pageB.getByRole('table', { name: t('bo.adjustments.title') }).getByRole('row').filter({ hasText: member.phone });
   await expect(rowOfB.getByRole('button', { name: t('bo.adjustments.approve') })).toBeVisible();
   await expectAccessible(pageB, 'adjustments (approver)');
-  await pageB.screenshot({ path: shot('list-approver') });
+  await screenshot(pageB, { path: shot('list-approver') });
   await rowOfB.getByRole('button', { name: t('bo.adjustments.approve') }).click();
   const dialog = pageB.getByRole('dialog', { name: t('bo.adjustments.approveTitle') });
   await expect(dialog.getByText(member.phone)).toBeVisible();
   // The approver sees why it waited for them.
   await expect(dialog.getByRole('list', { name: t('bo.adjustments.whyLabel') })).toHaveText(t('bo.adjustments.why.amount'));
   await expectAccessible(pageB, 'approve dialog');
-  await pageB.screenshot({ path: shot('approve-dialog') });
+  await screenshot(pageB, { path: shot('approve-dialog') });
   await dialog.getByRole('button', { name: t('bo.adjustments.approve') }).click();
   await expect(dialog).toBeHidden();
   await expect(rowOfB).toHaveCount(0); // no longer awaiting approval
@@ -103,7 +103,7 @@ test('a large manual credit waits for a second manager, then moves the money onc
   const posted = pageB.getByRole('table', { name: t('bo.adjustments.title') }).getByRole('row').filter({ hasText: member.phone });
   await expect(posted.getByText(t('bo.adjustments.statuses.POSTED'), { exact: true })).toBeVisible();
   await expect(posted.getByText(t('bo.adjustments.decidedBy', { name: managerB.name }))).toBeVisible();
-  await pageB.screenshot({ path: shot('list-posted') });
+  await screenshot(pageB, { path: shot('list-posted') });
   expect((await memberWallet(request, member)).amount).toBe(before + AMOUNT);
 
   // A second approval (a late click, a retry) moves nothing.

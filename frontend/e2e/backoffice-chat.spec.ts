@@ -6,7 +6,7 @@
  * inbox; the screenshot goes to test-results/screens/.
  */
 import { createMember, paoOps } from './support/backend';
-import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp } from './support/fixtures';
+import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -76,7 +76,7 @@ test('support assigns a member conversation to themselves and answers it live', 
   await expect(thread.getByRole('listitem').filter({ hasText: 'Let me check' }).getByLabel(t('chat.sent'))).toBeVisible();
 
   await expectAccessible(page, 'support inbox');
-  await page.screenshot({ path: 'test-results/screens/backoffice-chat-en.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-chat-en.png' });
   expectNoCspViolations(memberViolations);
   await memberContext.close();
 });

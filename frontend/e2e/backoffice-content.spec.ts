@@ -7,7 +7,7 @@
  * changes.
  */
 import { createMember, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -38,7 +38,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   await expect(history.getByText(marker).first()).toBeVisible();
   await expect(history.getByText(/\{"(th|la|en)":|<b>/)).toHaveCount(0);
   await expectAccessible(page, 'content editor');
-  await page.screenshot({ path: shot('saved') });
+  await screenshot(page, { path: shot('saved') });
 
   // A player on a phone, in another browser context.
   await setRegisterOtp(request, false);
@@ -53,7 +53,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   const shown = ((await (await request.get(`/api/lookup/contact?lang=${appLocale}`)).json()) as Contact).contactText;
   expect(shown).toContain(`<b>${marker}</b>`);
   expect(shown).not.toMatch(/script|onerror/);
-  await player.screenshot({ path: shot('player') });
+  await screenshot(player, { path: shot('player') });
 
   // The manager restores the text from before the change; the player sees it again.
   await history.getByRole('button', { name: t('bo.settingsEditor.restore') }).first().click();
@@ -77,7 +77,7 @@ test('a manager edits the contact text, players see it sanitised, and it is rest
   await page.getByRole('button', { name: t('bo.settingsEditor.save') }).click();
   await expect(page.getByRole('alert').filter({ hasText: t('errorMsg.SETTING_RANGE') })).toBeVisible();
   await expect(minimum).toHaveAttribute('aria-invalid', 'true');
-  await page.screenshot({ path: shot('rules-error') });
+  await screenshot(page, { path: shot('rules-error') });
   await page.reload();
   await expect(page.getByLabel(`${t('bo.settingsEditor.field.refundMinimum')} (${t('common.currency.THB')})`, { exact: true })).toHaveValue(kept);
 });

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test, type Locale } from './support/fixtures';
+import { expect, expectAccessible, test, type Locale, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -48,7 +48,7 @@ for (const locale of ['th', 'en'] as const satisfies readonly Locale[]) {
       const currencies = page.getByRole('group', { name: t('bo.dashboard.currency') });
       await expect(currencies.getByRole('button', { name: t('common.currency.LAK') })).toHaveAttribute('aria-pressed', 'true');
       await expectAccessible(page, 'dashboard in kip');
-      await page.screenshot({ path: `test-results/screens/backoffice-dashboard-lao-${locale}.png`, fullPage: true });
+      await screenshot(page, { path: `test-results/screens/backoffice-dashboard-lao-${locale}.png`, fullPage: true });
 
       await currencies.getByRole('button', { name: t('common.currency.THB') }).click();
       await expect(page).toHaveURL(/[?&]currency=THB/);

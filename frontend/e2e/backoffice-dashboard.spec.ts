@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -60,7 +60,7 @@ test('a viewer sees a member deposit of today on the dashboard', async ({ page, 
   await expect(page).toHaveURL(/[?&]range=7d/);
   await expect(page.getByRole('button', { name: t('bo.dashboard.preset.7d') })).toHaveAttribute('aria-pressed', 'true');
   await expectAccessible(page, 'dashboard');
-  await page.screenshot({ path: 'test-results/screens/backoffice-dashboard-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-dashboard-th.png', fullPage: true });
 });
 
 
@@ -117,7 +117,7 @@ test('a goodwill credit is apart from deposits and the net, and each figure is c
   // The test's backend started today: nothing yesterday, so the move is the whole figure.
   await expect(versus(page, t('bo.dashboard.goodwill'))).toContainText(`+${(await goodwill.textContent()) ?? ''}`);
   await expectAccessible(page, 'dashboard, goodwill and comparison');
-  await page.screenshot({ path: 'test-results/screens/backoffice-dashboard-versus-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-dashboard-versus-th.png', fullPage: true });
   await page.getByRole('button', { name: t('bo.dashboard.preset.yesterday') }).click();
   await expect(page).toHaveURL(/[?&]range=yesterday/);
   await expect(page.getByText(t('bo.dashboard.versusNote', { period: ddmmyyyy(dayBefore) }))).toBeVisible();

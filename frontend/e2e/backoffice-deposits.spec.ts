@@ -9,7 +9,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, randomDigits, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -80,7 +80,7 @@ test('a cashier approves a slip that needs a look, once', async ({ page, request
   await expect(row.getByText(t('bo.deposits.reasonName.NOT_MATCH'))).toBeVisible();
   await expect(row.getByText(t('bo.deposits.lookup.FOUND'))).toBeVisible();
   await expectAccessible(page, 'deposits');
-  await page.screenshot({ path: 'test-results/screens/backoffice-deposits-th.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-deposits-th.png' });
 
   // The slip: its image (fetched with the staff token), what the bank found, the amount.
   await row.getByRole('button', { name: t('bo.deposits.open', { id: slipId }) }).click();
@@ -91,7 +91,7 @@ test('a cashier approves a slip that needs a look, once', async ({ page, request
   const amount = dialog.getByLabel(t('bo.deposits.approveAmount'), { exact: true });
   await expect(amount).toHaveValue(String(AMOUNT));
   await expectAccessible(page, 'slip review dialog');
-  await page.screenshot({ path: 'test-results/screens/backoffice-deposits-dialog-th.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-deposits-dialog-th.png' });
   await dialog.getByRole('button', { name: t('bo.deposits.approve'), exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveCount(0);
@@ -132,7 +132,7 @@ test('an owner adds a receiving account and disables it', async ({ page, request
   await expect(row.getByText(t('bo.accounts.active'), { exact: true })).toBeVisible();
   await expect.poll(offered).toBe(true);
   await expectAccessible(page, 'accounts');
-  await page.screenshot({ path: 'test-results/screens/backoffice-accounts-th.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-accounts-th.png' });
 
   await row.getByRole('button', { name: t('bo.accounts.disable') }).click();
   const confirm = page.getByRole('dialog', { name: t('bo.accounts.disable') });
@@ -140,7 +140,7 @@ test('an owner adds a receiving account and disables it', async ({ page, request
   await expect(confirm).toBeHidden();
   await expect(row.getByText(t('bo.accounts.disabled'), { exact: true })).toBeVisible();
   await expect.poll(offered).toBe(false);
-  await page.screenshot({ path: 'test-results/screens/backoffice-accounts-disabled-th.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-accounts-disabled-th.png' });
 });
 
 /** A bank transfer that matches no QR (receiver unknown), paid from `payerAccount` at SCB: the
@@ -202,7 +202,7 @@ test('matching an unmatched payment shows the payer and refuses a blind match', 
   await expect(dialog.getByText(t('bo.deposits.noteRequired'))).toBeVisible();
   await dialog.getByLabel(t('bo.deposits.matchNote'), { exact: true }).fill('paid from his brother’s account, per chat');
   await expectAccessible(page, 'match dialog');
-  await page.screenshot({ path: 'test-results/screens/backoffice-deposits-match-th.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-deposits-match-th.png' });
   // Not confirmed yet: nothing is sent.
   await dialog.getByRole('button', { name: t('bo.deposits.match'), exact: true }).click();
   await expect(dialog).toBeVisible();

@@ -5,7 +5,7 @@
  * user (the sandbox's reply and push endpoints, called by Pao's line-bot-sdk), shown on the
  * tester's page, where a quick reply is a chip the user taps to answer.
  */
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 test.use({ appLocale: 'en' });
@@ -53,7 +53,7 @@ test('a LINE user writes, support sees it live and answers, the user reads it in
   await conversation.getByLabel(t('agent.replyKind')).selectOption('quick_replies');
   await conversation.getByLabel(t('agent.options')).fill('Yes, thanks\nI need more help');
   await reply.fill('Anything else?');
-  await page.screenshot({ path: 'test-results/screens/backoffice-line-quick-replies.png' });
+  await screenshot(page, { path: 'test-results/screens/backoffice-line-quick-replies.png' });
   await reply.press('Enter');
   await expect(thread.getByRole('listitem').filter({ hasText: 'Anything else?' }).getByLabel(t('chat.sent'))).toBeVisible();
   const question = lineChat.getByRole('listitem').filter({ hasText: 'Anything else?' });

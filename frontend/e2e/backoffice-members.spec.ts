@@ -7,7 +7,7 @@
  * cashier who decided is named, not "staff:<login>".
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { createMember, paoOps } from './support/backend';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -32,7 +32,7 @@ test('a manager finds, suspends and reactivates a member; a viewer cannot act', 
   const table = page.getByRole('table', { name: t('bo.members.title') });
   await expect(table.getByRole('row')).toHaveCount(2);
   await expectAccessible(page, 'members search');
-  await page.screenshot({ path: shot('search') });
+  await screenshot(page, { path: shot('search') });
   await table.getByRole('link', { name: member.name }).click();
 
   // The member's page: masked number, full one on request.
@@ -60,7 +60,7 @@ test('a manager finds, suspends and reactivates a member; a viewer cannot act', 
   await page.getByRole('tab', { name: t('bo.members.tab.logins') }).click();
   await expect(page).toHaveURL(/[?&]tab=logins/);
   await expectAccessible(page, 'member page');
-  await page.screenshot({ path: shot('page'), fullPage: true });
+  await screenshot(page, { path: shot('page'), fullPage: true });
 
   // Reactivate: the member logs in again.
   await actions.getByRole('button', { name: t('bo.members.reactivate') }).click();
@@ -82,7 +82,7 @@ test('a manager finds, suspends and reactivates a member; a viewer cannot act', 
   await expect(page.getByRole('button', { name: t('bo.members.suspend') })).toHaveCount(0);
   await expect(page.getByRole('button', { name: t('bo.members.reveal') })).toHaveCount(0);
   await expectAccessible(page, 'member page (viewer)');
-  await page.screenshot({ path: shot('viewer') });
+  await screenshot(page, { path: shot('viewer') });
   const token = await page.evaluate(() => localStorage.getItem('pao-staff-token'));
   const direct = await request.post(`/api/backoffice/members/${memberId}/suspend`, {
     data: { reason: 'direct' },
@@ -123,7 +123,7 @@ test("a member's history reads in words, and who decided is named", async ({ pag
   await expect(credit.getByRole('cell', { name: t('bo.labels.statementType.deposit'), exact: true })).toBeVisible();
   await expect(credit.getByRole('cell', { name: t('bo.labels.status.SUCCESS'), exact: true })).toBeVisible();
   await expect(statement).not.toContainText('MANUAL');
-  await page.screenshot({ path: shot('statement') });
+  await screenshot(page, { path: shot('statement') });
 
   await page.getByRole('tab', { name: t('bo.members.tab.withdrawals') }).click();
   const withdrawals = page.getByRole('table', { name: t('bo.members.tab.withdrawals') });
@@ -133,7 +133,7 @@ test("a member's history reads in words, and who decided is named", async ({ pag
   await expect(row.getByRole('cell', { name: cashier.name, exact: true })).toBeVisible();
   await expect(withdrawals).not.toContainText('staff:');
   await expectAccessible(page, 'member history in words');
-  await page.screenshot({ path: shot('withdrawals') });
+  await screenshot(page, { path: shot('withdrawals') });
 
   // Player protection: closed with its end, the limit in force, the time-out and the change.
   await page.getByRole('tab', { name: t('bo.members.tab.protection') }).click();
@@ -142,5 +142,5 @@ test("a member's history reads in words, and who decided is named", async ({ pag
   await expect(limits.getByRole('row').filter({ hasText: t('bo.protection.periodName.day') })).toContainText('2,000.00');
   await expect(page.getByRole('table', { name: t('bo.protection.exclusions') })).toContainText(t('bo.protection.kindName.timeout'));
   await expectAccessible(page, 'member protection');
-  await page.screenshot({ path: shot('protection') });
+  await screenshot(page, { path: shot('protection') });
 });

@@ -9,7 +9,7 @@
  * test-results/screens/.
  */
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test, tr } from './support/fixtures';
+import { expect, expectAccessible, test, tr, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -46,7 +46,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await expect(sortOrder).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByText(t('bo.promotions.sortOrderInvalid', { min: '-2,147,483,647', max: '2,147,483,647' }))).toBeVisible();
   await dialog.getByText(t('bo.promotions.sortOrder'), { exact: true }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: shot('sort-order-refused') });
+  await screenshot(page, { path: shot('sort-order-refused') });
   // Larger than the demo bonuses' (1 to 3): players see this one last.
   await sortOrder.fill('999');
   await dialog.getByRole('button', { name: t('common.save') }).click();
@@ -66,12 +66,12 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await expect(preview.getByText(tr('th', 'promotions.bonus.turnoverRule', { times: 2 }))).toBeVisible();
   await preview.getByRole('button', { name: t('bo.promotions.lang.en') }).click();
   await expectAccessible(page, 'bonus editor');
-  await page.screenshot({ path: shot('editor') });
+  await screenshot(page, { path: shot('editor') });
   await dialog.getByRole('button', { name: t('common.save') }).click();
   await expect(dialog).toBeHidden();
   const table = page.getByRole('table', { name: t('bo.promotions.kindName.bonus') });
   await expect(table.getByRole('row').filter({ hasText: bonusCode }).getByRole('cell').first()).toHaveText('999');
-  await page.screenshot({ path: shot('bonuses') });
+  await screenshot(page, { path: shot('bonuses') });
 
   // The player, on a phone of their own, sees it on the bonus page and receives it.
   const member = await createMember(request);
@@ -111,7 +111,7 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
     } else {
       await expect(form.getByText(tr('en', 'errorMsg.BONUS_CODE_TAKEN'))).toBeVisible();
       await expect(form.getByLabel(t('bo.promotions.promoCode'), { exact: true })).toHaveAttribute('aria-invalid', 'true');
-      await page.screenshot({ path: shot('code-taken') });
+      await screenshot(page, { path: shot('code-taken') });
       await form.getByRole('button', { name: t('common.cancel') }).click();
     }
   }
@@ -129,5 +129,5 @@ test('a manager creates a bonus and a promotion code that players receive; bad i
   await page.getByRole('tab', { name: t('bo.promotions.kindName.promotion') }).click();
   await expect(codes.getByRole('row').filter({ hasText: promoCode })).toContainText(t('bo.promotions.claimed', { claimed: 1, limit: 5 }));
   await expectAccessible(page, 'promotion codes');
-  await page.screenshot({ path: shot('codes') });
+  await screenshot(page, { path: shot('codes') });
 });

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const PLAYER = { 'X-Pao-Client': 'wallet' };
@@ -39,7 +39,7 @@ test('a refusal and a payment credited over the limit are reported and flagged',
   await expect(row).toContainText(t('bo.protection.hitKind.deposit_limit'));
   await expect(row.getByRole('cell')).toHaveText([String(memberId), member.name, t('bo.protection.hitKind.deposit_limit'), '1', '1', '75.50', /\d{4}-\d\d-\d\d \d\d:\d\d/, /\d{4}-\d\d-\d\d \d\d:\d\d/]);
   await expectAccessible(page, 'limits hit report');
-  await page.screenshot({ path: 'test-results/screens/backoffice-protection-report-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-protection-report-th.png', fullPage: true });
   const csv = page.waitForEvent('download');
   await page.getByRole('button', { name: `${t('bo.reports.export')}: ${t('bo.reports.table.hits')}` }).click();
   const lines = (await readFile(await (await csv).path(), 'utf8')).trim().split(/\r?\n/);
@@ -53,5 +53,5 @@ test('a refusal and a payment credited over the limit are reported and flagged',
   await expect(hits.getByRole('row').filter({ hasText: t('bo.protection.outcome.credited') })).toContainText('75.50');
   await expect(hits.getByRole('row').filter({ hasText: t('bo.protection.outcome.refused') })).toContainText('10.00');
   await expectAccessible(page, 'member protection tab');
-  await page.screenshot({ path: 'test-results/screens/backoffice-protection-tab-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-protection-tab-th.png', fullPage: true });
 });

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -85,11 +85,11 @@ test('a manager exports the daily figures and they match the dashboard', async (
   const lines = (await readFile(await (await requestsCsv).path(), 'utf8')).trim().split(/\r?\n/);
   expect(lines[0]).toBe('channel,bank,status,review,count,sum');
   expect(lines.some((line) => /^truemoney,,CREDITED,,\d+,\d+\.\d\d$/.test(line))).toBe(true);
-  await page.screenshot({ path: 'test-results/screens/backoffice-reports-payments-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-reports-payments-th.png', fullPage: true });
   await page.getByRole('button', { name: t('bo.dashboard.preset.30d') }).click();
   await expect(page).toHaveURL(/[?&]range=30d/);
   await page.getByRole('tab', { name: t('bo.reports.tab.members') }).click();
   await expect(page.getByRole('table', { name: t('bo.reports.table.registrations') })).toBeVisible();
   await expectAccessible(page, 'reports');
-  await page.screenshot({ path: 'test-results/screens/backoffice-reports-th.png', fullPage: true });
+  await screenshot(page, { path: 'test-results/screens/backoffice-reports-th.png', fullPage: true });
 });

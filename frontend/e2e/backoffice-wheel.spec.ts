@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test, tr } from './support/fixtures';
+import { expect, expectAccessible, test, tr, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -83,7 +83,7 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     await expect(chance(1)).toHaveText('60.0%');
     await expect(chance(2)).toHaveText('0.0%');
     await expect(payout).toHaveText('26.50'); // 0.6 × 10 + 0.15 × 50 + 0.08 × 100 + 0.01 × 500
-    await page.screenshot({ path: shot('edited') });
+    await screenshot(page, { path: shot('edited') });
 
     // The won slice's prize gets a new name; its description is previewed as players would get it.
     const inEnglish = (field: string) => t('bo.settingsEditor.fieldIn', { field, lang: t('bo.settingsEditor.lang.en') });
@@ -93,7 +93,7 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     await page.getByLabel(description, { exact: true }).fill('<p>You won <b>a prize</b><script>alert(1)</script></p>');
     await expect(page.getByRole('region', { name: t('bo.settingsEditor.preview', { field: description }) })).toHaveText('You won a prize');
     await expectAccessible(page, 'wheel editor');
-    await page.screenshot({ path: shot('prize-details') });
+    await screenshot(page, { path: shot('prize-details') });
     await page.getByRole('button', { name: t('bo.wheel.save') }).click();
     const confirm = page.getByRole('dialog', { name: t('bo.wheel.confirmTitle') });
     await confirm.getByRole('button', { name: t('bo.wheel.save') }).click();
@@ -108,11 +108,11 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     await phone.goto('/user/spin');
     await expect(phone.getByRole('heading', { name: te('promotions.spin.odds') })).toBeVisible();
     await expect(phone.getByRole('row', { name: '10 ฿ 60.0%' })).toBeVisible();
-    await phone.screenshot({ path: shot('player-odds') });
+    await screenshot(phone, { path: shot('player-odds') });
     const coupons = phone.getByRole('region', { name: te('promotions.spin.coupons') });
     await expect(coupons.getByText(prizeName, { exact: true })).toBeVisible();
     await coupons.scrollIntoViewIfNeeded();
-    await phone.screenshot({ path: shot('player-coupons') });
+    await screenshot(phone, { path: shot('player-coupons') });
     await player.close();
 
     // Weights summing to zero: an error, and nothing changes.
@@ -121,7 +121,7 @@ test('a manager changes the weights, the player sees the new odds; zero weights 
     await page.getByRole('button', { name: t('bo.wheel.save') }).click();
     await confirm.getByRole('button', { name: t('bo.wheel.save') }).click();
     await expect(page.getByRole('alert').filter({ hasText: tr('en', 'errorMsg.WHEEL_WEIGHTS_ZERO') })).toBeVisible();
-    await page.screenshot({ path: shot('zero-refused') });
+    await screenshot(page, { path: shot('zero-refused') });
     await page.reload();
     await expect(weight(1)).toHaveValue('60');
     await expect(chance(1)).toHaveText('60.0%');

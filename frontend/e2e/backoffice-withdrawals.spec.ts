@@ -10,7 +10,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, randomDigits, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -79,7 +79,7 @@ test('a cashier sees a new withdrawal live, claims it and pays it through the ba
   // It catches the eye: counted in the tab title, highlighted for a few seconds.
   await expect(page).toHaveTitle(`(${waiting + 1}) ${t('bo.withdrawals.title')}`);
   await expect(row).toHaveClass(/bo-row-new/);
-  await page.screenshot({ path: shot('arrived') });
+  await screenshot(page, { path: shot('arrived') });
   await expect(row).not.toHaveClass(/bo-row-new/, { timeout: 10_000 });
 
   // Open the detail beside the queue; claim it.
@@ -99,7 +99,7 @@ test('a cashier sees a new withdrawal live, claims it and pays it through the ba
   });
   expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);
   await expectAccessible(page, 'withdrawal queue with the detail open');
-  await page.screenshot({ path: shot('detail') });
+  await screenshot(page, { path: shot('detail') });
 
   // Approve through the sandbox bank, confirmed in a dialog.
   await panel.getByRole('button', { name: t('bo.withdrawals.approvePayout') }).click();
@@ -112,7 +112,7 @@ test('a cashier sees a new withdrawal live, claims it and pays it through the ba
   await page.getByLabel(t('bo.withdrawals.statusLabel'), { exact: true }).selectOption('PAID');
   await expect(page).toHaveURL(/[?&]status=PAID/);
   await expect(table.getByRole('row').filter({ hasText: member.phone })).toBeVisible();
-  await page.screenshot({ path: shot('paid') });
+  await screenshot(page, { path: shot('paid') });
 
   // The member's statement says the withdrawal succeeded.
   const statement = await request.post('/api/statement', {
@@ -163,7 +163,7 @@ test('the shift: filters in the URL, flags, a clean row approved from the row, c
   await expect(linkedRow.getByText(t('bo.withdrawals.flag.linked'), { exact: true })).toBeVisible();
   await expect(linkedRow.getByRole('button', { name: t('bo.withdrawals.approveRowOf', { id: linkedId }) })).toHaveCount(0);
   await expect(table.getByText(clean.phone)).toHaveCount(0);
-  await page.screenshot({ path: shot('filters') });
+  await screenshot(page, { path: shot('filters') });
   await filters.getByRole('button', { name: t('bo.withdrawals.filter.clear') }).click();
 
   // The keyboard: "?" lists the keys; they never fire while typing in a field.
@@ -174,7 +174,7 @@ test('the shift: filters in the URL, flags, a clean row approved from the row, c
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: t('bo.withdrawals.keys.title') });
   await expect(help.getByText(t('bo.withdrawals.keys.claimNext'))).toBeVisible();
-  await page.screenshot({ path: shot('shortcuts') });
+  await screenshot(page, { path: shot('shortcuts') });
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
 
@@ -203,7 +203,7 @@ test('the shift: filters in the URL, flags, a clean row approved from the row, c
   await expect(page).toHaveURL(/[?&]open=\d+/);
   const panel = page.getByRole('complementary');
   await expect(panel.getByRole('button', { name: t('bo.withdrawals.release') })).toBeVisible();
-  await page.screenshot({ path: shot('claim-next') });
+  await screenshot(page, { path: shot('claim-next') });
   await panel.getByRole('button', { name: t('bo.withdrawals.release') }).click();
   await expect(panel.getByRole('button', { name: t('bo.withdrawals.claim'), exact: true })).toBeVisible();
 
@@ -238,7 +238,7 @@ test.describe('idle lock (en)', () => {
     await expect
       .poll(async () => (await request.get('/api/backoffice/me', { headers: { Authorization: `Bearer ${cashier.token}` } })).status())
       .toBe(423);
-    await page.screenshot({ path: 'test-results/screens/backoffice-lock-en.png' });
+    await screenshot(page, { path: 'test-results/screens/backoffice-lock-en.png' });
     await expectAccessible(page, 'lock screen');
 
     // A wrong password is counted; the right one (no code) brings the same page back.
@@ -291,7 +291,7 @@ test('two members on one phone: the cashier sees the link, why, and both member 
   const link = links.getByRole('listitem').filter({ hasText: first.phone });
   await expect(link.getByText(t('bo.links.reason.device'))).toBeVisible();
   await links.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: shot('linked') });
+  await screenshot(page, { path: shot('linked') });
 
   // Its link leads to the first member's page, which lists the second the same way.
   await link.getByRole('link').click();

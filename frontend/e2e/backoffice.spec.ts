@@ -7,7 +7,7 @@
  * made with their token.
  * Every screen passes axe. Screenshots go to test-results/screens/.
  */
-import { expect, expectAccessible, test, type Locale } from './support/fixtures';
+import { expect, expectAccessible, test, type Locale, screenshot } from './support/fixtures';
 import { createMember, paoOps } from './support/backend';
 import { addStaff, enrolledStaff, enterPassword, openBackOffice, signIn } from './support/staff';
 import { totpCode } from './support/totp';
@@ -29,7 +29,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(page).toHaveURL(/\/backoffice\/login$/);
       await expect(page.getByRole('heading', { name: t('bo.login.title') })).toBeVisible();
       await expectAccessible(page, 'back-office login');
-      await page.screenshot({ path: shot('login', locale) });
+      await screenshot(page, { path: shot('login', locale) });
 
       await signIn(page, t, owner);
       const nav = page.getByRole('navigation', { name: t('bo.nav.label') });
@@ -57,7 +57,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(page.getByLabel(t('bo.audit.action'), { exact: true })).toHaveValue('staff.create');
       await expect(table.getByRole('cell', { name: t('bo.auditAction.staff_create'), exact: true }).first()).toBeVisible();
       await expectAccessible(page, 'audit log');
-      await page.screenshot({ path: shot('audit', locale) });
+      await screenshot(page, { path: shot('audit', locale) });
 
       // Staff: add a cashier; the enrolment is shown once.
       await nav.getByRole('link', { name: t('bo.nav.staff') }).click();
@@ -73,7 +73,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(enrolment.getByRole('img', { name: t('bo.login.qrAlt') })).toBeVisible();
       await expect(enrolment.locator('code')).toHaveText(/^[A-Z2-7 ]{16,}$/);
       await expectAccessible(page, 'staff enrolment');
-      await page.screenshot({ path: shot('staff-added', locale) });
+      await screenshot(page, { path: shot('staff-added', locale) });
       await enrolment.getByRole('button', { name: t('common.close') }).first().click();
 
       const row = page.getByRole('row').filter({ hasText: login });
@@ -95,7 +95,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(row.getByText('Somchai Cashier', { exact: true })).toBeVisible();
       await expect(row.getByText(login, { exact: true })).toBeVisible();
       await expectAccessible(page, 'staff');
-      await page.screenshot({ path: shot('staff', locale) });
+      await screenshot(page, { path: shot('staff', locale) });
 
       // The session ends on the server (idle, revoked): the next call's 401 returns to the login.
       const token = await page.evaluate(() => localStorage.getItem('pao-staff-token'));
@@ -151,7 +151,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(credit.getByText('555.00 ฿', { exact: true })).toBeVisible();
       await expect(table.getByRole('cell', { name: t('bo.auditAction.auth_login'), exact: true })).toHaveCount(0);
       await expectAccessible(page, 'audit log, money');
-      await page.screenshot({ path: shot('audit-money', locale) });
+      await screenshot(page, { path: shot('audit-money', locale) });
     });
 
     test('a new staff member enrols an authenticator at the first sign-in', async ({ page, t }) => {
@@ -161,7 +161,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(page.getByRole('img', { name: t('bo.login.qrAlt') })).toBeVisible();
       await expect(page.locator('code')).toHaveText(cashier.secret.replace(/(.{4})/g, '$1 ').trim());
       await expectAccessible(page, 'enrolment');
-      await page.screenshot({ path: shot('enrol', locale) });
+      await screenshot(page, { path: shot('enrol', locale) });
 
       // A wrong code is refused with the catalogue's text; the right one signs in.
       const wrong = String((Number(totpCode(cashier.secret)) + 1) % 1_000_000).padStart(6, '0');
@@ -178,7 +178,7 @@ for (const locale of ['th', 'en'] as const) {
       await expect(page.getByRole('heading', { name: t('bo.sessions.title'), level: 1 })).toBeVisible();
       await expect(page.getByText(t('bo.sessions.current'), { exact: true })).toBeVisible();
       await expectAccessible(page, 'my sessions');
-      await page.screenshot({ path: shot('sessions', locale) });
+      await screenshot(page, { path: shot('sessions', locale) });
     });
 
     test('a viewer looks at every money screen, every action is refused, and the session ends on logout', async ({ page, request, t }) => {

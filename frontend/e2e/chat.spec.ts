@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { createMember, freshPhone, paoOps, setChatBot } from './support/backend';
-import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, type Locale } from './support/fixtures';
+import { expect, expectAccessible, expectNoCspViolations, test, tr, watchCsp, type Locale, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { newTotpSecret, totpCode } from './support/totp';
 
@@ -85,7 +85,7 @@ test('@la a member and an agent chat in real time, with an image, and history af
   await acceptAgreementIfShown(page, t);
   await page.goto('/user/contact');
   await expect(page.getByText(t('chat.invite'))).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/chat-closed-${appLocale}.png` });
+  await screenshot(page, { path: `test-results/screens/chat-closed-${appLocale}.png` });
   const panel = await openWidget(page, appLocale);
   await expectAccessible(page, 'member chat open');
 
@@ -138,8 +138,8 @@ test('@la a member and an agent chat in real time, with an image, and history af
   await panel.getByRole('button', { name: 'Withdraw', exact: true }).click();
   await expect(thread.getByRole('listitem').filter({ hasText: 'Withdraw', hasNotText: 'Which one?' })).toBeVisible();
 
-  await page.screenshot({ path: `test-results/screens/chat-member-${appLocale}.png` });
-  await inbox.screenshot({ path: `test-results/screens/chat-agent-${appLocale}.png` });
+  await screenshot(page, { path: `test-results/screens/chat-member-${appLocale}.png` });
+  await screenshot(inbox, { path: `test-results/screens/chat-agent-${appLocale}.png` });
 
   // History after a reload: the texts and the image are still there.
   await page.reload();
@@ -175,7 +175,7 @@ test('@en an answer stored before the widget joined its room still shows', async
     expect((await sent).ok()).toBe(true);
     // Sent over HTTP while the panel still says it is connecting.
     await expect(panel.getByText(t('chat.connecting'))).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/chat-connecting-${appLocale}.png` });
+    await screenshot(page, { path: `test-results/screens/chat-connecting-${appLocale}.png` });
     release();
     await expect(panel.getByText(t('chat.connecting'))).toBeHidden();
     const bot = panel.getByRole('listitem').filter({ has: page.getByText(t('chat.bot'), { exact: true }) });
@@ -209,7 +209,7 @@ test('a visitor chats as a guest and keeps its guest id', async ({ page, browser
   await reply.fill('Welcome, visitor');
   await reply.press('Enter');
   await expect(panel.getByText('Welcome, visitor')).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/chat-guest-${appLocale}.png` });
+  await screenshot(page, { path: `test-results/screens/chat-guest-${appLocale}.png` });
 
   await page.reload();
   expect(await page.evaluate(() => localStorage.getItem('guest-id'))).toBe(guestId);

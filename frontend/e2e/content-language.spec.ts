@@ -5,7 +5,7 @@
  * and en). Runs in the phone-la project only; the other languages are the backend's tests.
  */
 import { createMember, paoOps } from './support/backend';
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 const LAO = {
@@ -52,7 +52,7 @@ test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @
   await page.getByRole('button', { name: new RegExp(LAO.bonus) }).click();
   const modal = page.getByRole('dialog', { name: LAO.bonus });
   await expect(modal.getByRole('img', { name: LAO.banner })).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/content-language-bonus-la.png' });
+  await screenshot(page, { path: 'test-results/screens/content-language-bonus-la.png' });
   await modal.getByRole('button', { name: t('promotions.bonus.receive') }).click();
   await expect(page.getByText(t('promotions.bonus.received', { amount: '50.00' }))).toBeVisible();
 
@@ -60,13 +60,13 @@ test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @
   await page.goto('/user/spin');
   await expect(page.getByRole('img', { name: new RegExp(LAO.wheel) })).toBeVisible();
   await expect(page.getByRole('cell', { name: LAO.tryAgain }).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/content-language-spin-la.png' });
+  await screenshot(page, { path: 'test-results/screens/content-language-spin-la.png' });
 
   // The statement line of the bonus names it in Lao (a code and the name, translated here).
   await page.goto('/user/statement');
   const row = page.getByRole('listitem').filter({ hasText: t('statement.types.bonus') });
   await expect(row.getByText(LAO.bonus)).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/content-language-statement-la.png' });
+  await screenshot(page, { path: 'test-results/screens/content-language-statement-la.png' });
 
   // The FAQ bot answers the member in Lao.
   await page.goto('/user/contact');
@@ -78,5 +78,5 @@ test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @
   await box.press('Enter');
   await expect(panel.getByText(LAO.botGreeting)).toBeVisible();
   await expect(panel.getByRole('button', { name: LAO.botDeposit })).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/content-language-bot-la.png' });
+  await screenshot(page, { path: 'test-results/screens/content-language-bot-la.png' });
 });

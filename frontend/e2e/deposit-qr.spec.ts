@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { payQrAtSandboxBank } from './support/sandbox-bank';
 
@@ -75,7 +75,7 @@ test('KBANK QR: create in the modal, pay at the sandbox bank, wallet credited @d
   const { deposit, payload, exact } = await createQr(page, t, kbank, '100.00');
   expect(exact).toMatch(/^100\.\d\d$/);
   await expectAccessible(page, 'deposit QR');
-  await page.screenshot({ path: `test-results/screens/deposit-qr-${test.info().project.name}.png` });
+  await screenshot(page, { path: `test-results/screens/deposit-qr-${test.info().project.name}.png` });
 
   // The member's bank app, in another tab: paste the QR text and pay.
   await payQrAtSandboxBank(context, payload);
@@ -125,7 +125,7 @@ test('cancelling a QR hides it; a below-minimum gateway amount cannot be created
   await deposit.getByLabel(t('deposit.qr.amount')).fill('99');
   await expect(deposit.getByRole('button', { name: t('deposit.qr.create') })).toBeDisabled();
   await expectAccessible(page, 'deposit QR form');
-  await page.screenshot({ path: `test-results/screens/deposit-qr-form-${test.info().project.name}.png` });
+  await screenshot(page, { path: `test-results/screens/deposit-qr-form-${test.info().project.name}.png` });
   await deposit.getByLabel(t('deposit.qr.amount')).fill('100');
   await expect(deposit.getByRole('button', { name: t('deposit.qr.create') })).toBeEnabled();
 });

@@ -3,7 +3,7 @@
  * paste it in the deposit modal, the wallet is credited; the same link again is refused.
  */
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 
 test('gift link from the sandbox TrueMoney credits the wallet once @en', async ({
@@ -34,7 +34,7 @@ test('gift link from the sandbox TrueMoney credits the wallet once @en', async (
   await expect(send).toBeDisabled();
   await deposit.getByLabel(t('deposit.truemoney.link')).fill(link);
   await expectAccessible(page, 'deposit truemoney');
-  await page.screenshot({
+  await screenshot(page, {
     path: `test-results/screens/deposit-truemoney-${test.info().project.name}.png`,
   });
   await send.click();

@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, paoOps, setRegisterOtp, type Member } from './support/backend';
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
@@ -273,7 +273,7 @@ test('the wheel eases onto the server’s slice and reveals the prize', async ({
   const lit = rgbOf(setup.slice[result.result.index]!.bgColor).map((c) => c * 0.72 + 255 * 0.28);
   const seen = await pixelUnderPointer(page);
   seen.forEach((c, i) => expect(Math.abs(c - lit[i]!), `pixel ${seen} vs ${lit}`).toBeLessThan(12));
-  await page.screenshot({ path: 'test-results/screens/finish-wheel-reveal.png' });
+  await screenshot(page, { path: 'test-results/screens/finish-wheel-reveal.png' });
   const prize = page.getByRole('dialog', { name: t('promotions.spin.resultTitle') });
   await expect(prize.getByText(result.result.label, { exact: true })).toBeVisible();
   await prize.getByRole('button', { name: t('common.ok'), exact: true }).click();

@@ -4,7 +4,7 @@
  * signed bet and win to Pao's Wallet API), and the wallet and the statement follow.
  */
 import { createMember, paoOps, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -31,7 +31,7 @@ test('play a seamless slot from the wallet; the wallet and statement follow', as
   const play = modal.getByRole('button', { name: t('games.playGame', { name: 'Lucky Reels' }) });
   await expect(play).toBeVisible({ timeout: 30_000 });
   await expectAccessible(page, 'seamless games modal');
-  await page.screenshot({ path: `/tmp/games-e2e/shots/seamless-modal-${test.info().project.name}.png` });
+  await screenshot(page, { path: `/tmp/games-e2e/shots/seamless-modal-${test.info().project.name}.png` });
 
   const [game] = await Promise.all([page.waitForEvent('popup'), play.click()]);
   await game.waitForLoadState();
@@ -44,7 +44,7 @@ test('play a seamless slot from the wallet; the wallet and statement follow', as
     await expect(game.locator('#outcome')).not.toHaveText(before);
     await expect(game.locator('#outcome')).toContainText('staked 10.00');
   }
-  await game.screenshot({ path: `/tmp/games-e2e/shots/seamless-slot-${test.info().project.name}.png` });
+  await screenshot(game, { path: `/tmp/games-e2e/shots/seamless-slot-${test.info().project.name}.png` });
   let after = Number(await game.locator('#balance').textContent());
 
   // The aggregator's faults, through this real server (its signed calls cross the network):
@@ -80,5 +80,5 @@ test('play a seamless slot from the wallet; the wallet and statement follow', as
   // Two spins and four faulty rounds, less the one whose bet came after its rollback (refused:
   // no money, no round).
   await expect(rounds.getByRole('row').filter({ hasText: 'sbx_lucky_reels' })).toHaveCount(5);
-  await page.screenshot({ path: `/tmp/games-e2e/shots/seamless-backoffice-${test.info().project.name}.png` });
+  await screenshot(page, { path: `/tmp/games-e2e/shots/seamless-backoffice-${test.info().project.name}.png` });
 });

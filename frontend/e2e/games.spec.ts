@@ -5,7 +5,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, paoOps, setRegisterOtp, type Member } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { expectHome, openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
@@ -59,7 +59,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @desk
   }
   await page.getByRole('button', { name: t('games.previous', { title: slotTitle }) }).click();
   await expectAccessible(page, 'home with game carousels');
-  await page.screenshot({ path: `/tmp/games-e2e/shots/games-home-${test.info().project.name}.png`, fullPage: true });
+  await screenshot(page, { path: `/tmp/games-e2e/shots/games-home-${test.info().project.name}.png`, fullPage: true });
 
   // Open the account.
   let modal = await openJoker(page, t, 'openAccount');
@@ -67,7 +67,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @desk
   await expect(modal.getByText(t('games.username'))).toBeVisible();
   await expect(modal.getByRole('button', { name: t('games.transferOnly') })).toBeDisabled();
   await expectAccessible(page, 'game account modal');
-  await page.screenshot({ path: `/tmp/games-e2e/shots/games-account-${test.info().project.name}.png` });
+  await screenshot(page, { path: `/tmp/games-e2e/shots/games-account-${test.info().project.name}.png` });
 
   // Transfer 100 in: the transfer modal opens with Joker as the destination.
   await modal.getByRole('button', { name: t('games.transferIn') }).click();
@@ -75,7 +75,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @desk
   await expect(transfer).toBeVisible();
   await transfer.getByLabel(t('transfer.amount')).fill('100');
   await expectAccessible(page, 'transfer modal');
-  await page.screenshot({ path: `/tmp/games-e2e/shots/games-transfer-${test.info().project.name}.png` });
+  await screenshot(page, { path: `/tmp/games-e2e/shots/games-transfer-${test.info().project.name}.png` });
   await transfer.getByRole('button', { name: t('transfer.submit') }).click();
   const done = page.getByRole('alertdialog', { name: t('transfer.successTitle') });
   await expect(done).toBeVisible();
@@ -104,7 +104,7 @@ test('activate a game, transfer in, play, transfer back, see the statement @desk
     await expect(game.locator('#outcome')).not.toHaveText(before);
     await expect(game.locator('#outcome')).toContainText('Result #');
   }
-  await game.screenshot({ path: `/tmp/games-e2e/shots/games-slot-${test.info().project.name}.png` });
+  await screenshot(game, { path: `/tmp/games-e2e/shots/games-slot-${test.info().project.name}.png` });
   const after = Number(await game.locator('#balance').textContent());
   expect(after).toBeGreaterThanOrEqual(97);
   await game.close();

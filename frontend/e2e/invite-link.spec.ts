@@ -4,7 +4,7 @@
  * it (it did in Lao); the link itself breaks inside its room.
  */
 import { createMember } from './support/backend';
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 test('the invite link keeps its copy button on its line at 360 px @la @en', async ({ page, request, t, appLocale }) => {
@@ -27,5 +27,5 @@ test('the invite link keeps its copy button on its line at 360 px @la @en', asyn
     return 'beside';
   };
   await expect.poll(layout).toBe('beside');
-  await modal.screenshot({ path: `test-results/screens/invite-link-${appLocale}.png` });
+  await screenshot(modal, { path: `test-results/screens/invite-link-${appLocale}.png` });
 });

@@ -8,7 +8,7 @@
  * kip's rate and claims a prize paid in kip.
  */
 import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -52,7 +52,7 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   await expect(currency).toHaveValue('LAK');
   await expect(currency.locator('option')).toHaveText([t('register.currencies.LAK'), t('register.currencies.BAHT')]);
   await expectAccessible(page, 'register step 4 (Lao variant)');
-  await page.screenshot({ path: 'test-results/screens/lao-variant-register.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-register.png' });
   await page.getByRole('button', { name: t('register.submit') }).click();
   await expect(page.getByText(t('register.success')).first()).toBeVisible();
   await expect(page).toHaveURL(/\/login$/, { timeout: 5000 });
@@ -77,7 +77,7 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   expect(payload).toMatch(/^000201010212/);
   expect(payload).toContain('5303418');
   await expectAccessible(page, 'Lao QR');
-  await page.screenshot({ path: 'test-results/screens/lao-variant-qr.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-qr.png' });
 
   // The member's bank app (another Lao bank) pays the QR; the sandbox bank notifies Pao.
   const bankApp = await context.newPage();
@@ -95,7 +95,7 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   await expect(deposit).toBeHidden();
   // Kip without decimals, named as kip.
   await expect(balance).toHaveText(new RegExp(`^50,000\\s*${t('common.currency.LAK')}$`));
-  await page.screenshot({ path: 'test-results/screens/lao-variant-home.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-home.png' });
 
   // Every amount in kip, not only the balance: the withdraw limits and balance, and the
   // statement's row of the deposit (after a reload, which keeps the wallet's currency).
@@ -107,10 +107,10 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   // The amount is asked for in kip (ຈຳນວນເງິນ (ກີບ)); nothing on the screen says baht.
   await expect(withdraw.getByLabel(t('withdraw.amount', { unit: t('common.currency.LAK') }), { exact: true })).toBeVisible();
   await expect(withdraw).not.toContainText(t('common.currency.THB'), { useInnerText: true });
-  await page.screenshot({ path: 'test-results/screens/lao-variant-withdraw.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-withdraw.png' });
   await page.goto('/user/statement');
   await expect(page.locator('.statement-row .statement-amount').first()).toHaveText('+50,000');
-  await page.screenshot({ path: 'test-results/screens/lao-variant-statement.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-statement.png' });
 
   const login = await request.post('/api/login', { headers: HEADERS, data: { username: phone, password } });
   const { token } = (await login.json()) as { token: string };
@@ -129,7 +129,7 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   await withdraw.getByRole('button', { name: t('withdraw.submit') }).click();
   const result = page.getByRole('alertdialog');
   await expect(result.getByText(t('withdraw.successText'))).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/lao-variant-withdraw-kip.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-withdraw-kip.png' });
   await result.getByRole('button', { name: t('common.ok'), exact: true }).click();
   const after = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });
   expect(((await after.json()) as { wallet: unknown }).wallet).toEqual({ amount: 550000, currency: 'LAK' });
@@ -153,7 +153,7 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
   // The coupon names its prize in kip, and the amount it pays is kip.
   await expect(confirm).toContainText(t('common.currency.LAK'));
   await expect(confirm).not.toContainText(t('common.currency.THB'), { useInnerText: true });
-  await page.screenshot({ path: 'test-results/screens/lao-variant-wheel-claim.png' });
+  await screenshot(page, { path: 'test-results/screens/lao-variant-wheel-claim.png' });
   await confirm.getByRole('button', { name: t('promotions.spin.claim') }).click();
   await expect(page.getByRole('alertdialog', { name: t('common.success') })).toBeVisible();
   const prized = await request.get('/api/wallet', { headers: { ...HEADERS, Authorization: `Bearer ${token}` } });

@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, randomDigits, type Member } from './support/backend';
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -29,7 +29,7 @@ async function member(request: APIRequestContext, path: string, token: string) {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screens/last-mile-${name}-${test.info().project.name}.png` });
+  await screenshot(page, { path: `test-results/screens/last-mile-${name}-${test.info().project.name}.png` });
 }
 
 test('how-to videos play, a missing one says so, the LINE QR loads', async ({ page, t }) => {

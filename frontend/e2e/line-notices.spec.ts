@@ -6,7 +6,7 @@
  * the LINE user's language, once.
  */
 import { createMember } from './support/backend';
-import { expect, test } from './support/fixtures';
+import { expect, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { sandboxSlip } from './support/slips';
 
@@ -64,7 +64,7 @@ test('a member links LINE in the profile and gets the deposit credited notice th
   const notice = lineChat.getByRole('listitem').filter({ hasText: DEPOSIT_NOTICE });
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('push');
-  await line.screenshot({ path: 'test-results/screens/line-notice-deposit.png' });
+  await screenshot(line, { path: 'test-results/screens/line-notice-deposit.png' });
   await line.reload();
   await expect(lineChat.getByText(LINKED)).toBeVisible();
   await expect(lineChat.getByRole('listitem').filter({ hasText: DEPOSIT_NOTICE })).toHaveCount(1);

@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page } from '@playwright/test';
 import { createMember, paoOps, randomDigits, setRegisterOtp, type Member } from './support/backend';
-import { expect, expectAccessible, test, type Locale } from './support/fixtures';
+import { expect, expectAccessible, test, type Locale, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 type T = (key: string, vars?: Record<string, string | number>) => string;
@@ -70,7 +70,7 @@ async function playJoker(
 
 /** Screens for review (like e2e/screens.spec.ts): test-results/screens/promotions-<name>-<locale>.png */
 async function shot(page: Page, name: string, locale: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screens/promotions-${name}-${locale}.png` });
+  await screenshot(page, { path: `test-results/screens/promotions-${name}-${locale}.png` });
 }
 
 async function closeDialog(page: Page, t: T): Promise<void> {

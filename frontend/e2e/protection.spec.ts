@@ -6,7 +6,7 @@
  * self-exclusion need a moved clock: the backend's tests/api/test_player_protection.py has them.
  */
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { payQrAtSandboxBank } from './support/sandbox-bank';
 
@@ -53,7 +53,7 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
   await expectAccessible(page, 'play limits');
   // The toast (gone after 4 s anyway) would cover the top of the screenshot.
   await page.getByRole('button', { name: t('common.dismiss') }).first().click({ timeout: 1000 }).catch(() => undefined);
-  await page.screenshot({ path: `${SHOTS}/protection-limits.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/protection-limits.png`, fullPage: true });
 
   // Another 100 by QR is over the limit: refused before any QR exists, with what is left.
   await page.getByRole('link', { name: t('nav.home') }).click();
@@ -66,7 +66,7 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
     page.getByText(t('errorMsg.DEPOSIT_LIMIT_REACHED', { remaining: Number(left) })),
   ).toBeVisible();
   await expect(deposit.getByRole('img')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/protection-refused.png` });
+  await screenshot(page, { path: `${SHOTS}/protection-refused.png` });
 
   // The deposit modal's own link back to the page; a 6-month self-exclusion, said plainly first.
   await deposit.getByRole('link', { name: t('protection.depositLink') }).click();
@@ -79,7 +79,7 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
   await expect(confirm.getByText(t('protection.closed'), { exact: false })).toBeVisible();
   await expect(confirm).toContainText(t('protection.withdrawOpen'));
   await expect(confirm).toContainText(t('protection.noShorter'));
-  await page.screenshot({ path: `${SHOTS}/protection-confirm.png` });
+  await screenshot(page, { path: `${SHOTS}/protection-confirm.png` });
   await confirm.getByRole('button', { name: t('protection.confirmSelf') }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('heading', { name: t('protection.status') })).toBeVisible();
@@ -94,7 +94,7 @@ test('deposit limit, refused over it, self-exclusion, withdraw-only home, still 
   await expect(page.getByRole('button', { name: t('home.deposit') })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: t('games.title') })).toHaveCount(0);
   await expectAccessible(page, 'withdraw-only home');
-  await page.screenshot({ path: `${SHOTS}/protection-home.png`, fullPage: true });
+  await screenshot(page, { path: `${SHOTS}/protection-home.png`, fullPage: true });
 
   await page.getByRole('button', { name: t('home.withdraw') }).click();
   const withdraw = page.getByRole('dialog', { name: t('withdraw.title') });

@@ -8,7 +8,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import { createMember, paoOps, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, expectNoCspViolations, test, watchCsp } from './support/fixtures';
+import { expect, expectAccessible, expectNoCspViolations, test, watchCsp, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
@@ -65,7 +65,7 @@ test('a provider down or in maintenance shows on the card and refuses transfers 
     await transfer.getByRole('button', { name: t('transfer.submit') }).click();
     const refused = page.getByRole('alertdialog', { name: t('common.error') });
     await expect(refused.getByText(t('errorMsg.PROVIDER_UNAVAILABLE'))).toBeVisible();
-    await page.screenshot({ path: shot('refused') });
+    await screenshot(page, { path: shot('refused') });
     await refused.getByRole('button', { name: t('common.ok'), exact: true }).click();
     await page.keyboard.press('Escape');
     await expect(transfer).toBeHidden();
@@ -78,7 +78,7 @@ test('a provider down or in maintenance shows on the card and refuses transfers 
     await expectAccessible(page, 'home with a provider down');
     await downCard.click(); // a side card comes to the front
     await downCard.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: shot('card-down') });
+    await screenshot(page, { path: shot('card-down') });
 
     // The back office, at 1366×768: a manager sees Super Slot's failures (down, or probing again
     // once its cooldown passed: the machine may be slow) and sets Sexy Game into maintenance.
@@ -100,13 +100,13 @@ test('a provider down or in maintenance shows on the card and refuses transfers 
     end.setHours(14, 30, 0, 0);
     const local = `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}T14:30`;
     await dialog.getByLabel(t('bo.providers.plannedEnd'), { exact: true }).fill(local);
-    await bo.screenshot({ path: shot('backoffice-dialog') });
+    await screenshot(bo, { path: shot('backoffice-dialog') });
     await dialog.getByRole('button', { name: t('bo.providers.setMaintenance') }).click();
     await expect(dialog).toBeHidden();
     await expect(row.getByText(t('bo.providers.stateName.maintenance'), { exact: true })).toBeVisible();
     await expect(row.getByRole('button', { name: t('bo.providers.endMaintenance') })).toBeVisible();
     await expectAccessible(bo, 'providers');
-    await bo.screenshot({ path: shot('backoffice') });
+    await screenshot(bo, { path: shot('backoffice') });
     await office.close();
     expectNoCspViolations(violations);
 
@@ -121,7 +121,7 @@ test('a provider down or in maintenance shows on the card and refuses transfers 
     const modal = page.getByRole('dialog', { name: MAINTENANCE.name });
     await expect(modal.getByRole('status')).toContainText(t('games.unavailableText'));
     await expect(modal.getByRole('button', { name: t('games.activate') })).toBeDisabled();
-    await page.screenshot({ path: shot('card-maintenance') });
+    await screenshot(page, { path: shot('card-maintenance') });
   } finally {
     paoOps('providers', 'maintenance', 'off', MAINTENANCE.code);
     await request.delete('/sandbox/games/faults');

@@ -6,7 +6,7 @@
  * closes it, the next one comes 15 minutes later, and "Stop playing" logs out.
  */
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { openHome } from './support/flows';
 
 const SHOTS = 'test-results/screens';
@@ -35,7 +35,7 @@ test('a reminder every 15 minutes shows the time and the net result since login'
   await form.getByLabel(t('reality.every')).selectOption({ label: t('reality.minutes', { count: 15 }) });
   await form.getByRole('button', { name: t('reality.save') }).click();
   await expect(page.getByText(t('reality.saved', { count: 15 }))).toBeVisible();
-  await form.screenshot({ path: `${SHOTS}/reality-check-form.png` });
+  await screenshot(form, { path: `${SHOTS}/reality-check-form.png` });
   await page.getByRole('link', { name: t('nav.home') }).click();
 
   // Not before its time.
@@ -50,7 +50,7 @@ test('a reminder every 15 minutes shows the time and the net result since login'
   // A modal dialog: focus is inside it (the page behind is inert).
   await expect(dialog.locator(':focus')).toHaveCount(1);
   await expectAccessible(page, 'reality check');
-  await page.screenshot({ path: `${SHOTS}/reality-check.png` });
+  await screenshot(page, { path: `${SHOTS}/reality-check.png` });
 
   await dialog.getByRole('button', { name: t('reality.continue') }).click();
   await expect(dialog).toHaveCount(0);

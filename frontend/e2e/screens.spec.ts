@@ -3,7 +3,7 @@
  * person to look at. Runs in the phone-th project only (it switches languages itself).
  */
 import type { Page } from '@playwright/test';
-import { expect, test, tr, type Locale } from './support/fixtures';
+import { expect, test, tr, type Locale, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 
 /** Waits until the page's animations and transitions (a dialog sliding in) have finished, for
@@ -31,7 +31,7 @@ test('screenshots of each screen in th, la and en', async ({ page, request }, in
   const wallet = (await (await request.get('/api/wallet', { headers: auth })).json()) as { profile: { name: string } };
   const member = { phone: '0898765432', password: 'demo1234', name: wallet.profile.name };
   const shot = (locale: Locale, name: string) =>
-    page.screenshot({ path: `test-results/screens/${locale}-${name}.png`, fullPage: false });
+    screenshot(page, { path: `test-results/screens/${locale}-${name}.png`, fullPage: false });
 
   for (const locale of ['th', 'la', 'en'] as const) {
     const t = (key: string, vars?: Record<string, string | number>) => tr(locale, key, vars);

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMember } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, loginViaUi } from './support/flows';
 import { apiToken, operatorAccount, sandboxSlip, walletOf } from './support/slips';
 
@@ -70,7 +70,7 @@ test('transfer at the sandbox bank, upload the slip, wallet credited @en', async
   await expectAccessible(page, 'slip upload');
   await deposit.getByRole('button', { name: t('slips.upload'), exact: true }).click();
   await expect(deposit.getByText(t('slips.credited', { amount: '250.50' }))).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/slips-deposit-${test.info().project.name}.png` });
+  await screenshot(page, { path: `test-results/screens/slips-deposit-${test.info().project.name}.png` });
   await deposit.getByRole('button', { name: t('common.close') }).first().click();
 
   // The statement's slip table shows it as a success with the amount.
@@ -81,7 +81,7 @@ test('transfer at the sandbox bank, upload the slip, wallet credited @en', async
   const row = dialog.getByRole('row').filter({ hasText: '250.50' });
   await expect(row).toBeVisible();
   await expect(row.getByText(t('statement.status.SUCCESS'))).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/slips-${test.info().project.name}.png` });
+  await screenshot(page, { path: `test-results/screens/slips-${test.info().project.name}.png` });
   await row.getByRole('button', { name: t('slips.view') }).click();
   await expect(page.getByRole('img', { name: /./ })).toBeVisible();
   await page.keyboard.press('Escape');

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import axe from 'axe-core';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export type Locale = 'th' | 'la' | 'en';
 /** variant 'la': the worker's backend is the Lao variant's (PAO_LAO_MODE=1, the last of the
@@ -101,6 +101,19 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
   expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+/**
+ * A picture for a person to look at (test-results/screens/ and the like): taken when
+ * PAO_E2E_SCREENS=1 (`make screens`), skipped otherwise. Nothing reads them after a CI run, and
+ * the ≈ 250 a full run took (a phone's PNG at twice its pixels) were a share of its CPU. What a
+ * test asserts around a picture runs either way.
+ */
+export async function screenshot(
+  target: Pick<Page | Locator, 'screenshot'>,
+  options: { path: string; fullPage?: boolean },
+): Promise<void> {
+  if (process.env.PAO_E2E_SCREENS === '1') await target.screenshot(options);
 }
 
 /**
