@@ -9,10 +9,23 @@ import { backOfficeChunk, sharedChunks } from './plugins/shared-chunks';
 // The backend serves dist/ at / and the API under /api; in `vite dev` we proxy to it.
 const backend = process.env.PAO_BACKEND_URL ?? 'http://127.0.0.1:8000';
 
-export default defineConfig({
+// react-router's package points bundlers at its development build (invariant messages and
+// warnings kept); its own framework plugin swaps in the production one, which we do by hand for
+// builds: 0.5 KiB gzip less on every screen's first download.
+const reactRouterProduction = {
+  find: /^react-router$/,
+  replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)),
+};
+
+export default defineConfig(({ command }) => ({
   // One build for every operator: the server tells the app its variant (src/lib/variant.ts).
   plugins: [react(), preloadFirstScreen(), devVariant()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(command === 'build' ? [reactRouterProduction] : []),
+    ],
+  },
   build: {
     target: 'es2020',
     // The bundle budget check reads the manifest to find what /login loads.
@@ -50,4 +63,4 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     environment: 'node',
   },
-});
+}));

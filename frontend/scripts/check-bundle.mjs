@@ -11,7 +11,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-export const BUDGET_KIB = 120;
+// The budget is issue 36's target: the check fails above it, so that /login cannot grow back.
 export const TARGET_KIB = 100;
 const dist = new URL('../dist/', import.meta.url);
 const ROUTE = '/login';
@@ -81,10 +81,10 @@ for (const locale of VARIANT_LOCALES) {
   console.log(`${locale}:`);
   for (const [file, size] of rows) console.log(`  ${(size / 1024).toFixed(1).padStart(7)} KiB  ${file}`);
   const kib = total / 1024;
-  console.log(`login route JS (gzip, ${locale}): ${kib.toFixed(1)} KiB (target ${TARGET_KIB} KiB, budget ${BUDGET_KIB} KiB)`);
+  console.log(`login route JS (gzip, ${locale}): ${kib.toFixed(1)} KiB (budget ${TARGET_KIB} KiB)`);
   worst = Math.max(worst, kib);
 }
-if (worst > BUDGET_KIB) {
-  console.error(`bundle budget exceeded: ${worst.toFixed(1)} KiB > ${BUDGET_KIB} KiB`);
+if (worst > TARGET_KIB) {
+  console.error(`bundle budget exceeded: ${worst.toFixed(1)} KiB > ${TARGET_KIB} KiB`);
   process.exit(1);
 }

@@ -3,6 +3,10 @@
 // the page's module and everything it imports, statically or on demand (its modals), must be in
 // the up-front locales/th/translation.json or in a part the page declares in src/app/router.tsx.
 // A missing part would show raw keys on that screen only, which nothing else would notice.
+// The error texts are the exception (ADR 0033): errorMsg is split between the up-front file (what
+// a member can meet before signing in) and errors.json, with errorAction, which no page declares:
+// the components that show errors fetch it (src/hooks/use-error-text.ts). So only the module that
+// picks an error's text, src/lib/errors.ts, may name them; any other would bypass that.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +46,14 @@ const sectionsOf = (part) => Object.keys(JSON.parse(readFileSync(join(LOCALES, `
 const parts = readdirSync(LOCALES)
   .filter((name) => name.endsWith('.json'))
   .map((name) => name.slice(0, -'.json'.length));
-const partOf = new Map(parts.flatMap((part) => sectionsOf(part).map((section) => [section, part])));
+// errors.json's sections: read only through ERROR_TEXTS, never declared by a page.
+const ERRORS = 'errors';
+const ERROR_TEXTS = 'src/lib/errors.ts';
+// A section in the up-front file and a part (errorMsg) counts as up-front.
+const partOf = new Map(
+  [...parts.filter((part) => part !== CORE), CORE].flatMap((part) => sectionsOf(part).map((section) => [section, part])),
+);
+const errorSections = sectionsOf(ERRORS);
 const sections = [...partOf.keys()];
 // A section name right before '.' inside a string: t('home.title'), t(`home.${key}`), `errorMsg.${code}`.
 const SECTION_USE = new RegExp(`['"\`](${sections.join('|')})\\.`, 'g');
@@ -88,6 +99,23 @@ function usedSections(module, { onDemand = true } = {}) {
 }
 
 const problems = [];
+
+// Error texts only through ERROR_TEXTS: every source file's code (not its comments) but the tests'.
+const ERROR_USE = new RegExp(`['"\`](${errorSections.join('|')})\\.`);
+(function scan(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) scan(path);
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+      const file = relative(FRONTEND, path);
+      const code = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      if (file !== ERROR_TEXTS && ERROR_USE.test(code)) {
+        problems.push(`${file}: names an error text (${errorSections.join(', ')}) itself; use useErrorText (${ERROR_TEXTS})`);
+      }
+    }
+  }
+})(join(FRONTEND, 'src'));
+
 const pages = pageStrings();
 for (const [module, declared] of pages) {
   for (const part of declared) {
@@ -95,6 +123,7 @@ for (const [module, declared] of pages) {
   }
   for (const [section, file] of usedSections(join(FRONTEND, module))) {
     const part = partOf.get(section);
+    if (part === ERRORS && file === ERROR_TEXTS) continue;
     if (part !== CORE && !declared.includes(part)) {
       problems.push(`${module}: ${file} shows '${section}.…' (in ${part}.json) but the page does not load '${part}'`);
     }
@@ -104,6 +133,7 @@ for (const [module, declared] of pages) {
 // The entry and what it imports statically render before any page's parts: up-front strings only.
 for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: false })) {
   const part = partOf.get(section);
+  if (part === ERRORS && file === ERROR_TEXTS) continue;
   if (part !== CORE) problems.push(`${ENTRY}: ${file} shows '${section}.…' (in ${part}.json), not up-front`);
 }
 
@@ -113,7 +143,7 @@ for (const [section, file] of usedSections(join(FRONTEND, ENTRY), { onDemand: fa
 // nothing else; and the player app never shows the back office's strings (no page may declare that part).
 const BACK_OFFICE_ENTRY = 'src/backoffice/main.tsx';
 const BACK_OFFICE_PART = 'backoffice';
-const BACK_OFFICE_PARTS = [CORE, BACK_OFFICE_PART, 'support', 'member'];
+const BACK_OFFICE_PARTS = [CORE, BACK_OFFICE_PART, 'support', 'member', ERRORS];
 for (const [section, file] of usedSections(join(FRONTEND, BACK_OFFICE_ENTRY))) {
   const part = partOf.get(section);
   if (!BACK_OFFICE_PARTS.includes(part)) {
@@ -122,6 +152,7 @@ for (const [section, file] of usedSections(join(FRONTEND, BACK_OFFICE_ENTRY))) {
 }
 for (const [module, declared] of pages) {
   if (declared.includes(BACK_OFFICE_PART)) problems.push(`${module}: a player page loads the back office's strings`);
+  if (declared.includes(ERRORS)) problems.push(`${module}: declares '${ERRORS}', which useErrorText fetches after the first paint`);
 }
 
 if (problems.length) {

@@ -14,11 +14,19 @@ export type Locale = 'th' | 'la' | 'en';
  * config's backends) and no language is saved first, so the app starts in the server's default. */
 export type AppOptions = { appLocale: Locale; variant: 'th' | 'la' };
 
-// All of a language's strings files (the up-front one and the feature parts) in one tree.
+// All of a language's strings files (the up-front one and the feature parts) in one tree; a
+// section split between files (errorMsg: up-front and errors.json) is merged.
 const load = (locale: Locale): unknown => {
   const dir = new URL(`../../src/locales/${locale}/`, import.meta.url);
   const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
-  return Object.assign({}, ...files.map((name) => JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as object));
+  const tree: Record<string, unknown> = {};
+  for (const name of files) {
+    const sections = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as Record<string, unknown>;
+    for (const [section, value] of Object.entries(sections)) {
+      tree[section] = typeof value === 'object' ? { ...(tree[section] as object | undefined), ...(value as object) } : value;
+    }
+  }
+  return tree;
 };
 const bundles: Record<Locale, unknown> = { th: load('th'), la: load('la'), en: load('en') };
 

@@ -6,11 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import codes from './error-codes.json';
-import en from '@/locales/en/translation.json';
-import la from '@/locales/la/translation.json';
-import th from '@/locales/th/translation.json';
-import { CATALOGUE_TEXT_FITS, ERROR_ACTIONS, type ErrorAction } from './error-actions';
-import { ApiError, errorText, errorTextKey } from './errors';
+import enErrors from '@/locales/en/errors.json';
+import enUpFront from '@/locales/en/translation.json';
+import laErrors from '@/locales/la/errors.json';
+import laUpFront from '@/locales/la/translation.json';
+import thErrors from '@/locales/th/errors.json';
+import thUpFront from '@/locales/th/translation.json';
+import { CATALOGUE_TEXT_FITS, ERROR_ACTIONS, SIGNED_OUT_ACTIONS, type ErrorAction } from './error-actions';
+import { ApiError, AUTH_CODES, errorText, errorTextKey } from './errors';
 
 type Operation = { responses?: Record<string, { description?: string }> };
 const contract = JSON.parse(readFileSync(new URL('../../../contract/openapi.json', import.meta.url), 'utf8')) as {
@@ -43,7 +46,15 @@ function lookup(bundle: object, key: string): string | undefined {
   for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
   return typeof node === 'string' ? node : undefined;
 }
-const bundles = { th, la, en };
+// A language's error texts as i18next reads them: the up-front ones and errors.json's.
+const merged = (upFront: typeof enUpFront, errors: typeof enErrors) => ({
+  ...upFront,
+  ...errors,
+  errorMsg: { ...upFront.errorMsg, ...errors.errorMsg },
+});
+const en = merged(enUpFront, enErrors);
+const bundles = { th: merged(thUpFront, thErrors), la: merged(laUpFront, laErrors), en };
+const upFront = { th: thUpFront, la: laUpFront, en: enUpFront };
 
 describe('error texts per action', () => {
   it('every player operation that documents a code belongs to an action', () => {
@@ -116,5 +127,39 @@ describe('error texts per action', () => {
     // Cancelling a paid QR is not "QR creation failed".
     expect(text('qrCancel', new ApiError(409, 'QR_FAIL'))).toMatch(/already been paid/);
     expect(text('qrCreate', new ApiError(400, 'QR_FAIL'))).toBe('Could not create the QR code.');
+  });
+});
+
+describe('which error texts are up-front (ADR 0033)', () => {
+  // What /login and /register can show: the codes their actions raise, those of the lookups the
+  // screens read, the client's own (no answer, too slow), a session's end (the member lands on
+  // /login) and an answer without a code (lib/api-client.ts reads it as INTERNAL_SERVER_ERROR).
+  const lookups = Object.entries(contract.paths)
+    .filter(([path]) => path.startsWith('/api/lookup/'))
+    .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+  const signedOut = new Set([
+    ...SIGNED_OUT_ACTIONS.flatMap((action) => [...codesOf.get(action)!]),
+    ...lookups.flatMap((operation) => [...raisedBy(operation)]),
+    ...Object.keys(codes.errorMsg.client),
+    ...AUTH_CODES.filter((code) => catalogue.has(code)),
+    'INTERNAL_SERVER_ERROR',
+  ]);
+
+  it('every code a member can meet before signing in has its text in the up-front strings', () => {
+    const problems: string[] = [];
+    for (const [locale, bundle] of Object.entries(upFront)) {
+      for (const code of signedOut) {
+        if (lookup(bundle, `errorMsg.${code}`) === undefined) problems.push(`${locale}: errorMsg.${code} is not up-front`);
+      }
+      for (const action of SIGNED_OUT_ACTIONS) {
+        if (action in bundles.en.errorAction) problems.push(`errorAction.${action} is in errors.json, fetched after sign-in screens`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('no other code is up-front (each costs /login its bytes)', () => {
+    const extra = Object.keys(enUpFront.errorMsg).filter((code) => !signedOut.has(code));
+    expect(extra).toEqual([]);
   });
 });

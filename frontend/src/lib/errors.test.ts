@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import enErrors from '@/locales/en/errors.json';
 import en from '@/locales/en/translation.json';
 import { api, CLIENT_HEADER, onErrorRoute, TIMEOUT_MS, toApiError } from './api-client';
 import { ApiError, errorRoute, errorText } from './errors';
 
-const messages = en.errorMsg as Record<string, string>;
+const messages = { ...en.errorMsg, ...enErrors.errorMsg } as Record<string, string>;
 const t = (key: string) => messages[key.replace('errorMsg.', '')] ?? key;
 const exists = (key: string) => key.replace('errorMsg.', '') in messages;
 

@@ -8,6 +8,7 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type backoffice from '@/locales/th/backoffice.json';
+import type errors from '@/locales/th/errors.json';
 import type member from '@/locales/th/member.json';
 import type register from '@/locales/th/register.json';
 import type support from '@/locales/th/support.json';
@@ -27,6 +28,7 @@ declare module 'i18next' {
       register: typeof register;
       member: typeof member;
       support: typeof support;
+      errors: typeof errors;
       backoffice: typeof backoffice;
     };
   }

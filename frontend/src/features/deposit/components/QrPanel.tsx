@@ -90,7 +90,7 @@ export function QrPanel({ bank, onDone }: Props) {
       {
         onSuccess: (result) => {
           intent.renew();
-          if (!result.hasQrcode) toast(t('errorMsg.QR_FAIL'), 'danger');
+          if (!result.hasQrcode) toast(errorText('QR_FAIL'), 'danger');
         },
         onError: (error) => {
           if (isDefiniteAnswer(error)) intent.renew();
