@@ -6,7 +6,7 @@
 // Pao added, incl. slip reasons) is translated, and each added code is described there.
 // An error code's text is in the up-front translation.json when a member can meet it before
 // signing in (src/lib/error-actions.test.ts says which), else in errors.json, which the screens
-// that show errors fetch once painted (ADR 0033): errorMsg is the one section split in two, each
+// that show errors fetch once painted (ADR 0034): errorMsg is the one section split in two, each
 // code in exactly one of the two files.
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -3,7 +3,7 @@
 // the page's module and everything it imports, statically or on demand (its modals), must be in
 // the up-front locales/th/translation.json or in a part the page declares in src/app/router.tsx.
 // A missing part would show raw keys on that screen only, which nothing else would notice.
-// The error texts are the exception (ADR 0033): errorMsg is split between the up-front file (what
+// The error texts are the exception (ADR 0034): errorMsg is split between the up-front file (what
 // a member can meet before signing in) and errors.json, with errorAction, which no page declares:
 // the components that show errors fetch it (src/hooks/use-error-text.ts). So only the module that
 // picks an error's text, src/lib/errors.ts, may name them; any other would bypass that.

@@ -11,7 +11,7 @@ let errorStrings: Promise<void> | undefined;
 
 /**
  * The error texts a member cannot meet before signing in (locales/<lng>/errors.json; the others
- * are up-front, ADR 0033), fetched once, when the main thread is first idle after a screen that
+ * are up-front, ADR 0034), fetched once, when the main thread is first idle after a screen that
  * can show one has painted: not in the first paint's downloads, and in long before a member has
  * tapped anything and been answered.
  */

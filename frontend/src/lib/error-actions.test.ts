@@ -130,7 +130,7 @@ describe('error texts per action', () => {
   });
 });
 
-describe('which error texts are up-front (ADR 0033)', () => {
+describe('which error texts are up-front (ADR 0034)', () => {
   // What /login and /register can show: the codes their actions raise, those of the lookups the
   // screens read, the client's own (no answer, too slow), a session's end (the member lands on
   // /login) and an answer without a code (lib/api-client.ts reads it as INTERNAL_SERVER_ERROR).

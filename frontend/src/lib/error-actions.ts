@@ -60,7 +60,7 @@ export type ErrorAction = keyof typeof ERROR_ACTIONS;
  * What a member asks before signing in (/login, /register): every code these actions can raise
  * (and the lookups those screens read, the client's own codes and a session's end) has its text
  * in the up-front strings, so that it shows at once; the other error texts are fetched once a
- * screen has painted (hooks/use-error-text.ts, ADR 0033). ``error-actions.test.ts`` holds it.
+ * screen has painted (hooks/use-error-text.ts, ADR 0034). ``error-actions.test.ts`` holds it.
  */
 export const SIGNED_OUT_ACTIONS = ['login', 'register', 'otp'] as const satisfies readonly ErrorAction[];
 

@@ -5,7 +5,7 @@
  * plugins/preload-first-screen.ts) and every other file is a feature part, fetched only with the
  * lazy screens that show it (app/lazy-page.ts), so that /login does not download every feature's
  * strings. errors.json, the other error texts (errorMsg.* and errorAction.*), is fetched by the
- * components that can show one once the screen has painted (hooks/use-error-text.ts; ADR 0033).
+ * components that can show one once the screen has painted (hooks/use-error-text.ts; ADR 0034).
  */
 import type { BackendModule, ResourceKey } from 'i18next';
 
