@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from pao.backoffice.staff.roles import Role
 from pao.identity.models import LoginSession
+from pao.ops.withdrawals import LINKED, list_lines
 from pao.payments.payouts.jobs import auto_approve_tick
 from pao.promotions.models import BonusDeviceClaim, MemberBonus
 from pao.wallet.adjustments import credit_manually
@@ -88,6 +89,13 @@ async def staff(app: FastAPI, role: Role = Role.CASHIER) -> dict[str, str]:
     return bearer(await open_token(app, await add_staff(app, role=role)))
 
 
+async def ops_marked(app: FastAPI) -> set[int]:
+    """The withdrawals `pao ops withdrawals list` marks as held for a link."""
+    async with app.state.sessionmaker() as s:
+        lines = await list_lines(s, status=None, limit=100)
+    return {int(line.split()[0][1:]) for line in lines if LINKED in line}
+
+
 async def links_on_page(
     client: httpx.AsyncClient, headers: dict[str, str], member: int
 ) -> dict[int, list[str]]:
@@ -128,10 +136,13 @@ async def test_the_settings_decide_which_links_hold_a_withdrawal(
     await member_on(client, device)
     held = await request_withdrawal(client, token, 100)
 
-    # A device link holds it back from auto-approval (the default), and the queue flags it.
+    # A device link holds it back from auto-approval (the default), and the queue flags it,
+    # as `pao ops withdrawals list` does.
     assert await auto_approve_tick(app) == 0
+    assert await ops_marked(app) == {held}
     # Off: the same withdrawal is clean and paid without a cashier; the link is still listed.
     await set_site_setting(client, "holdLinkedDevice", False)
+    assert await ops_marked(app) == set()
     headers = await staff(app, Role.VIEWER)
     row = (await client.get(f"{PREFIX}/{held}", headers=headers)).json()
     assert (row["withdrawal"]["linkedAccounts"], len(row["linkedMembers"])) == (False, 1)

@@ -17,7 +17,7 @@ from pao.identity.models import MemberChange, MemberStatus
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
 from pao.ops.base import OpsError, format_money, operator, run
-from pao.ops.withdrawals import OPEN, bank_change_marks, describe_withdrawal
+from pao.ops.withdrawals import OPEN, describe_withdrawal, hold_marks
 from pao.promotions.invite import summary as invite_summary
 from pao.wallet.exceptions import MemberNotFound
 from pao.wallet.models import Withdrawal
@@ -58,7 +58,7 @@ async def show_lines(session: AsyncSession, *, phone: str) -> list[str]:
     open_withdrawals: list[Withdrawal] = []
     for status in OPEN:
         open_withdrawals += await list_withdrawals(session, status=status, member_id=member.id)
-    marks = await bank_change_marks(session, open_withdrawals)
+    marks = await hold_marks(session, open_withdrawals)
     lines = [
         f"member   {member.id} ({member.invite_code})  {member.name}  phone {member.phone}  "
         f"{member.status}  since {member.created_at:%Y-%m-%d %H:%M}Z",

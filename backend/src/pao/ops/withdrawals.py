@@ -20,7 +20,7 @@ from typing import Annotated
 
 import httpx
 import typer
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.db import create_engine, create_sessionmaker
@@ -31,7 +31,8 @@ from pao.payments.payouts.adapter import PayoutBank
 from pao.payments.payouts.models import PayoutStatus
 from pao.payments.payouts.service import (
     PayoutContext,
-    is_held_for_bank_change,
+    held_for_bank_change,
+    held_for_links,
     process_payout,
     queue_payout,
 )
@@ -47,17 +48,34 @@ OPEN = (WithdrawalStatus.PENDING, WithdrawalStatus.APPROVED)
 
 
 BANK_CHANGED = "!! bank account changed within {hours} h of the request: check with the member"
+LINKED = "!! linked to another member: see why in the back office's withdrawal detail"
 
 
-async def bank_change_marks(session: AsyncSession, withdrawals: list[Withdrawal]) -> dict[int, str]:
-    """Withdrawal id → the warning for those whose member's bank account changed within the
-    hold window (``bankChangeHoldHours``): the ones the auto-approve job leaves to a cashier."""
-    hours = (await load_site_settings(session)).bank_change_hold_hours
-    return {
-        w.id: BANK_CHANGED.format(hours=hours)
-        for w in withdrawals
-        if await is_held_for_bank_change(session, withdrawal=w, hold_hours=hours)
-    }
+async def hold_marks(session: AsyncSession, withdrawals: list[Withdrawal]) -> dict[int, str]:
+    """Withdrawal id → why the auto-approve job leaves it to a cashier: the member's bank account
+    changed within the hold window (``bankChangeHoldHours``), or another member is linked to
+    theirs by a signal the operator holds for (the hold* settings). The job's own clauses
+    (pao.payments.payouts.service), so that the command and the job never disagree."""
+    if not withdrawals:
+        return {}
+    site = await load_site_settings(session)
+    dialect = session.get_bind().dialect.name
+    ids = [w.id for w in withdrawals]
+
+    async def matching(clause: ColumnElement[bool]) -> set[int]:
+        found = await session.scalars(select(Withdrawal.id).where(Withdrawal.id.in_(ids), clause))
+        return set(found)
+
+    hours = site.bank_change_hold_hours
+    changed = await matching(held_for_bank_change(hold_hours=hours, dialect=dialect))
+    linked = await matching(held_for_links(site, dialect=dialect))
+    marks: dict[int, str] = {}
+    for withdrawal_id in ids:
+        why = [BANK_CHANGED.format(hours=hours)] if withdrawal_id in changed else []
+        why += [LINKED] if withdrawal_id in linked else []
+        if why:
+            marks[withdrawal_id] = "  ".join(why)
+    return marks
 
 
 def describe_withdrawal(
@@ -82,8 +100,8 @@ def describe_withdrawal(
 async def list_lines(
     session: AsyncSession, *, status: WithdrawalStatus | None, limit: int
 ) -> list[str]:
-    """One line per withdrawal; those of a member whose bank account changed within the hold
-    window are marked (:data:`BANK_CHANGED`)."""
+    """One line per withdrawal; those the auto-approve job holds are marked why
+    (:func:`hold_marks`)."""
     # A queue is worked oldest first; outside the queue the newest matter most.
     rows = await list_withdrawals(
         session, status=status, limit=limit, newest_first=status not in OPEN
@@ -94,7 +112,7 @@ async def list_lines(
         select(Member.id, Member.phone).where(Member.id.in_({w.member_id for w in rows}))
     )
     phones = {member_id: phone for member_id, phone in result}
-    marks = await bank_change_marks(session, rows)
+    marks = await hold_marks(session, rows)
     return [describe_withdrawal(w, phones.get(w.member_id), marks.get(w.id)) for w in rows]
 
 
