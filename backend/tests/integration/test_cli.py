@@ -94,6 +94,12 @@ def failed(result: Result, message: str) -> None:
     assert result.stdout == ""
 
 
+def holder_of(phone: str) -> str:
+    """A holder name of the member's own (TEST MEMBER DDDD, the phone's last digits as letters):
+    members sharing one are linked, and their withdrawals held (ADR 0031)."""
+    return "TEST MEMBER " + "".join(chr(ord("A") + int(digit)) for digit in phone[-4:])
+
+
 async def add_member(session: AsyncSession, phone: str, amount: int = 0) -> int:
     member = await create_member(
         session,
@@ -101,7 +107,7 @@ async def add_member(session: AsyncSession, phone: str, amount: int = 0) -> int:
         name=f"Member {phone[-4:]}",
         password="secret123",
         bank_code="KBANK",
-        bank_account_name="TEST MEMBER",
+        bank_account_name=holder_of(phone),
         bank_account_no=phone,
     )
     if amount:
@@ -312,7 +318,7 @@ def test_member_show(cli_db: Settings) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Member 3333  phone 0833333333  ACTIVE" in out
-    assert "bank     KBANK 0833333333 TEST MEMBER" in out
+    assert f"bank     KBANK 0833333333 {holder_of('0833333333')}" in out
     assert "balance  750.00 THB" in out
     assert "statements (2 latest of 2):" in out
     assert "withdraw     PENDING  WALLET → KBANK  250.00 THB" in out
