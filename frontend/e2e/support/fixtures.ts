@@ -79,16 +79,6 @@ type Axe = typeof axe;
  * violations are gathered (axe's resultTypes): the passes are never read.
  */
 export async function expectAccessible(page: Page, label = page.url()): Promise<void> {
-  // What is still fading in (a toast) is judged as it will be seen, not mid-way: a half-opaque
-  // text fails the contrast rule. Endless animations (a spinner) are left running.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
   for (const frame of page.frames()) {
     const inject = async (): Promise<void> => {
       if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axe.source);
@@ -96,16 +86,31 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
     // A child frame the tests keep off the network (a video) holds an error page: nothing to test.
     await (frame === page.mainFrame() ? inject() : inject().catch(() => undefined));
   }
-  const violations = await page.evaluate(async () => {
-    const { axe: inPage } = window as unknown as { axe: Axe };
-    const results = await inPage.run(document, { resultTypes: ['violations'] });
-    return results.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      targets: nodes.map((node) => node.target.join(' ')),
-    }));
-  });
+  // A page still loading (a table dimmed while it refreshes: aria-busy) is judged once it is
+  // not: the check and a refresh the page starts on its own would otherwise race.
+  type Found = { id: string; impact?: string | null; help: string; targets: string[] }[];
+  let violations: Found | null = null;
+  for (let attempt = 0; violations === null; attempt += 1) {
+    if (attempt > 0) await page.waitForTimeout(200);
+    expect(attempt, `${label} still loading (aria-busy) after 10 s`).toBeLessThan(50);
+    violations = await page.evaluate(async (): Promise<Found | null> => {
+      if (document.querySelector('[aria-busy="true"]')) return null;
+      // What is still fading in (a toast, a row that just arrived) is judged as it will be
+      // seen, not mid-way (a half-faded background fails the contrast rule): every finite
+      // animation jumps to its end, in the same task as axe starts. Endless ones run on.
+      for (const animation of document.getAnimations()) {
+        if (animation.effect?.getComputedTiming().iterations !== Infinity) animation.finish();
+      }
+      const { axe: inPage } = window as unknown as { axe: Axe };
+      const results = await inPage.run(document, { resultTypes: ['violations'] });
+      return results.violations.map(({ id, impact, help, nodes }) => ({
+        id,
+        impact,
+        help,
+        targets: nodes.map((node) => node.target.join(' ')),
+      }));
+    });
+  }
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.targets.join(', ')}`);
   expect(summary, `axe violations on ${label}`).toEqual([]);
