@@ -454,18 +454,10 @@ async def _credit_in_steps(
 ) -> JournalEntry:
     """:func:`credit_wallet` one statement at a time (what ``pao_credit_wallet`` does in one
     on PostgreSQL): the lock, then the entry, the balances and the postings."""
-    params = {
-        "source_kind": source_kind,
-        "source_owner": source_owner,
-        "shard": shard_of(source_kind, member_id),
-        "wallet_owner": str(member_id),
-        "currency": currency,
-    }
-    rows = await executor.fetch(session, _LOCK_SOURCE_AND_WALLET, params)
-    accounts = [executor.attach(session, LedgerAccount, row) for row in rows]
-    wallet = next((a for a in accounts if a.kind == AccountKind.PLAYER_WALLET), None)
-    source = next((a for a in accounts if a.kind != AccountKind.PLAYER_WALLET), None)
-    if wallet is None or source is None:  # a first movement: open what is missing
+    found = await lock_wallet_with(
+        session, kind=source_kind, owner=source_owner, member_id=member_id, currency=currency
+    )
+    if found is None:  # a first movement: open what is missing
         source = await get_or_open_account(
             session,
             kind=source_kind,
@@ -483,12 +475,12 @@ async def _credit_in_steps(
             actor=actor,
             memo=memo,
         )
-    legs = [Leg(source, -amount), Leg(wallet, amount)]
-    return await _write_entry(
+    wallet, source = found
+    return await transfer_locked(
         session,
-        legs,
-        _deltas(legs),
-        {a.id: (a.balance, a.may_go_negative) for a in (source, wallet)},
+        source=source,
+        destination=wallet,
+        amount=amount,
         kind=kind,
         actor=actor,
         memo=memo,
