@@ -3,8 +3,9 @@
 The flag is read from the database at most once a second per app instance, so flipping it with
 ``pao ops site terminate`` (another process) takes effect everywhere within a second without a
 query per call. Only the API closes: the SPA (which shows /terminated), ``/healthz``,
-``/sandbox`` and ``/socket.io`` keep answering. ``GET /api/lookup/active`` stays open and reads
-the database itself, so it answers ``{"terminated": true}`` at once. The back office's API
+``/sandbox`` and ``/socket.io`` keep answering. ``GET /api/lookup/active`` stays open; it
+answers from the site settings' own one-second cache (pao.site.settings), read at other moments
+than this one, so the two may disagree for up to a second after a change in another process. The back office's API
 (``/api/backoffice/…``) stays open too: staff close the site from there and must be able to
 reopen it.
 
