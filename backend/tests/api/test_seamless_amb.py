@@ -8,14 +8,19 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
+from pao.core.settings import Settings
 from pao.games.seamless.amb.signature import sign
 from pao.games.seamless.hub88.wire import user_of
+from pao.games.seamless.models import SeamlessRound, SeamlessTransaction
 from pao.ledger.service import check_books
+from pao.main import create_app
 from tests.games_support import funded_member
 from tests.helpers import app_of
 
@@ -166,3 +171,202 @@ async def test_the_sandbox_aggregator_plays_rounds_and_faults_once(
     twice = await _sandbox_round(client, amb, fault="duplicate", single_state=True)
     assert twice["balance"] == balance - 1_000 + twice["payout"]
     assert await amb.balance() * 100 == twice["balance"]
+
+
+# --- the sandbox aggregator's AMB pages and table game --------------------------------------
+
+TABLE_STAKES = {"player": 1_000, "banker": 500, "tie": 100}
+# What each outcome pays the three bets above (stake + win): worked out by hand, not by the
+# sandbox's own function, so a wrong payout fails here.
+TABLE_PAYOUTS = {
+    "player": {"player": 2_000, "banker": 0, "tie": 0},
+    "banker": {"player": 0, "banker": 975, "tie": 0},
+    "tie": {"player": 1_000, "banker": 500, "tie": 900},  # player and banker pushed
+}
+
+
+async def _table(client: httpx.AsyncClient, amb: Amb, **fields: Any) -> Any:
+    body = {"username": amb.username, "currency": "THB", **TABLE_STAKES, **fields}
+    response = await client.post("/sandbox/amb/play/table", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def _round_rows(client: httpx.AsyncClient, round_id: str) -> list[tuple[str, str, int]]:
+    """Pao's record of a table round: (kind, txn id, amount) in the order written."""
+    async with app_of(client).state.sessionmaker() as session:
+        rows = await session.scalars(
+            select(SeamlessTransaction)
+            .where(
+                SeamlessTransaction.provider == "amb",
+                SeamlessTransaction.round_id == f"SBXLIVE:{round_id}",
+            )
+            .order_by(SeamlessTransaction.id)
+        )
+        return [(str(r.kind), r.txn_id, r.amount) for r in rows]
+
+
+async def _pao_round(client: httpx.AsyncClient, round_id: str) -> SeamlessRound | None:
+    async with app_of(client).state.sessionmaker() as session:
+        found: SeamlessRound | None = await session.scalar(
+            select(SeamlessRound).where(SeamlessRound.round_id == f"SBXLIVE:{round_id}")
+        )
+        return found
+
+
+async def test_the_amb_page_plays_for_a_known_member(client: httpx.AsyncClient) -> None:
+    amb = await _amb(client, 123_456)
+    query = {"username": amb.username, "currency": "THB"}
+    slot = await client.get("/sandbox/amb/play", params={**query, "game": "lucky-reels"})
+    assert slot.status_code == 200, slot.text
+    assert slot.headers["content-type"].startswith("text/html")
+    assert "<h1>Lucky Reels</h1>" in slot.text
+    assert '<output id="balance">1234.56</output>' in slot.text  # Pao's checkBalance
+    assert '"endpoint": "/sandbox/amb/play/round"' in slot.text
+    assert 'data-field="stake"' in slot.text
+    table = await client.get("/sandbox/amb/play", params={**query, "game": "baccarat"})
+    assert table.status_code == 200, table.text
+    assert "<h1>Baccarat</h1>" in table.text
+    assert ">Deal</button>" in table.text
+    assert '"endpoint": "/sandbox/amb/play/table"' in table.text
+    for side in ("player", "banker", "tie"):
+        assert f'data-field="{side}"' in table.text
+    # Where staff find it: the sandbox's index links each game for a member's AMB username.
+    index = await client.get("/sandbox", params={"username": amb.username})
+    assert index.status_code == 200
+    link = f"/sandbox/amb/play?username={amb.username}&amp;currency=THB&amp;game=baccarat"
+    assert link in index.text
+
+
+def test_the_sandbox_pages_are_served_only_with_the_sandbox() -> None:
+    def sandbox_paths(sandbox: bool) -> set[str]:
+        nowhere = Path("/nonexistent-pao-amb")
+        app = create_app(Settings(sandbox=sandbox, data_dir=nowhere, static_dir=nowhere))
+        return {r.path for r in app.state.declared_routes if r.path.startswith("/sandbox")}
+
+    assert {"/sandbox", "/sandbox/amb/play", "/sandbox/amb/play/table"} <= sandbox_paths(True)
+    assert sandbox_paths(False) == set()
+
+
+async def test_the_amb_page_refuses_and_escapes_bad_input(client: httpx.AsyncClient) -> None:
+    script = "<script>alert(1)</script>"
+    stranger = await client.get(
+        "/sandbox/amb/play", params={"username": "m999999", "currency": "THB", "game": "baccarat"}
+    )
+    assert stranger.status_code == 404
+    assert "does not know the player m999999 (statusCode 10001)" in stranger.text
+    assert "<output" not in stranger.text
+    for params in (
+        {"username": script, "currency": "THB", "game": "baccarat"},
+        {"username": "m0001", "currency": "THB", "game": script},
+    ):
+        page = await client.get("/sandbox/amb/play", params=params)
+        assert page.status_code == 404
+        assert script not in page.text
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    currency = await client.get(
+        "/sandbox/amb/play", params={"username": "m0001", "currency": script}
+    )
+    assert currency.status_code == 422
+    assert not currency.headers["content-type"].startswith("text/html")
+    index = await client.get("/sandbox", params={"username": script})
+    assert index.status_code == 200
+    assert script not in index.text
+    assert "Not an AMB username: &lt;script&gt;" in index.text
+    assert "/sandbox/amb/play?" not in index.text
+
+
+@pytest.mark.parametrize("outcome", ["player", "banker", "tie"])
+async def test_a_table_round_of_three_bets_settles_exactly(
+    client: httpx.AsyncClient, outcome: str
+) -> None:
+    amb = await _amb(client, 100_000)
+    played = await _table(client, amb, outcome=outcome)
+    paid = TABLE_PAYOUTS[outcome]
+    expected = 100_000 - sum(TABLE_STAKES.values()) + sum(paid.values())
+    assert (played["status"], played["result"]) == (0, outcome)
+    assert (played["staked"], played["payout"]) == (1_600, sum(paid.values()))
+    assert played["balance"] == expected
+    assert await amb.balance() * 100 == expected
+    # The opening chip alone, the others in one batch, then one settlement of all three.
+    assert played["log"] == ["bet player: 0", "bet banker + tie: 0", f"settle ({outcome}): 0"]
+    txn = {bet["side"]: "SBXLIVE:" + bet["txn"] for bet in played["bets"]}
+    assert await _round_rows(client, played["round"]) == [
+        ("bet", txn["player"], 1_000),
+        ("bet", txn["banker"], 500),
+        ("bet", txn["tie"], 100),
+        *(("win", txn[side] + ":settle", paid[side]) for side in ("player", "banker", "tie")),
+    ]
+    pao_round = await _pao_round(client, played["round"])
+    assert pao_round is not None
+    assert (pao_round.bets, pao_round.wins) == (1_600, sum(paid.values()))
+    assert pao_round.closed_at is not None
+
+
+@pytest.mark.parametrize("fault", ["duplicate", "burst"])
+async def test_table_faults_that_still_play_move_money_once(
+    client: httpx.AsyncClient, fault: str
+) -> None:
+    amb = await _amb(client, 100_000)
+    played = await _table(client, amb, outcome="tie", fault=fault)
+    assert played["status"] == 0, played["log"]
+    assert played["balance"] == 100_000 - 1_600 + 2_400
+    assert await amb.balance() * 100 == 100_000 - 1_600 + 2_400
+    if fault == "duplicate":
+        assert "bet banker + tie, sent again: 20002" in played["log"]
+        assert "settle (tie), sent again: 20002" in played["log"]
+    rows = await _round_rows(client, played["round"])
+    assert sorted(kind for kind, _, _ in rows) == ["bet"] * 3 + ["win"] * 3
+    assert len({txn for _, txn, _ in rows}) == 6  # each txn id once
+
+
+async def test_a_table_time_out_cancels_every_bet_once(client: httpx.AsyncClient) -> None:
+    amb = await _amb(client, 100_000)
+    played = await _table(client, amb, outcome="player", fault="timeout")
+    assert (played["staked"], played["payout"], played["balance"]) == (0, 0, 100_000)
+    assert await amb.balance() == 1_000
+    assert played["log"][-3:] == ["cancel player: 0", "cancel banker: 0", "cancel tie: 0"]
+    rows = await _round_rows(client, played["round"])
+    assert [(kind, amount) for kind, _, amount in rows] == [
+        ("bet", 1_000),
+        ("bet", 500),
+        ("bet", 100),
+        ("rollback", 1_000),
+        ("rollback", 500),
+        ("rollback", 100),
+    ]
+    pao_round = await _pao_round(client, played["round"])
+    assert pao_round is not None
+    assert (pao_round.bets, pao_round.wins) == (0, 0)
+
+
+async def test_a_table_cancel_before_its_bet_moves_nothing(client: httpx.AsyncClient) -> None:
+    amb = await _amb(client, 100_000)
+    played = await _table(client, amb, outcome="player", fault="cancel_first")
+    assert played["status"] == 20003  # the late bet refused: AMB's "bet already cancelled"
+    assert played["log"] == [
+        "cancel player before its bet: 0",
+        "bet player: 20003",
+        "cancel player: 20002",
+    ]
+    assert (played["balance"], await amb.balance()) == (100_000, 1_000)
+    # Only the remembered cancel: the bet never taken, the others never sent.
+    rows = await _round_rows(client, played["round"])
+    assert [(kind, amount) for kind, _, amount in rows] == [("rollback", 0)]
+
+
+async def test_a_table_bet_refused_mid_batch_calls_the_round_off(
+    client: httpx.AsyncClient,
+) -> None:
+    amb = await _amb(client, 1_200)  # the player's 10.00 fits; the banker's 5.00 then does not
+    played = await _table(client, amb, outcome="banker")
+    assert played["status"] == 10002
+    assert played["log"][:2] == ["bet player: 0", "bet banker + tie: 10002"]
+    assert (played["balance"], await amb.balance()) == (1_200, 12)
+    rows = await _round_rows(client, played["round"])
+    assert [(kind, amount) for kind, _, amount in rows] == [
+        ("bet", 1_000),
+        ("rollback", 1_000),  # the bet Pao took, refunded
+        ("rollback", 0),  # banker and tie never taken: their cancels remembered, nothing moved
+        ("rollback", 0),
+    ]

@@ -20,6 +20,7 @@ from pao.sandbox.bank.scb import router as scb_qr_router
 from pao.sandbox.games.router import router as games_router
 from pao.sandbox.gateways import router as gateways_router
 from pao.sandbox.hub88.router import router as hub88_router
+from pao.sandbox.index import router as index_router
 from pao.sandbox.line.platform import router as line_platform_router
 from pao.sandbox.line.tester import router as line_tester_router
 from pao.sandbox.slipcheck.router import router as slipcheck_router
@@ -29,6 +30,7 @@ from pao.sandbox.thaibulksms_otp import router as thaibulksms_otp_router
 from pao.sandbox.truemoney import router as truemoney_router
 
 router = APIRouter(route_class=UnitOfWorkRoute)
+router.include_router(index_router)
 router.include_router(bank_router)
 router.include_router(scb_qr_router)
 router.include_router(games_router)

@@ -25,6 +25,7 @@ button:disabled{opacity:.5}
 align-items:center;justify-content:center;font-weight:800;font-size:.8rem}
 .balance{font-size:1.2rem}
 .error{color:#ff8a80}
+a{color:#ffd54f}
 """
 
 # Words, not emoji: the reels must read the same on every device and font.
