@@ -152,6 +152,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json" if public_docs else None,
         redoc_url=None,
         form_limits=FORM_LIMITS,
+        # Pao's signals are Prometheus' (pao.observability), not OpenTelemetry's: off, FastAPI's
+        # own instrumentation skips the look for a configured tracer, meter and logger
+        # provider that it made on every request (a fifth of the framework's per-request cost
+        # in front of the middleware; docs/benchmarks.md, "the floor").
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.lives_as_long_as_the_process = False  # see create_served_app

@@ -12,7 +12,11 @@ import httpx
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from pao.core.security_headers import document_policy, inline_script_hashes
+from pao.core.security_headers import (
+    document_policy,
+    inline_script_hashes,
+    with_security_headers,
+)
 from pao.core.settings import Settings
 from pao.main import create_app
 from pao.site.termination import invalidate_termination_cache
@@ -184,3 +188,39 @@ async def test_api_docs_in_development_only(settings: Settings) -> None:
     assert await docs_status(production) == (404, 404)
     # The contract is still generated from the app (contract/openapi.json).
     assert "/api/login" in production.openapi()["paths"]
+
+
+def test_ours_replace_an_answers_own_of_any_case_and_appear_once() -> None:
+    # One pass over the raw headers: an answer's own framing (any case) gives way to ours,
+    # its policy stays, and no header of ours is sent twice.
+    given = [
+        (b"X-Frame-Options", b"ALLOWALL"),
+        (b"x-content-type-options", b"sniff"),
+        (b"Content-Security-Policy", b"default-src 'self'"),
+        (b"Cache-Control", b"public, max-age=60"),
+        (b"content-type", b"application/json"),
+    ]
+    public = with_security_headers(
+        given, framing=b"DENY", policy=API_POLICY.encode(), no_store=False, api=True
+    )
+    names = [name.lower() for name, _ in public]
+    assert len(names) == len(set(names))
+    as_dict = {name.lower(): value for name, value in public}
+    assert as_dict[b"x-frame-options"] == b"DENY"
+    assert as_dict[b"x-content-type-options"] == b"nosniff"
+    assert as_dict[b"content-security-policy"] == b"default-src 'self'"
+    assert as_dict[b"cache-control"] == b"public, max-age=60"
+    assert as_dict[b"content-type"] == b"application/json"
+    refused = dict(
+        with_security_headers(
+            given, framing=b"DENY", policy=API_POLICY.encode(), no_store=True, api=True
+        )
+    )
+    assert refused[b"cache-control"] == b"no-store"
+    page = dict(
+        with_security_headers(
+            [], framing=b"DENY", policy=b"frame-ancestors 'none'", no_store=False, api=False
+        )
+    )
+    assert b"cache-control" not in page
+    assert page[b"content-security-policy"] == b"frame-ancestors 'none'"

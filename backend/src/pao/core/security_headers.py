@@ -52,7 +52,6 @@ import hashlib
 from collections.abc import Iterable
 from html.parser import HTMLParser
 
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 DOCS_PATHS = ("/api/docs", "/docs/oauth2-redirect")
@@ -134,6 +133,20 @@ def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+# Encoded once: the layer runs on every answer. The names are lowercase, as ASGI servers and
+# Starlette's responses give them; an answer's own header is compared lowercased all the same.
+_COMMON = tuple((name.lower().encode(), value.encode()) for name, value in COMMON_HEADERS.items())
+_FRAME_OPTIONS = b"x-frame-options"
+_POLICY = b"content-security-policy"
+_CACHE_CONTROL = b"cache-control"
+_NO_STORE = (_CACHE_CONTROL, b"no-store")
+_API_POLICY, _NO_FRAMING_POLICY, _SANDBOX_POLICY = (
+    policy.encode() for policy in (API_POLICY, NO_FRAMING_POLICY, SANDBOX_POLICY)
+)
+# Ours on every answer: an answer's own value of these is replaced.
+_ALWAYS_OURS = frozenset({name for name, _ in _COMMON} | {_FRAME_OPTIONS})
+
+
 class SecurityHeadersMiddleware:
     """Adds the headers above to every HTTP answer; a header the answer already has (the SPA
     document's policy, a route's own caching) is kept, except that errors and answers to a
@@ -153,20 +166,53 @@ class SecurityHeadersMiddleware:
         # Member- or staff-specific: asked with a token (``Authorization: Bearer …``).
         authed = api and any(name == b"authorization" for name, _ in scope["headers"])
         if sandbox:
-            framing, policy = "SAMEORIGIN", SANDBOX_POLICY
+            framing, policy = b"SAMEORIGIN", _SANDBOX_POLICY
         else:
-            framing, policy = "DENY", API_POLICY if api else NO_FRAMING_POLICY
+            framing, policy = b"DENY", _API_POLICY if api else _NO_FRAMING_POLICY
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                for name, value in COMMON_HEADERS.items():
-                    headers[name] = value
-                headers["X-Frame-Options"] = framing
-                if "content-security-policy" not in headers:
-                    headers["Content-Security-Policy"] = policy
-                if api and (message["status"] >= 400 or authed or "cache-control" not in headers):
-                    headers["Cache-Control"] = "no-store"
+                message["headers"] = with_security_headers(
+                    message.get("headers", ()),
+                    framing=framing,
+                    policy=policy,
+                    no_store=api and (message["status"] >= 400 or authed),
+                    api=api,
+                )
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def with_security_headers(
+    given: Iterable[tuple[bytes, bytes]],
+    *,
+    framing: bytes,
+    policy: bytes,
+    no_store: bool,
+    api: bool,
+) -> list[tuple[bytes, bytes]]:
+    """The answer's headers with ours: the common ones and the framing replace the answer's
+    own; its policy and caching are kept unless it has none (or, ``no_store``, it may not
+    keep its caching). One pass over the raw list rather than Starlette's ``MutableHeaders``,
+    which searches the list again for each header set (most of this layer's cost)."""
+    headers: list[tuple[bytes, bytes]] = []
+    has_policy = has_cache_control = False
+    for name, value in given:
+        lowered = name.lower()
+        if lowered in _ALWAYS_OURS:
+            continue
+        if lowered == _CACHE_CONTROL:
+            if no_store:
+                continue
+            has_cache_control = True
+        elif lowered == _POLICY:
+            has_policy = True
+        headers.append((name, value))
+    headers.extend(_COMMON)
+    headers.append((_FRAME_OPTIONS, framing))
+    if not has_policy:
+        headers.append((_POLICY, policy))
+    if api and (no_store or not has_cache_control):
+        headers.append(_NO_STORE)
+    return headers

@@ -5,9 +5,9 @@ The flag is read from the database at most once a second per app instance, so fl
 query per call. Only the API closes: the SPA (which shows /terminated), ``/healthz``,
 ``/sandbox`` and ``/socket.io`` keep answering. ``GET /api/lookup/active`` stays open; it
 answers from the site settings' own one-second cache (pao.site.settings), read at other moments
-than this one, so the two may disagree for up to a second after a change in another process. The back office's API
-(``/api/backoffice/…``) stays open too: staff close the site from there and must be able to
-reopen it.
+than this one, so the two may disagree for up to a second after a change in another process.
+The back office's API (``/api/backoffice/…``) stays open too: staff close the site from there
+and must be able to reopen it.
 
 The cache lives on the middleware instance (one per app, so tests' apps never share it) and is
 tagged with a process-wide generation: :func:`invalidate_termination_cache` bumps the
