@@ -55,6 +55,21 @@ async def test_metrics_need_the_bearer_token(scraped: httpx.AsyncClient) -> None
     assert (await scraped.get("/metrics", headers=BEARER)).status_code == 200
 
 
+async def test_the_probes_count_under_their_own_paths(scraped: httpx.AsyncClient) -> None:
+    # They are plain Starlette routes (pao.observability.health), which do not name themselves
+    # in the scope as FastAPI's do: without that they counted as "unmatched".
+    probe = frozenset({("method", "GET"), ("route", "/healthz"), ("status", "200")})
+
+    async def probes_counted() -> float:
+        return samples((await scraped.get("/metrics", headers=BEARER)).text).get(
+            ("pao_http_requests_total", probe), 0.0
+        )
+
+    before = await probes_counted()
+    assert (await scraped.get("/healthz")).status_code == 200
+    assert await probes_counted() == before + 1
+
+
 async def test_requests_count_by_route_template_and_backlog_by_age(
     scraped: httpx.AsyncClient,
 ) -> None:

@@ -23,7 +23,8 @@ from fastapi.responses import JSONResponse, Response
 from redis.asyncio import Redis
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
-from starlette.routing import Route
+from starlette.routing import Match, Route
+from starlette.types import Scope
 
 from pao import __version__
 from pao.core.migrate import alembic_config
@@ -148,6 +149,18 @@ async def readyz(request: Request) -> JSONResponse:
     return JSONResponse(body, status_code=200 if ready else 503)
 
 
+class _ProbeRoute(Route):
+    """A plain Starlette route that names itself in the scope when it matches, as FastAPI's
+    routes do: the request metrics label an answer by ``scope["route"]``
+    (pao.observability.http), and without it every probe counted as ``unmatched``."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child_scope = super().matches(scope)
+        if match != Match.NONE:
+            child_scope["route"] = self
+        return match, child_scope
+
+
 def install_probes(app: FastAPI, readiness: Readiness) -> None:
     # Module-level endpoints that read the app's state: a closure over this app would keep
     # every app ever built alive (one per test). Plain Starlette routes: a probe takes no
@@ -155,5 +168,5 @@ def install_probes(app: FastAPI, readiness: Readiness) -> None:
     # response validation) would be work for nothing on the request a balancer sends every
     # few seconds, and the floor the benchmarks compare with a bare handler.
     app.state.readiness = readiness
-    app.router.routes.append(Route("/healthz", healthz, methods=["GET"]))
-    app.router.routes.append(Route("/readyz", readyz, methods=["GET"]))
+    app.router.routes.append(_ProbeRoute("/healthz", healthz, methods=["GET"]))
+    app.router.routes.append(_ProbeRoute("/readyz", readyz, methods=["GET"]))
