@@ -40,6 +40,7 @@ from pao.core.security_headers import (
 )
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
+from pao.games.router import register_seamless_callbacks
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.ports import require_wired
@@ -181,9 +182,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # /healthz, /readyz and /metrics (pao.observability), before the SPA's catch-all route.
     observability.install_routes(app, settings)
 
-    # The wallet's routes first: routes are matched in order, one by one, and GET /api/wallet
+    # The aggregators' callbacks, then the wallet's routes: routes are matched in order, one by
+    # one; a callback is the hottest request (pao.games.router.register_seamless_callbacks) and
+    # GET /api/wallet
     # is what every page load asks for (matching it behind the others' thirty-odd routes was a
     # tenth of its CPU: docs/benchmarks.md). No two routers share a path, so order is free.
+    register_seamless_callbacks(app)
     promotions = (bonus_routes, promotion_code_routes, invite_routes, refund_routes, wheel_routes)
     for router in (
         wallet_router,
