@@ -15,6 +15,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from pao.backoffice.staff.roles import Role
 from pao.core.settings import Settings
 from pao.games.seamless.amb.signature import sign
 from pao.games.seamless.hub88.wire import user_of
@@ -23,6 +24,7 @@ from pao.ledger.service import check_books
 from pao.main import create_app
 from tests.games_support import funded_member
 from tests.helpers import app_of
+from tests.staff_helpers import add_staff, bearer, open_token
 
 pytestmark = pytest.mark.sqlite
 
@@ -148,6 +150,91 @@ async def test_unsigned_unknown_and_unoffered_calls_move_nothing(client: httpx.A
     skipped = amb.envelope(amb.txn("OPEN", 10, skipBalanceUpdate=True))
     assert (await amb.call("placeBets", skipped))["statusCode"] == 0
     assert await amb.balance() == 100
+
+
+# --- rounds: open until AMB ends them -----------------------------------------------------
+
+OPEN_ROUNDS = "/api/backoffice/seamless/open-rounds"
+
+
+async def _round_of(client: httpx.AsyncClient, scoped: str) -> SeamlessRound:
+    async with app_of(client).state.sessionmaker() as session:
+        found: SeamlessRound | None = await session.scalar(
+            select(SeamlessRound).where(
+                SeamlessRound.provider == "amb", SeamlessRound.round_id == scoped
+            )
+        )
+    assert found is not None, scoped
+    return found
+
+
+async def _staff_sees_open(
+    client: httpx.AsyncClient, headers: dict[str, str], member_id: int, scoped: str
+) -> tuple[bool, bool]:
+    """Whether staff see the round open: in the open-rounds report, and on the member's page."""
+    report = await client.get(
+        OPEN_ROUNDS, params={"provider": "amb", "olderThanMinutes": 0}, headers=headers
+    )
+    member = await client.get(
+        f"/api/backoffice/members/{member_id}/seamless/rounds",
+        params={"provider": "amb", "state": "open"},
+        headers=headers,
+    )
+    assert report.status_code == member.status_code == 200, (report.text, member.text)
+    return (
+        scoped in [r["roundId"] for r in report.json()["items"]],
+        scoped in [r["roundId"] for r in member.json()["items"]],
+    )
+
+
+async def test_a_round_settled_bet_by_bet_is_open_until_its_end(
+    client: httpx.AsyncClient,
+) -> None:
+    app = app_of(client)
+    _, member_id = await funded_member(client, 100_000)
+    amb = Amb(client, member_id)
+    manager = bearer(await open_token(app, await add_staff(app, role=Role.MANAGER)))
+    round_id = "r-" + uuid.uuid4().hex[:10]
+    scoped = f"PGSOFT:{round_id}"
+    bets = [amb.txn("OPEN", stake, roundId=round_id) for stake in (100, 50, 10)]
+    assert (await amb.call("placeBets", amb.envelope(*bets)))["statusCode"] == 0
+    assert await _staff_sees_open(client, manager, member_id, scoped) == (True, True)
+    # One settleBets per bet, as a table settles them; only the last says the round ended.
+    payouts = (200, 0, 0)
+    for i, (bet, payout) in enumerate(zip(bets, payouts, strict=True)):
+        last = i == len(bets) - 1
+        settle = {**bet, "status": "SETTLED", "payoutAmount": payout, "isEndRound": last}
+        assert (await amb.call("settleBets", amb.envelope(settle)))["statusCode"] == 0
+        round_ = await _round_of(client, scoped)
+        assert (round_.closed_at is not None) is last, i
+        assert await _staff_sees_open(client, manager, member_id, scoped) == (not last, not last)
+    assert (round_.bets, round_.wins) == (16_000, 20_000)
+    assert await amb.balance() == 1_000 - 160 + 200
+
+
+async def test_what_ends_an_amb_round(client: httpx.AsyncClient) -> None:
+    amb = await _amb(client, 100_000)
+    # A single-state settlement is the whole round (providers.md §2), isEndRound or not.
+    one = amb.txn("SETTLED", 10, 25, isSingleState=True)
+    assert (await amb.call("settleBets", amb.envelope(one)))["statusCode"] == 0
+    assert (await _round_of(client, f"PGSOFT:{one['roundId']}")).closed_at is not None
+    # A BY_ROUND settlement settles every bet of the round at once: the round is over.
+    round_id = "r-" + uuid.uuid4().hex[:10]
+    bets = [amb.txn("OPEN", 10, roundId=round_id) for _ in range(2)]
+    await amb.call("placeBets", amb.envelope(*bets))
+    by_round = {**bets[1], "status": "SETTLED", "payoutAmount": 30, "transactionType": "BY_ROUND"}
+    assert (await amb.call("settleBets", amb.envelope(by_round)))["statusCode"] == 0
+    assert (await _round_of(client, f"PGSOFT:{round_id}")).closed_at is not None
+    # A cancel of one bet leaves the round open; the one with isEndRound closes it.
+    round_id = "r-" + uuid.uuid4().hex[:10]
+    bets = [amb.txn("OPEN", 10, roundId=round_id) for _ in range(2)]
+    await amb.call("placeBets", amb.envelope(*bets))
+    for i, bet in enumerate(bets):
+        cancel = {**bet, "status": "REFUND", "isEndRound": i == 1}
+        assert (await amb.call("cancelBets", amb.envelope(cancel)))["statusCode"] == 0
+        closed = (await _round_of(client, f"PGSOFT:{round_id}")).closed_at is not None
+        assert closed is (i == 1), i
+    assert await amb.balance() == 1_000 - 10 + 25 - 20 + 30
 
 
 async def _sandbox_round(client: httpx.AsyncClient, amb: Amb, **fields: Any) -> Any:
@@ -338,6 +425,7 @@ async def test_a_table_time_out_cancels_every_bet_once(client: httpx.AsyncClient
     pao_round = await _pao_round(client, played["round"])
     assert pao_round is not None
     assert (pao_round.bets, pao_round.wins) == (0, 0)
+    assert pao_round.closed_at is not None  # the last cancel ended the round
 
 
 async def test_a_table_cancel_before_its_bet_moves_nothing(client: httpx.AsyncClient) -> None:
@@ -370,3 +458,7 @@ async def test_a_table_bet_refused_mid_batch_calls_the_round_off(
         ("rollback", 0),  # banker and tie never taken: their cancels remembered, nothing moved
         ("rollback", 0),
     ]
+    # The round's last cancel (of a bet never taken) still ends the round Pao opened.
+    pao_round = await _pao_round(client, played["round"])
+    assert pao_round is not None
+    assert (pao_round.bets, pao_round.closed_at is not None) == (0, True)

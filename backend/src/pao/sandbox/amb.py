@@ -11,7 +11,8 @@ operator's signature key (``sapi-signature``).
 * ``POST /sandbox/amb/play/table``: a baccarat round with several bets (player, banker, tie),
   each a txn of its own in one ``roundId``: the opening chip in one ``placeBets``, the others
   in a second (AMB batches txns); then one ``settleBets`` carrying every bet's ``payoutAmount``
-  (stake + win; 0 for a lost bet), the last with ``isEndRound``. Each bet has its own payout,
+  (stake + win; 0 for a lost bet), the last with ``isEndRound`` (Pao closes the round only
+  then; a round called off ends with its last cancel the same way). Each bet has its own payout,
   so the settlement is ``BY_TRANSACTION``: ``BY_ROUND`` acts on the round as one (Pao maps it
   to the round's first bet) and cannot pay three bets three amounts.
 
@@ -246,7 +247,7 @@ async def play_round(body: RoundIn, request: Request) -> JSONResponse:
         return _result(placed, log, round_id, 0, 0)
     if body.fault == "timeout":
         refund = await _call(
-            request, "cancelBets", _envelope(body, {**bets[0], "status": "REFUND"})
+            request, "cancelBets", _envelope(body, _cancel(bets[0], end_round=True))
         )
         log.append(f"time-out, cancel: {refund['statusCode']}")
         return _result(refund, log, round_id, 0, 0)
@@ -306,8 +307,8 @@ async def _logged(
     return first
 
 
-def _cancel(bet: dict[str, Any]) -> dict[str, Any]:
-    return {**bet, "status": "REFUND"}
+def _cancel(bet: dict[str, Any], *, end_round: bool = False) -> dict[str, Any]:
+    return {**bet, "status": "REFUND", "isEndRound": end_round}
 
 
 async def _place(
@@ -360,9 +361,11 @@ async def play_table(body: TableIn, request: Request) -> JSONResponse:
             log.append("time-out: no answer heard, the round is called off")
         # One call per bet: a batch stops at its first refusal, and a bet Pao never took
         # (cancelled first, or refused) must not stop the refund of one it did take.
-        for bet in sent:
+        # The last cancel ends the round (``isEndRound``): Pao closes a round only then.
+        for i, bet in enumerate(sent):
             what = f"cancel {bet['playInfo']}"
-            await _logged(request, "cancelBets", envelope(_cancel(bet)), body.fault, log, what)
+            refund = _cancel(bet, end_round=i == len(sent) - 1)
+            await _logged(request, "cancelBets", envelope(refund), body.fault, log, what)
         status = OK if refused is None else int(refused["statusCode"])
         return await _table_result(request, body, round_id, status, log, None, [])
     outcome = body.outcome or draw()

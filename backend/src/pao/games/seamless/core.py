@@ -228,11 +228,17 @@ async def _record(
     )
 
 
-async def _round(session: AsyncSession, move: Move, *, bets: int = 0, wins: int = 0) -> None:
+async def _round(
+    session: AsyncSession, move: Move, *, bets: int = 0, wins: int = 0, create: bool = True
+) -> None:
+    """Add a move's money to its round, and close the round if the provider said so (each
+    dialect maps its own flag to ``Move.round_closed``; nothing else closes a round)."""
     params = {"provider": move.provider, "round_id": move.round_id}
     row = await executor.fetch_one_or_none(session, _ROUND, params)
     closed_at = utcnow() if move.round_closed else None
     if row is None:
+        if not create:
+            return
         await insert_now(
             session,
             SeamlessRound(
@@ -358,6 +364,10 @@ async def rollback(session: AsyncSession, move: Move) -> Outcome:
         # The provider timed out and rolled back blind: nothing was taken, so nothing moves,
         # but the refusal of the late bet is remembered (ADR 0025).
         await _record(session, TxnKind.ROLLBACK, move, 0, None)
+        if move.round_closed:
+            # It may still be the call that ends a round whose other bets Pao took (a table
+            # round called off, one cancel per bet): close that round, but open none.
+            await _round(session, move, create=False)
         return locked.outcome(Status.OK)
     target = await _open_bet(session, move, move.reference_id)
     if isinstance(target, Status):

@@ -11,6 +11,8 @@ answered ``40003`` and move nothing: their semantics are not documented where Pa
 them (ADR 0025).
 
 Provider transaction ids are scoped by product: AMB relays many products whose ids may meet.
+A round closes when AMB ends it (:func:`_ends_round`), not at its first settlement: a table
+round is settled bet by bet, ``isEndRound`` on the last.
 """
 
 from __future__ import annotations
@@ -108,8 +110,29 @@ def _scoped(call: wire.Envelope, value: str) -> str:
     return f"{call.product_id}:{value}"
 
 
+def _ends_round(path: str, txn: wire.Txn) -> bool:
+    """Whether this txn is the provider closing its round (providers.md §2).
+
+    ``isEndRound`` says so on any txn. Two settlements end the round by what they are: a
+    single-state one is the whole round (stake and payout in one ``settleBets``), and a
+    ``BY_ROUND`` one settles every bet of the round at once. Any other settlement or cancel
+    settles one bet: a table round's other bets may still be open (and more may come), so the
+    round stays open until the provider's ``isEndRound``.
+    """
+    if txn.is_end_round:
+        return True
+    return path == "settleBets" and (txn.is_single_state or txn.transaction_type == "BY_ROUND")
+
+
 def _move(
-    call: wire.Envelope, member_id: int, txn: wire.Txn, *, suffix: str, amount: int, ref: bool
+    call: wire.Envelope,
+    member_id: int,
+    txn: wire.Txn,
+    *,
+    suffix: str,
+    amount: int,
+    ref: bool,
+    ends_round: bool,
 ) -> core.Move:
     return core.Move(
         provider=PROVIDER,
@@ -120,7 +143,7 @@ def _move(
         game_code=txn.game_code or call.product_id,
         amount=amount,
         reference_id=_scoped(call, txn.id) if ref else None,
-        round_closed=suffix != "" or txn.is_end_round,
+        round_closed=ends_round,
     )
 
 
@@ -151,12 +174,14 @@ async def _one(
     if txn.skip_balance_update:
         async with sessionmaker() as session:
             return await core.balance(session, member_id)
+    ends = _ends_round(path, txn)
     if path == "placeBets":
-        move = _move(call, member_id, txn, suffix="", amount=stake, ref=False)
+        move = _move(call, member_id, txn, suffix="", amount=stake, ref=False, ends_round=ends)
         return await core.run(sessionmaker, lambda s: core.bet(s, move))
     if path == "settleBets":
         if txn.is_single_state:
-            bet = _move(call, member_id, txn, suffix="", amount=stake, ref=False)
+            # The stake opens the round; the payout just after closes it.
+            bet = _move(call, member_id, txn, suffix="", amount=stake, ref=False, ends_round=False)
             placed = await core.run(sessionmaker, lambda s: core.bet(s, bet))
             if not placed.ok or placed.replayed:
                 return placed
@@ -165,9 +190,11 @@ async def _one(
             if first is None:
                 return wire.NOT_FOUND
             txn = txn.model_copy(update={"id": first})
-        win = _move(call, member_id, txn, suffix=":settle", amount=payout, ref=True)
+        win = _move(
+            call, member_id, txn, suffix=":settle", amount=payout, ref=True, ends_round=ends
+        )
         return await core.run(sessionmaker, lambda s: core.win(s, win))
-    refund = _move(call, member_id, txn, suffix=":cancel", amount=0, ref=True)
+    refund = _move(call, member_id, txn, suffix=":cancel", amount=0, ref=True, ends_round=ends)
     return await core.run(sessionmaker, lambda s: core.rollback(s, refund))
 
 
