@@ -4,6 +4,7 @@ page, whose signed calls move the wallet; its fault switches move money at most 
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from fastapi import FastAPI
 from sqlalchemy import select, update
 
 from pao.games.catalogue import DEMO_GAMES, SEAMLESS_DEMO_GAMES, seed_games
-from pao.games.seamless.hub88.games_api import Hub88Error, _sync_tick, sync_games
+from pao.games.seamless.hub88.games_api import Hub88Error, _sync_tick, game_url, sync_games
 from pao.games.seamless.models import SeamlessGame, SeamlessRound
 from pao.kit.clock import utcnow
 from pao.ledger.service import check_books
@@ -84,6 +85,64 @@ async def test_a_member_plays_a_seamless_slot_from_the_wallet(
             (1_000, played["payout"], True)
         ]
         assert (await check_books(session)).balanced
+
+
+class _Recorder(httpx.AsyncBaseTransport):
+    """Passes Pao's outbound calls on to the in-process sandbox, keeping each request."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.sent: list[httpx.Request] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(request)
+        return await self.inner.handle_async_request(request)
+
+
+@pytest.mark.parametrize(("asked", "sent"), [("th", "th"), ("la", "lo"), ("en", "en")])
+async def test_the_launch_asks_hub88_in_the_members_language(
+    app: FastAPI, client: httpx.AsyncClient, asked: str, sent: str
+) -> None:
+    await _lobby(app)
+    token, _ = await funded_member(client, 10_000)
+    recorder = _Recorder(app.state.http_transport)
+    real = app.state.http
+    app.state.http = httpx.AsyncClient(transport=recorder)
+    try:
+        response = await client.get(
+            "/api/autoLogin/hub88/sbx_lucky_reels", params={"lang": asked}, headers=auth(token)
+        )
+    finally:
+        await app.state.http.aclose()
+        app.state.http = real
+    assert response.status_code == 200, response.text
+    [game_url] = [r for r in recorder.sent if r.url.path.endswith("/v2/game/url")]
+    # Hub88's Games API takes an ISO 639-1 code (providers.md §1): Lao is "lo", not Pao's "la".
+    assert json.loads(game_url.content)["lang"] == sent
+    assert httpx.URL(response.json()["link"]).params["lang"] == sent
+
+
+async def test_the_sandbox_aggregator_refuses_a_malformed_lang(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    def launch(lang: Any) -> Any:
+        return game_url(
+            app,
+            user="m0001",
+            token="t" * 20,
+            game_code="sbx_lucky_reels",
+            currency="THB",
+            country="TH",
+            lang=lang,
+            mobile=False,
+            lobby_url="/user/home",
+        )
+
+    assert (await launch("lo")).startswith("http")
+    for bad in ("Language(locale='th', fallback='th')", "TH", "tha", ""):
+        with pytest.raises(Hub88Error, match="400") as refused:
+            await launch(bad)
+        assert refused.value.status == 400
 
 
 async def test_faults_move_money_at_most_once(app: FastAPI, client: httpx.AsyncClient) -> None:

@@ -31,8 +31,8 @@ from pao.protection.service import ensure_may_play
 router = APIRouter(route_class=UnitOfWorkRoute)
 
 _COUNTRY = {Currency.THB: "TH", Currency.LAK: "LA"}
-# ISO 639-1: Lao is "lo" (Pao's own code for it is "la").
-_HUB88_LANGUAGE = {"la": "lo"}
+# Hub88 takes an ISO 639-1 code: Lao is "lo" (Pao's own code for it is "la"); th and en are.
+_HUB88_LANGUAGE: dict[str, str] = {"la": "lo"}
 
 
 class LaunchFailed(AppError):
@@ -133,7 +133,8 @@ async def launch_hub88(
             game_code=gameCode,
             currency=member.currency,
             country=_COUNTRY[member.currency],
-            lang=_HUB88_LANGUAGE.get(str(language), str(language)),
+            # The locale's code, not the Language object (its str() is a dataclass repr).
+            lang=_HUB88_LANGUAGE.get(language.locale, language.locale),
             mobile="Mobi" in request.headers.get("user-agent", ""),
             lobby_url="/user/home",
         )

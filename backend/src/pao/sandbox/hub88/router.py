@@ -2,7 +2,8 @@
 
 * ``POST /sandbox/hub88/operator/generic/v2/game/list`` and ``…/game/url``: Hub88's Games API,
   the caller's ``X-Hub88-Signature`` checked (401 otherwise), the list limited to one call a
-  minute (429 ``Too Many Requests``, as Hub88 documents).
+  minute (429 ``Too Many Requests``, as Hub88 documents), a launch's ``lang`` that is not an
+  ISO 639-1 code refused (400, Hub88's answer to bad parameters).
 * ``GET /sandbox/hub88/play``: the launched game's page. A slot (one bet, one win per spin) or
   a table game (two bets in one round, then one win), played by ``POST /sandbox/hub88/play/…``,
   which calls Pao's ``/api/hub88/…`` as Hub88 would. A fault switch makes a round misbehave
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import time
 import uuid
@@ -45,6 +47,9 @@ router = APIRouter(prefix="/sandbox/hub88", include_in_schema=False)
 _HUB88_KEY = load_private(str(SANDBOX_PRIVATE_KEY))
 _OPERATOR_KEY = load_public(str(SANDBOX_PUBLIC_KEY))
 LIST_EVERY_SECONDS = 60.0
+# ``lang`` is an ISO 639-1 code: two lowercase letters. (Whether Hub88 requires it is not
+# documented where Pao read it: absent is accepted.)
+_LANG = re.compile(r"[a-z]{2}")
 
 # The aggregator's catalogue: Hub88's game list entries (providers.md §1, Games API).
 GAMES: tuple[dict[str, Any], ...] = (
@@ -101,6 +106,11 @@ async def game_url(request: Request) -> Response:
         return JSONResponse({"error": "Invalid signature"}, status_code=401)
     if body.get("game_code") not in _NAMES:
         return JSONResponse({"error": "Game not found"}, status_code=404)
+    lang = body.get("lang")
+    if lang is not None and not (isinstance(lang, str) and _LANG.fullmatch(lang)):
+        # Hub88 answers bad parameters 400 (providers.md §1): a launch with anything but a
+        # language code must fail here as it would there, not play on.
+        return JSONResponse({"error": "Invalid lang"}, status_code=400)
     settings: Settings = request.app.state.settings
     query = urlencode(
         {
