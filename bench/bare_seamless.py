@@ -226,8 +226,8 @@ class BareSeamless:
                     or token["expires_at"] <= datetime.now(UTC)
                 ):
                     raise _Refused("RS_ERROR_INVALID_TOKEN")
-            elif "FROM seamless_games" in sql and not rows:
-                raise _Refused("RS_ERROR_INVALID_GAME")
+                if not token["known_game"]:
+                    raise _Refused("RS_ERROR_INVALID_GAME")
             elif "FOR UPDATE" in sql:
                 balance = values["w_balance"]  # the wallet's, read under the lock
                 if kind == "bet" and balance < 100:

@@ -8,12 +8,9 @@
 \set i random(:lo, :hi)
 \set n random(1000000000000000, 1999999999999999)
 -- ===== bet =====
--- hub88.wallet.transaction_bet, its own session: the launch's token and the catalogue's game
--- (the session ends with a rollback; a read-only transaction's end costs the same)
-BEGIN;
-SELECT seamless_sessions.token, seamless_sessions.provider, seamless_sessions.member_id, seamless_sessions.game_code, seamless_sessions.currency, seamless_sessions.created_at, seamless_sessions.expires_at FROM seamless_sessions WHERE seamless_sessions.token = 'bench-hub88-' || CAST(:i AS text);
-SELECT seamless_games.id FROM seamless_games WHERE seamless_games.provider = 'hub88' AND seamless_games.game_code = 'bench_slot' AND seamless_games.enabled IS true;
-COMMIT;
+-- hub88.wallet.transaction_bet, outside a transaction (the app's read session: autocommit on
+-- PostgreSQL): the launch's token and whether the catalogue has the game, by one statement
+SELECT seamless_sessions.token, seamless_sessions.provider, seamless_sessions.member_id, seamless_sessions.game_code, seamless_sessions.currency, seamless_sessions.created_at, seamless_sessions.expires_at, EXISTS (SELECT * FROM seamless_games WHERE seamless_games.provider = 'hub88' AND seamless_games.game_code = 'bench_slot' AND seamless_games.enabled IS true) AS known_game FROM seamless_sessions WHERE seamless_sessions.token = 'bench-hub88-' || CAST(:i AS text);
 -- core.bet under core.run: the member; the wallet and the clearing shard found and locked by one
 -- statement (ledger.lock_wallet_with; the app reads its two rows, pgbench's \gset wants one, so
 -- the same locking SELECT is wrapped in an aggregate over its two rows)

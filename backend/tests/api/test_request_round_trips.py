@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import takewhile
 from typing import Any
 
 import httpx
@@ -296,9 +297,16 @@ def test_hot_routes_never_hop_to_the_threadpool(app: FastAPI, method: str, path:
     assert not _runs_in_threadpool(route.endpoint)
 
 
-def test_wallet_routes_are_matched_before_the_other_domains(app: FastAPI) -> None:
-    """Routes are tried one by one in order; the wallet read, asked for by every page load,
-    must not wait behind thirty-odd others (docs/benchmarks.md)."""
+def test_callbacks_then_wallet_routes_are_matched_before_the_other_domains(app: FastAPI) -> None:
+    """Routes are tried one by one in order. The aggregators' callbacks come first (a spin is
+    a bet and a win: the hottest requests), then the wallet read, asked for by every page load:
+    neither must wait behind two hundred-odd others (docs/benchmarks.md)."""
     api_paths = [r.path for r in _api_routes(app.routes) if r.path.startswith("/api/")]
+    callbacks = list(
+        takewhile(lambda path: path.startswith(("/api/hub88/", "/api/amb/")), api_paths)
+    )
+    assert {"/api/hub88/transaction/bet", "/api/hub88/transaction/win"} <= set(callbacks)
+    assert len(callbacks) <= 16, callbacks
+    after_callbacks = api_paths[len(callbacks) :]
     wallet_paths = {"/api/wallet", "/api/wallet/withdraw", "/api/wallet/withdrawAll"}
-    assert wallet_paths <= set(api_paths[:4]), api_paths[:6]
+    assert wallet_paths <= set(after_callbacks[:4]), after_callbacks[:6]

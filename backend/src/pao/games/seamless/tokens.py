@@ -49,8 +49,15 @@ async def check(
     session: AsyncSession, *, token: str, provider: str, member_id: int
 ) -> tuple[TokenCheck, SeamlessSession | None]:
     found = await session.get(SeamlessSession, token)
+    verdict = judge(found, provider=provider, member_id=member_id)
+    return verdict, None if verdict is TokenCheck.UNKNOWN else found
+
+
+def judge(found: SeamlessSession | None, *, provider: str, member_id: int) -> TokenCheck:
+    """What the token row read for a call says of it: the caller's own, unexpired, for this
+    provider; or unknown (also when it is someone else's); or expired."""
     if found is None or found.provider != provider or found.member_id != member_id:
-        return TokenCheck.UNKNOWN, None
+        return TokenCheck.UNKNOWN
     if found.expires_at <= utcnow():
-        return TokenCheck.EXPIRED, found
-    return TokenCheck.OK, found
+        return TokenCheck.EXPIRED
+    return TokenCheck.OK
