@@ -232,12 +232,12 @@ class BareSeamless:
                 balance = values["w_balance"]  # the wallet's, read under the lock
                 if kind == "bet" and balance < 100:
                     raise _Refused("RS_ERROR_NOT_ENOUGH_MONEY")
-            elif (
-                "seamless_transactions.txn_id = 'b'" in sql
-                and kind == "win"
-                and not rows
-            ):
-                raise _Refused("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")
-            elif "seamless_transactions.txn_id = '" + kind[0] + "'" in sql and rows:
-                raise _Refused("RS_ERROR_DUPLICATE_TRANSACTION")
+            elif sql.startswith("SELECT") and "FROM seamless_transactions" in sql:
+                # The call's own id and (a bet) a rollback before it or (a win) its bet.
+                if any(row["txn_id"] == call["transaction_uuid"] for row in rows):
+                    raise _Refused("RS_ERROR_DUPLICATE_TRANSACTION")
+                if kind == "bet" and rows:
+                    raise _Refused("RS_ERROR_TRANSACTION_ROLLED_BACK")
+                if kind == "win" and not rows:
+                    raise _Refused("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")
         return balance + (-100 if kind == "bet" else 90)

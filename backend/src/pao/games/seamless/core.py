@@ -19,11 +19,13 @@ code and still answers the balance.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Insert, Select, Table, and_, bindparam, func, or_, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -102,19 +104,45 @@ _TXN = select(SeamlessTransaction).where(
     SeamlessTransaction.provider == bindparam("provider"),
     SeamlessTransaction.txn_id == bindparam("txn_id"),
 )
-_ROLLBACK_OF = (
-    select(SeamlessTransaction.id)
-    .where(
-        SeamlessTransaction.provider == bindparam("provider"),
-        SeamlessTransaction.reference_id == bindparam("reference_id"),
-        SeamlessTransaction.kind == TxnKind.ROLLBACK,
-    )
-    .limit(1)
+# A callback's look-ups, one statement each (a spin is a bet and a win: ADR 0033): a bet's own
+# id and a rollback that came before it; a win's or rollback's own id and the bet it names.
+_BET_OR_ITS_ROLLBACK = select(SeamlessTransaction).where(
+    SeamlessTransaction.provider == bindparam("provider"),
+    or_(
+        SeamlessTransaction.txn_id == bindparam("txn_id"),
+        and_(
+            SeamlessTransaction.reference_id == bindparam("reference_id"),
+            SeamlessTransaction.kind == TxnKind.ROLLBACK,
+        ),
+    ),
+)
+_TXN_AND_ITS_BET = select(SeamlessTransaction).where(
+    SeamlessTransaction.provider == bindparam("provider"),
+    or_(
+        SeamlessTransaction.txn_id == bindparam("txn_id"),
+        SeamlessTransaction.txn_id == bindparam("bet_id"),
+    ),
 )
 _ROUND = select(SeamlessRound).where(
     SeamlessRound.provider == bindparam("provider"),
     SeamlessRound.round_id == bindparam("round_id"),
 )
+_ROUNDS: Table = SeamlessRound.__table__  # type: ignore[assignment]
+
+
+async def _rows(
+    session: AsyncSession,
+    statement: Select[SeamlessTransaction],
+    params: Mapping[str, str | None],
+) -> list[SeamlessTransaction]:
+    return [
+        executor.attach(session, SeamlessTransaction, row)
+        for row in await executor.fetch(session, statement, params)
+    ]
+
+
+def _with_id(rows: list[SeamlessTransaction], txn_id: str | None) -> SeamlessTransaction | None:
+    return next((txn for txn in rows if txn.txn_id == txn_id), None) if txn_id else None
 
 
 async def _find(session: AsyncSession, provider: str, txn_id: str) -> SeamlessTransaction | None:
@@ -181,10 +209,11 @@ def _replay(
     return Outcome(status, currency, balance, balance, replayed=True)
 
 
-async def _replayed(
-    session: AsyncSession, locked: _Locked, kind: TxnKind, move: Move
+def _replayed(
+    found: list[SeamlessTransaction], locked: _Locked, kind: TxnKind, move: Move
 ) -> Outcome | None:
-    txn = await _find(session, move.provider, move.txn_id)
+    """The answer to this call met again, if the rows looked up under the lock hold its id."""
+    txn = _with_id(found, move.txn_id)
     if txn is None:
         return None
     return _replay(txn, kind, move, locked.member.currency, locked.balance)
@@ -233,31 +262,65 @@ async def _round(
 ) -> None:
     """Add a move's money to its round, and close the round if the provider said so (each
     dialect maps its own flag to ``Move.round_closed``; nothing else closes a round)."""
+    closed_at = utcnow() if move.round_closed else None
+    if create:
+        # One statement, the round opened or added to (a read then a write were two).
+        opened = {
+            "provider": move.provider,
+            "round_id": move.round_id,
+            "member_id": move.member_id,
+            "game_code": move.game_code,
+            "currency": move.currency,
+            "bets": bets,
+            "wins": wins,
+            "opened_at": utcnow(),
+            "closed_at": closed_at,
+        }
+        await executor.fetch(session, _round_upsert(session), opened)
+        return
     params = {"provider": move.provider, "round_id": move.round_id}
     row = await executor.fetch_one_or_none(session, _ROUND, params)
-    closed_at = utcnow() if move.round_closed else None
     if row is None:
-        if not create:
-            return
-        await insert_now(
-            session,
-            SeamlessRound(
-                provider=move.provider,
-                round_id=move.round_id,
-                member_id=move.member_id,
-                game_code=move.game_code,
-                currency=move.currency,
-                bets=bets,
-                wins=wins,
-                closed_at=closed_at,
-            ),
-        )
         return
     round_ = executor.attach(session, SeamlessRound, row)
     values: dict[str, object] = {"bets": round_.bets + bets, "wins": round_.wins + wins}
     if closed_at is not None and round_.closed_at is None:
         values["closed_at"] = closed_at
     await update_now(session, round_, values)
+
+
+_ROUND_UPSERTS: dict[str, Insert] = {}
+
+
+def _round_upsert(session: AsyncSession) -> Insert:
+    """``INSERT … ON CONFLICT (provider, round_id) DO UPDATE``: the move's money added to its
+    round, which is closed once the provider closes it (and never opened again)."""
+    name = session.get_bind().dialect.name
+    upsert = _ROUND_UPSERTS.get(name)
+    if upsert is None:
+        dialect_insert = postgresql_insert if name == "postgresql" else sqlite_insert
+        columns = (
+            "provider",
+            "round_id",
+            "member_id",
+            "game_code",
+            "currency",
+            "bets",
+            "wins",
+            "opened_at",
+            "closed_at",
+        )
+        statement = dialect_insert(_ROUNDS).values({c: bindparam(c) for c in columns})
+        excluded = statement.excluded
+        upsert = _ROUND_UPSERTS[name] = statement.on_conflict_do_update(
+            index_elements=[_ROUNDS.c.provider, _ROUNDS.c.round_id],
+            set_={
+                "bets": _ROUNDS.c.bets + excluded.bets,
+                "wins": _ROUNDS.c.wins + excluded.wins,
+                "closed_at": func.coalesce(_ROUNDS.c.closed_at, excluded.closed_at),
+            },
+        ).returning(_ROUNDS.c.id)  # the executor reads rows back, on SQLite too
+    return upsert
 
 
 async def _move(
@@ -288,7 +351,9 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
     locked = await _lock(session, move.member_id, move.provider)
     if locked is None:
         return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
-    if (replay := await _replayed(session, locked, TxnKind.BET, move)) is not None:
+    params = {"provider": move.provider, "txn_id": move.txn_id, "reference_id": move.txn_id}
+    found = await _rows(session, _BET_OR_ITS_ROLLBACK, params)
+    if (replay := _replayed(found, locked, TxnKind.BET, move)) is not None:
         return replay
     if move.currency != locked.member.currency:
         return locked.outcome(Status.WRONG_CURRENCY)
@@ -299,8 +364,7 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
             session, locked.member, HitKind.EXCLUSION, channel="seamless", amount=move.amount
         )
         return replace(locked.outcome(Status.USER_DISABLED), kept=True)
-    params = {"provider": move.provider, "reference_id": move.txn_id}
-    if await executor.fetch_one_or_none(session, _ROLLBACK_OF, params) is not None:
+    if any(txn.kind == TxnKind.ROLLBACK and txn.reference_id == move.txn_id for txn in found):
         return locked.outcome(Status.ROLLED_BACK)
     if await loss_limit_reached(session, locked.member):
         await hits.record(
@@ -317,11 +381,14 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
     return locked.outcome(Status.OK, locked.balance - move.amount)
 
 
-async def _open_bet(
-    session: AsyncSession, move: Move, reference_id: str | None
-) -> SeamlessTransaction | Status:
-    """The bet a win or rollback names, or why there is none to settle."""
-    target = None if reference_id is None else await _find(session, move.provider, reference_id)
+async def _own_and_bet(session: AsyncSession, move: Move) -> list[SeamlessTransaction]:
+    """A win's or rollback's own id and the bet it names, as stored, by one statement."""
+    params = {"provider": move.provider, "txn_id": move.txn_id, "bet_id": move.reference_id}
+    return await _rows(session, _TXN_AND_ITS_BET, params)
+
+
+def _open_bet(move: Move, target: SeamlessTransaction | None) -> SeamlessTransaction | Status:
+    """The bet a win or rollback names (as found), or why there is none to settle."""
     if target is None or target.kind != TxnKind.BET or target.member_id != move.member_id:
         return Status.UNKNOWN_BET
     if target.rolled_back:
@@ -334,11 +401,12 @@ async def win(session: AsyncSession, move: Move) -> Outcome:
     locked = await _lock(session, move.member_id, move.provider)
     if locked is None:
         return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
-    if (replay := await _replayed(session, locked, TxnKind.WIN, move)) is not None:
+    found = await _own_and_bet(session, move)
+    if (replay := _replayed(found, locked, TxnKind.WIN, move)) is not None:
         return replay
     if move.currency != locked.member.currency:
         return locked.outcome(Status.WRONG_CURRENCY)
-    target = await _open_bet(session, move, move.reference_id)
+    target = _open_bet(move, _with_id(found, move.reference_id))
     if isinstance(target, Status):
         return locked.outcome(target)
     entry_id = await _move(
@@ -356,11 +424,13 @@ async def rollback(session: AsyncSession, move: Move) -> Outcome:
     locked = await _lock(session, move.member_id, move.provider)
     if locked is None:
         return Outcome(Status.UNKNOWN_USER, move.currency, 0, 0)
-    if (replay := await _replayed(session, locked, TxnKind.ROLLBACK, move)) is not None:
+    found = await _own_and_bet(session, move)
+    if (replay := _replayed(found, locked, TxnKind.ROLLBACK, move)) is not None:
         return replay
     if move.reference_id is None:
         return locked.outcome(Status.UNKNOWN_BET)
-    if await _find(session, move.provider, move.reference_id) is None:
+    bet_row = _with_id(found, move.reference_id)
+    if bet_row is None:
         # The provider timed out and rolled back blind: nothing was taken, so nothing moves,
         # but the refusal of the late bet is remembered (ADR 0025).
         await _record(session, TxnKind.ROLLBACK, move, 0, None)
@@ -369,7 +439,7 @@ async def rollback(session: AsyncSession, move: Move) -> Outcome:
             # round called off, one cancel per bet): close that round, but open none.
             await _round(session, move, create=False)
         return locked.outcome(Status.OK)
-    target = await _open_bet(session, move, move.reference_id)
+    target = _open_bet(move, bet_row)
     if isinstance(target, Status):
         return locked.outcome(target)
     if target.settled:
