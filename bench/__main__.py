@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         "members": args.members,
         "quick": QUICK,
         "load_start": os.getloadavg(),
+        # A run of some sections writes its own part of docs/benchmarks.md (report.write).
+        "parts": None if set(only) >= set(SECTIONS) else only,
     }
     checks: list[invariants.Invariants] = []
     if set(only) - {"reports"} or args.before:

@@ -6,7 +6,8 @@ SQLAlchemy, no pydantic), in the same server process and on the same event loop 
 * ``GET /bench/bare-screen?token=…`` runs the wallet screen's own statement (the one
   ``GET /api/wallet`` sends, compiled once) and dumps its rows as JSON: the same database work
   without the framework, as pgbench runs the withdrawal's SQL without the app;
-* ``GET /bench/bare?token=…`` reads the balance alone: the least an authenticated read can do.
+* ``GET /bench/bare?token=…`` reads the balance alone: the least an authenticated read can do;
+* ``GET /bench/bare-health`` runs ``SELECT 1`` as ``/healthz`` does: the framework's floor.
 
 They exist only here, never in production.
 
@@ -42,6 +43,8 @@ from bench.bare_seamless import BareSeamless
 
 BARE_PATH = "/bench/bare"
 SCREEN_PATH = "/bench/bare-screen"
+# The probe's work without the framework: one SELECT 1 on a pooled connection, a JSON answer.
+HEALTH_PATH = "/bench/bare-health"
 # The member's wallet balance by token, in one statement (what /api/wallet shows, minus the
 # profile): the least work an authenticated balance read can do.
 BARE_QUERY = """
@@ -173,8 +176,16 @@ class BareEndpoint:
         return self.pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] not in (BARE_PATH, SCREEN_PATH):
+        if scope["type"] != "http" or scope["path"] not in (
+            BARE_PATH,
+            SCREEN_PATH,
+            HEALTH_PATH,
+        ):
             await self.app(scope, receive, send)
+            return
+        if scope["path"] == HEALTH_PATH:
+            await (await self._pool()).execute("SELECT 1")
+            await _send_json(send, 200, b'{"status":"ok","version":"bench"}')
             return
         query = parse_qs(scope["query_string"].decode())
         token = query.get("token", [""])[0]
@@ -193,14 +204,18 @@ class BareEndpoint:
             status = 200 if balance is not None else 401
             body: dict[str, Any] = {"wallet": {"amount": (balance or 0) / 100}}
             payload = json.dumps(body).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [(b"content-type", b"application/json")],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await _send_json(send, status, payload)
+
+
+async def _send_json(send: Send, status: int, payload: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
 
 
 def create_bench_app() -> ASGIApp:

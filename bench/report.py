@@ -15,6 +15,9 @@ from bench.frontend import LOGIN_TARGET_KIB
 
 START = "<!-- bench:generated:start -->"
 END = "<!-- bench:generated:end -->"
+# A run of some sections only: its own part, after the full run's, which it leaves as it was.
+PARTIAL_START = "<!-- bench:partial:start -->"
+PARTIAL_END = "<!-- bench:partial:end -->"
 
 
 def _f(value: float | None, digits: int = 0) -> str:
@@ -61,6 +64,11 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         )
     if "floor" in results:
         out.append(_comparison_row(results["floor"], "bare ASGI + asyncpg", None))
+    # Issue 36's measure: the application's CPU per request against the bare handler's.
+    cpu_compared = [*results.get("reads", []), *filter(None, [results.get("floor")])]
+    for comparison in cpu_compared:
+        if comparison.name in CPU_TARGETS:
+            out.append(_cpu_row(comparison, CPU_TARGETS[comparison.name]))
     if "login" in results:
         row = _comparison_row(
             results["login"], f"raw {results.get('argon2', 'argon2id')}", None
@@ -192,6 +200,41 @@ def _ratio(baseline: float | None, subject: float | None) -> str:
     if not baseline or not subject:
         return "–"
     return f"{baseline / subject:.2f}"
+
+
+# CPU per request, Pao's over the bare handler doing the same work, at most (issue 36).
+CPU_TARGETS = {
+    "floor: GET /healthz vs bare ASGI, same SELECT 1": 1.5,
+    "GET /api/wallet vs bare ASGI, same SQL": 1.5,
+}
+
+
+def _cpu_row(c: Comparison, target: float) -> list[str]:
+    """The same run's CPU milliseconds per request, Pao's over the bare handler's (each the
+    median of its rounds): other load on the machine slows a request, it does not make it
+    cost more CPU."""
+    pao, bare = c.summary("subject").get("cpu_ms"), c.summary("baseline").get("cpu_ms")
+    if not pao or not bare:
+        return [
+            f"{c.name}: CPU",
+            "–",
+            "–",
+            "not measured",
+            f"≤ {target}×",
+            "–",
+            "–",
+            "–",
+        ]
+    return [
+        f"{c.name}: CPU per request",
+        f"{pao:.2f} ms",
+        f"{bare:.2f} ms (bare ASGI + asyncpg)",
+        f"**{pao / bare:.2f}×**",
+        f"≤ {target}×",
+        _verdict(pao / bare <= target),
+        "–",
+        "–",
+    ]
 
 
 def _comparison_row(c: Comparison, baseline: str, target: float | None) -> list[str]:
@@ -380,13 +423,19 @@ def _profiles(profiles: dict[str, list[tuple[float, str]]] | None) -> list[str]:
 
 def write(path: Path, results: dict[str, Any], table_text: str) -> None:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    parts = results.get("parts")
+    start, end = (PARTIAL_START, PARTIAL_END) if parts else (START, END)
+    if results.get("quick"):
+        kind = "QUICK smoke run — do not quote"
+    elif parts:
+        kind = f'BENCH_ARGS="--only {",".join(parts)}"'
+    else:
+        kind = "full run"
     body = [
-        START,
-        f"## Latest run: {when}",
+        start,
+        f"## Latest {'partial ' if parts else ''}run: {when}",
         "",
-        "`make bench` ("
-        + ("QUICK smoke run — do not quote" if results.get("quick") else "full run")
-        + "), "
+        f"`make bench` ({kind}), "
         f"{results['seconds'] / 60:.1f} min; {results['members']:,} members; "
         f"{results['workers']} uvicorn workers (PAO_ENV=production, uvloop + httptools, no access "
         "log, logs to a file), PostgreSQL and Redis on this machine, 32 concurrent clients for "
@@ -400,15 +449,21 @@ def write(path: Path, results: dict[str, Any], table_text: str) -> None:
         table_text,
         "",
         *_profiles(results.get("profiles")),
-        END,
+        end,
     ]
     generated = "\n".join(body)
-    if path.exists() and START in (text := path.read_text()) and END in text:
-        head, _, rest = text.partition(START)
-        _, _, tail = rest.partition(END)
+    text = (
+        path.read_text()
+        if path.exists()
+        else TEMPLATE.replace("{generated}", START + END)
+    )
+    if start in text and end in text:
+        head, _, rest = text.partition(start)
+        _, _, tail = rest.partition(end)
         path.write_text(head + generated + tail)
-    else:
-        path.write_text(TEMPLATE.replace("{generated}", generated))
+    else:  # a first partial run: after the full run's part
+        head, _, tail = text.partition(END)
+        path.write_text(head + END + "\n\n" + generated + tail)
 
 
 TEMPLATE = """# Benchmarks

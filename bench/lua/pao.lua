@@ -1,5 +1,5 @@
 -- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce [members dir threads]
---   mode: withdraw | transfer | wallet | bare | bare-screen | health | login | slip
+--   mode: withdraw | transfer | wallet | bare | bare-screen | health | bare-health | login | slip
 --   lo, hi: the bench members to spread over (lo = hi: one hot member); for slip, the range of
 --     unused slips (bench/slips.py): thread t of n sends slips lo + t - 1, lo + t - 1 + n, …
 --     each once, slip k on behalf of member (k - 1) % members + 1, read from dir/k.png
@@ -57,6 +57,8 @@ function request()
     return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
   elseif mode == "health" then
     return wrk.format("GET", "/healthz")
+  elseif mode == "bare-health" then
+    return wrk.format("GET", "/bench/bare-health")
   elseif mode == "bare" then
     return wrk.format("GET", "/bench/bare?token=bench-token-" .. i)
   elseif mode == "bare-screen" then
