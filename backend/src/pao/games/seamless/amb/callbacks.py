@@ -12,7 +12,9 @@ them (ADR 0025).
 
 Provider transaction ids are scoped by product: AMB relays many products whose ids may meet.
 A round closes when AMB ends it (:func:`_ends_round`), not at its first settlement: a table
-round is settled bet by bet, ``isEndRound`` on the last.
+round is settled bet by bet, ``isEndRound`` on the last. What is only read outside the core's
+transactions (the member, a balance, a round's first bet) is read in the app's read sessions:
+no BEGIN and ROLLBACK round trips on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ async def check_balance(prefix: str, request: Request) -> JSONResponse:
     member_id = member_of(call.username)
     if member_id is None:
         return _answer(_echo(call), wire.USER_NOT_FOUND)
-    async with request.app.state.sessionmaker() as session:
+    async with request.app.state.read_sessionmaker() as session:
         outcome = await core.balance(session, member_id)
     if outcome.status is core.Status.UNKNOWN_USER:
         return _answer(_echo(call), wire.USER_NOT_FOUND)
@@ -149,7 +151,7 @@ def _move(
 
 async def _first_bet_of_round(request: Request, call: wire.Envelope, txn: wire.Txn) -> str | None:
     """BY_ROUND: the round's first bet stands for the round (its txn id, unscoped)."""
-    async with request.app.state.sessionmaker() as session:
+    async with request.app.state.read_sessionmaker() as session:
         found = await session.scalar(
             select(SeamlessTransaction.txn_id)
             .where(
@@ -172,7 +174,7 @@ async def _one(
         return wire.INTERNAL
     sessionmaker = request.app.state.sessionmaker
     if txn.skip_balance_update:
-        async with sessionmaker() as session:
+        async with request.app.state.read_sessionmaker() as session:
             return await core.balance(session, member_id)
     ends = _ends_round(path, txn)
     if path == "placeBets":
@@ -204,7 +206,7 @@ async def _money(prefix: str, request: Request, path: str) -> JSONResponse:
         return call
     echo = _echo(call)
     member_id = member_of(call.username)
-    async with request.app.state.sessionmaker() as session:
+    async with request.app.state.read_sessionmaker() as session:
         member = None if member_id is None else await session.get(Member, member_id)
     if member is None or member_id is None:
         return _answer(echo, wire.USER_NOT_FOUND)
@@ -222,7 +224,7 @@ async def _money(prefix: str, request: Request, path: str) -> JSONResponse:
             status = wire.DUPLICATE if outcome.ok else wire.STATUS[outcome.status]
             return _answer(echo, status, outcome.balance)
     if last is None:  # no txns: nothing to do, the balance as it stands
-        async with request.app.state.sessionmaker() as session:
+        async with request.app.state.read_sessionmaker() as session:
             last = await core.balance(session, member_id)
     return _answer(echo, wire.OK, last.balance, before)
 

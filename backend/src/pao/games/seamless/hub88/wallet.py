@@ -119,7 +119,7 @@ async def user_info(request: Request, call: wire.InfoIn) -> JSONResponse:
     """The player's country and currency (no personal data)."""
     echo = call.model_dump()
     member_id = _member_id(call)
-    async with request.app.state.sessionmaker() as session:
+    async with request.app.state.read_sessionmaker() as session:
         member = None if member_id is None else await session.get(Member, member_id)
         if member is None:
             return _answer(echo, wire.INVALID_TOKEN)
@@ -142,7 +142,7 @@ async def user_balance(request: Request, call: wire.BalanceIn) -> JSONResponse:
     member_id = _member_id(call)
     if member_id is None:
         return _answer(echo, wire.INVALID_TOKEN)
-    async with request.app.state.sessionmaker() as session:
+    async with request.app.state.read_sessionmaker() as session:
         if call.token is not None:
             check, _ = await tokens.check(
                 session, token=call.token, provider=PROVIDER, member_id=member_id
