@@ -86,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 with timed("wallet write path"):
                     results["withdrawals"] = wallet.withdrawals(server, args.members)
+                with timed("withdraw vs its bare handler"):
+                    results.setdefault("bare_paths", []).append(
+                        wallet.against_bare_script(server, args.members, "withdraw")
+                    )
                 with timed("write path ceilings (no HTTP)"):
                     results["ceilings"] = wallet.ceilings(args.members)
                 checks.append(invariants.check("withdrawals"))
@@ -97,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 with timed("wallet → game transfers"):
                     results["transfers"] = wallet.transfers(server, args.members)
+                with timed("transfer vs its bare handler"):
+                    results.setdefault("bare_paths", []).append(
+                        wallet.against_bare_script(server, args.members, "transfer")
+                    )
                 with timed("transfer ceiling (no HTTP)"):
                     results.setdefault("ceilings", []).extend(
                         wallet.transfer_ceiling(args.members)

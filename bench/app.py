@@ -39,6 +39,7 @@ from pao.games.providers.base import RemoteTransfer, RemoteTransferState
 from pao.main import create_app
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bench.bare_script import BareScript
 from bench.bare_seamless import BareSeamless
 
 BARE_PATH = "/bench/bare"
@@ -230,7 +231,7 @@ def create_bench_app() -> ASGIApp:
     use_instant_bank(app)
     # The same pool size as the app's SQLAlchemy pool (pool_size + max_overflow).
     pool_size = settings.db_pool_size + settings.db_max_overflow
-    served = BareEndpoint(app, dsn, pool_size)
+    served = BareScript(BareEndpoint(app, dsn, pool_size), dsn, pool_size)
     # Hub88's bet and win without the framework (bench.seamless compares them with Pao's);
     # a --before snapshot of backend/src from before the seamless wallet has no Hub88.
     try:

@@ -18,7 +18,6 @@ answers ``RS_OK`` with the balance.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import json
@@ -26,19 +25,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bench.bare_common import Connections, Runner, read_body
 from bench.driver import Statement, parse_text
 
 PREFIX = "/bench/bare-hub88/transaction/"
 SCRIPT = Path(__file__).resolve().parent / "sql" / "seamless.sql"
 WIN_MARK = "-- ===== win ====="
-_TEXT_TYPES = {"text", "varchar", "bpchar"}
 
 
 def _sections() -> tuple[list[Statement], list[Statement]]:
@@ -76,49 +74,16 @@ class BareSeamless:
         self, app: ASGIApp, dsn: str, pool_size: int, public_key: RSAPublicKey
     ) -> None:
         self.app = app
-        self.dsn = dsn
-        self.pool_size = pool_size
         self.key = public_key  # Hub88's, the very key object Pao verifies with
         self.bet, self.win = _sections()
-        # Its own connections, not an asyncpg Pool: a Pool resets each connection it takes
-        # back (a round trip per call that neither Pao's pool nor pgbench pays).
-        self.idle: list[asyncpg.Connection] = []
-        self.opened = 0
-        self.returned = asyncio.Condition()
-        # $n parameter types by statement (learned once): pgbench passes text, so a value goes
-        # as the type its place expects.
-        self.types: dict[str, list[str]] = {}
-
-    async def _acquire(self) -> asyncpg.Connection:
-        async with self.returned:
-            while not self.idle and self.opened >= self.pool_size:
-                await self.returned.wait()
-            if self.idle:
-                return self.idle.pop()
-            self.opened += 1
-        try:
-            return await asyncpg.connect(self.dsn)
-        except BaseException:
-            async with self.returned:
-                self.opened -= 1
-                self.returned.notify()
-            raise
-
-    async def _release(self, connection: asyncpg.Connection) -> None:
-        async with self.returned:
-            self.idle.append(connection)
-            self.returned.notify()
+        self.connections = Connections(dsn, pool_size)
+        self.runner = Runner()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(PREFIX):
             await self.app(scope, receive, send)
             return
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
+        body = await read_body(receive)
         signature = next(
             (value for name, value in scope["headers"] if name == b"x-hub88-signature"),
             b"",
@@ -165,33 +130,20 @@ class BareSeamless:
         ):
             return _answer(call, "RS_ERROR_WRONG_TYPES")
         values: dict[str, Any] = {"i": member, "n": n}
-        connection = await self._acquire()
+        connection = await self.connections.acquire()
         try:
             balance = await self._run(
                 connection, self.bet if kind == "bet" else self.win, kind, call, values
             )
         except _Refused as refused:
             await connection.execute("ROLLBACK")
-            await self._release(connection)
+            await self.connections.release(connection)
             return _answer(call, refused.status)
         except BaseException:
-            # Never back to the pool inside a transaction (it would hold its row locks).
-            connection.terminate()
-            async with self.returned:
-                self.opened -= 1
-                self.returned.notify()
+            await self.connections.discard(connection)
             raise
-        await self._release(connection)
+        await self.connections.release(connection)
         return _answer(call, "RS_OK", balance)
-
-    async def _types(self, connection: Any, statement: Statement) -> list[str]:
-        types = self.types.get(statement.sql)
-        if types is None:
-            prepared = await connection.prepare(statement.sql)
-            types = self.types[statement.sql] = [
-                t.name for t in prepared.get_parameters()
-            ]
-        return types
 
     async def _run(
         self,
@@ -205,17 +157,7 @@ class BareSeamless:
         the wallet's balance after the call."""
         balance = 0
         for statement in statements:
-            args = [
-                str(values[name]) if t in _TEXT_TYPES else values[name]
-                for name, t in zip(
-                    statement.names,
-                    await self._types(connection, statement),
-                    strict=True,
-                )
-            ]
-            rows = await connection.fetch(statement.sql, *args)
-            if statement.gset and rows:
-                values.update({statement.prefix + k: v for k, v in rows[0].items()})
+            rows = await self.runner.run(connection, statement, values)
             sql = statement.sql
             if "FROM seamless_sessions" in sql:
                 token = rows[0] if rows else None

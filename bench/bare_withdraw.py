@@ -28,6 +28,8 @@ from pao.wallet.schemas import WithdrawRequest
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from bench.bare_common import read_body
+
 PATH = "/bench/bare-withdraw"
 
 
@@ -39,12 +41,7 @@ class BareWithdraw:
         if scope["type"] != "http" or scope["path"] != PATH:
             await self.app(scope, receive, send)
             return
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
+        body = await read_body(receive)
         headers = dict(scope["headers"])
         status, answer = await self._answer(
             body,

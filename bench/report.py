@@ -64,8 +64,14 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         )
     if "floor" in results:
         out.append(_comparison_row(results["floor"], "bare ASGI + asyncpg", None))
+    for comparison in results.get("bare_paths", []):
+        out.append(_comparison_row(comparison, "bare ASGI + asyncpg", None))
     # Issue 36's measure: the application's CPU per request against the bare handler's.
-    cpu_compared = [*results.get("reads", []), *filter(None, [results.get("floor")])]
+    cpu_compared = [
+        *results.get("reads", []),
+        *filter(None, [results.get("floor")]),
+        *results.get("bare_paths", []),
+    ]
     for comparison in cpu_compared:
         if comparison.name in CPU_TARGETS:
             out.append(_cpu_row(comparison, CPU_TARGETS[comparison.name]))
@@ -206,6 +212,8 @@ def _ratio(baseline: float | None, subject: float | None) -> str:
 CPU_TARGETS = {
     "floor: GET /healthz vs bare ASGI, same SELECT 1": 1.5,
     "GET /api/wallet vs bare ASGI, same SQL": 1.5,
+    "withdraw, many wallets vs bare ASGI, same SQL": 2.0,
+    "transfer wallet → game vs bare ASGI, same SQL": 2.0,
 }
 
 

@@ -100,8 +100,10 @@ async def seed(members: int) -> None:
     password_hash = await asyncio.to_thread(hash_password, PASSWORD)
     now = utcnow()
     async with sessionmaker() as session, session.begin():
+        # Money settings are per currency (ADR 0020): a bare number is not one, and was
+        # ignored (the default minimum then refused every 1 THB withdrawal).
         await set_value(
-            session, "withdrawMin", WITHDRAW_AMOUNT_MAJOR * 100, actor="bench"
+            session, "withdrawMin", {"THB": WITHDRAW_AMOUNT_MAJOR * 100}, actor="bench"
         )
         # The chat bench posts messages: the widget must be on (the FAQ bot stays off).
         await set_value(session, "enableChatWidget", True, actor="bench")
@@ -118,7 +120,9 @@ async def seed(members: int) -> None:
         )
         await set_value(session, "slipClosedFrom", "00:00", actor="bench")
         await set_value(session, "slipClosedTo", "00:00", actor="bench")
-        await set_value(session, "slipMinimumDeposit", slips.AMOUNT, actor="bench")
+        await set_value(
+            session, "slipMinimumDeposit", {"THB": slips.AMOUNT}, actor="bench"
+        )
         rows = [
             Member(
                 phone=phone_of(i),

@@ -240,6 +240,19 @@ def reads(server: Server, members: int) -> list[Comparison]:
     ]
 
 
+def against_bare_script(server: Server, members: int, path: str) -> Comparison:
+    """A money path (``withdraw`` or ``transfer``, many members) against a bare ASGI handler
+    running the path's own pgbench script on raw asyncpg (bench.bare_script), in the same
+    worker processes: the application's CPU per request against the least a Python server
+    spends on the same database work (issue 36, target ≤ 2×)."""
+    name = {"withdraw": "withdraw, many wallets", "transfer": "transfer wallet → game"}[
+        path
+    ]
+    return _against_bare(
+        f"{name} vs bare ASGI, same SQL", path, server, members, f"bare-{path}"
+    )
+
+
 def framework_floor(server: Server, members: int) -> Comparison:
     """``GET /healthz`` (the app's middleware and routing, one ``SELECT 1`` on a connection of
     its pool) against a bare ASGI handler sending the same ``SELECT 1`` on raw asyncpg: what

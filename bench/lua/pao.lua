@@ -1,5 +1,6 @@
 -- wrk script for the Pao benches. Arguments (after --): mode lo hi nonce [members dir threads]
 --   mode: withdraw | transfer | wallet | bare | bare-screen | health | bare-health | login | slip
+--     | bare-withdraw | bare-transfer
 --   lo, hi: the bench members to spread over (lo = hi: one hot member); for slip, the range of
 --     unused slips (bench/slips.py): thread t of n sends slips lo + t - 1, lo + t - 1 + n, …
 --     each once, slip k on behalf of member (k - 1) % members + 1, read from dir/k.png
@@ -57,6 +58,14 @@ function request()
     return wrk.format("GET", "/api/wallet", { ["Authorization"] = "Bearer bench-token-" .. i })
   elseif mode == "health" then
     return wrk.format("GET", "/healthz")
+  elseif mode == "bare-withdraw" or mode == "bare-transfer" then
+    -- The same request to the path's bare handler (bench/bare_script.py).
+    local body = mode == "bare-withdraw" and '{"amount":1}' or '{"from":"WALLET","to":"JOKER","amount":1}'
+    return wrk.format("POST", "/bench/bare-script/" .. string.sub(mode, 6), {
+      ["Authorization"] = "Bearer bench-token-" .. i,
+      ["Content-Type"] = "application/json",
+      ["Idempotency-Key"] = nonce .. "-" .. tid .. "-" .. counter,
+    }, body)
   elseif mode == "bare-health" then
     return wrk.format("GET", "/bench/bare-health")
   elseif mode == "bare" then
