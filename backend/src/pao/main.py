@@ -41,6 +41,7 @@ from pao.core.security_headers import (
 from pao.core.settings import Settings, get_settings
 from pao.games.router import register as games_register
 from pao.games.router import register_seamless_callbacks
+from pao.games.router import transfer_router as games_transfer_router
 from pao.identity.router import router as identity_router
 from pao.kit.jobs import JobRunner
 from pao.kit.ports import require_wired
@@ -182,15 +183,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # /healthz, /readyz and /metrics (pao.observability), before the SPA's catch-all route.
     observability.install_routes(app, settings)
 
-    # The aggregators' callbacks, then the wallet's routes: routes are matched in order, one by
-    # one; a callback is the hottest request (pao.games.router.register_seamless_callbacks) and
-    # GET /api/wallet
-    # is what every page load asks for (matching it behind the others' thirty-odd routes was a
-    # tenth of its CPU: docs/benchmarks.md). No two routers share a path, so order is free.
+    # Routes are matched in order, one by one (FastAPI tries each in about 3 µs), and no two
+    # routers share a path, so the order is free: the hottest requests first. The aggregators'
+    # callbacks (a spin is a bet and a win: pao.games.router.register_seamless_callbacks);
+    # then the member's money paths, in small routers: the wallet's (GET /api/wallet, which
+    # every page load asks for, and the withdrawal), the transfer, the slip upload. Behind the
+    # others' routes, matching the wallet read was a tenth of its CPU and the transfer was
+    # matched 94th (docs/benchmarks.md, ADR 0035).
     register_seamless_callbacks(app)
+    app.include_router(wallet_router)
+    app.include_router(games_transfer_router)
+    install_slips_and_payouts(app)
     promotions = (bonus_routes, promotion_code_routes, invite_routes, refund_routes, wheel_routes)
     for router in (
-        wallet_router,
         identity_router,
         protection_router,
         site_router,
@@ -202,7 +207,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Operator images (bonus banners): public, before the SPA's catch-all too.
     app.include_router(images_router)
     install_qr_payments(app)
-    install_slips_and_payouts(app)
     # Game accounts, transfers (saga + reconciler job) and auto-login.
     games_register(app)
     # The report summaries' background refresh (ADR 0015).

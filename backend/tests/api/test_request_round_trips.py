@@ -297,10 +297,10 @@ def test_hot_routes_never_hop_to_the_threadpool(app: FastAPI, method: str, path:
     assert not _runs_in_threadpool(route.endpoint)
 
 
-def test_callbacks_then_wallet_routes_are_matched_before_the_other_domains(app: FastAPI) -> None:
+def test_callbacks_then_money_routes_are_matched_before_the_other_domains(app: FastAPI) -> None:
     """Routes are tried one by one in order. The aggregators' callbacks come first (a spin is
-    a bet and a win: the hottest requests), then the wallet read, asked for by every page load:
-    neither must wait behind two hundred-odd others (docs/benchmarks.md)."""
+    a bet and a win: the hottest requests), then the wallet read, asked for by every page load,
+    and the member's money paths: none must wait behind two hundred-odd others (ADR 0035)."""
     api_paths = [r.path for r in _api_routes(app.routes) if r.path.startswith("/api/")]
     callbacks = list(
         takewhile(lambda path: path.startswith(("/api/hub88/", "/api/amb/")), api_paths)
@@ -310,3 +310,5 @@ def test_callbacks_then_wallet_routes_are_matched_before_the_other_domains(app: 
     after_callbacks = api_paths[len(callbacks) :]
     wallet_paths = {"/api/wallet", "/api/wallet/withdraw", "/api/wallet/withdrawAll"}
     assert wallet_paths <= set(after_callbacks[:4]), after_callbacks[:6]
+    # Then the other money paths a member sends often: the transfer and the slip upload.
+    assert {"/api/wallet/transfer", "/api/wallet/slip"} <= set(after_callbacks[:6])

@@ -34,6 +34,9 @@ from pao.wallet.statements import WALLET_LABEL as WALLET
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 router.include_router(autologin_router)
+# The transfer has a router of its own, which the app matches before its other routers
+# (pao.main): routes are tried one by one, and it is a money path a member sends often.
+transfer_router = APIRouter(route_class=UnitOfWorkRoute)
 
 NOT_FOUND = "NO_GAME | SLOT_NO_ACCOUNT | NOT_AREASLOT | NOT_UFABET"
 TRANSFER_ERRORS = {
@@ -126,7 +129,7 @@ async def refresh_slots(
     return RefreshSlotsOut(slots=await service.refresh_balances(request.app, member_id=member.id))
 
 
-@router.post(
+@transfer_router.post(
     "/api/wallet/transfer",
     operation_id="transfer",
     tags=["games"],
