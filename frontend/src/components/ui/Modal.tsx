@@ -1,6 +1,7 @@
 /**
- * Modal dialog on the native <dialog> element: focus moves in and is trapped by the browser,
- * Escape closes, the page behind is inert, and page scroll is locked while any modal is open.
+ * Modal dialog on the native <dialog> element: focus moves in (to the child marked
+ * data-autofocus, else the first focusable one) and is trapped by the browser, Escape closes,
+ * the page behind is inert, and page scroll is locked while any modal is open.
  */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -53,7 +54,14 @@ export function Modal({
   useEffect(() => {
     const dialog = ref.current;
     if (!open || !dialog) return;
-    if (!dialog.open) dialog.showModal();
+    if (!dialog.open) {
+      dialog.showModal();
+      // React does not write `autoFocus` into the page: it calls focus() while the dialog is
+      // still closed, which does nothing, and the dialog then focuses its first focusable
+      // element, the close button. The element a dialog marks data-autofocus (its main
+      // action, or the field to fill) gets the focus instead.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     const unlock = lockScroll();
     const onCancel = (event: Event) => {
       event.preventDefault();
@@ -110,7 +118,7 @@ export function MessageDialog({ open, onClose, title, message, tone = 'info' }: 
       title={title}
       role="alertdialog"
       footer={
-        <button type="button" className="btn btn-primary btn-block" onClick={onClose} autoFocus>
+        <button type="button" className="btn btn-primary btn-block" onClick={onClose} data-autofocus>
           {t('common.ok')}
         </button>
       }

@@ -64,7 +64,7 @@ export function DecisionDialog({ kind, adjustment, onClose }: { kind: Decision; 
           maxLength={500}
           required
           onChange={(event) => setReason(event.target.value)}
-          autoFocus
+          data-autofocus
         />
       </form>
     </ConfirmDialog>

@@ -117,7 +117,7 @@ export function MatchDialog({ payment, onClose }: { payment: Payment; onClose: (
             <p className="bo-muted">{t(`bo.deposits.owner.${status ?? 'UNKNOWN'}`)}</p>
           )}
         </section>
-        <TextField label={t('bo.deposits.searchMember')} hint={t('bo.deposits.searchHint')} type="search" value={q} onChange={(event) => setQ(event.target.value)} autoFocus />
+        <TextField label={t('bo.deposits.searchMember')} hint={t('bo.deposits.searchHint')} type="search" value={q} onChange={(event) => setQ(event.target.value)} data-autofocus />
         {search.length >= 2 && (
           <ul className="bo-match-results" aria-label={t('bo.deposits.results')}>
             {(found.data?.items ?? []).map((member) => (

@@ -26,7 +26,7 @@ function ReasonField({ value, onChange }: { value: string; onChange: (value: str
       required
       value={value}
       onChange={(event) => onChange(event.target.value)}
-      autoFocus
+      data-autofocus
     />
   );
 }

@@ -77,7 +77,7 @@ export function AddStaffDialog({ onClose }: { onClose: () => void }) {
           maxLength={40}
           value={login}
           onChange={(event) => setLogin(event.target.value)}
-          autoFocus
+          data-autofocus
         />
         <TextField
           label={t('bo.staff.displayName')}

@@ -55,7 +55,7 @@ export function StaffActionDialog({ kind, staff, onClose }: { kind: StaffAction;
               value={displayName}
               onChange={(event) => setDisplayName(event.target.value)}
               required
-              autoFocus
+              data-autofocus
             />
           </form>
         </ConfirmDialog>
@@ -88,7 +88,7 @@ export function StaffActionDialog({ kind, staff, onClose }: { kind: StaffAction;
               maxLength={128}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
-              autoFocus
+              data-autofocus
             />
           </form>
         </ConfirmDialog>

@@ -83,7 +83,7 @@ export function DecisionDialog({ kind, withdrawal, onClose, claimFirst = false }
           required
           error={missing && !text.trim() ? t('bo.withdrawals.required') : undefined}
           onChange={(event) => setText(event.target.value)}
-          autoFocus
+          data-autofocus
         />
       </form>
     </ConfirmDialog>

@@ -295,7 +295,7 @@ export function SpinPage() {
           onClose={closePrize}
           title={t('promotions.spin.resultTitle')}
           footer={
-            <button type="button" className="btn btn-primary btn-block" onClick={closePrize} autoFocus>
+            <button type="button" className="btn btn-primary btn-block" onClick={closePrize} data-autofocus>
               {t('common.ok')}
             </button>
           }
@@ -312,7 +312,7 @@ export function SpinPage() {
           onClose={() => setDetails(null)}
           title={details.prize.slice.label}
           footer={
-            <button type="button" className="btn btn-primary btn-block" onClick={() => setDetails(null)} autoFocus>
+            <button type="button" className="btn btn-primary btn-block" onClick={() => setDetails(null)} data-autofocus>
               {t('common.ok')}
             </button>
           }

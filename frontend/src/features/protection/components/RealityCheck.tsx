@@ -66,7 +66,7 @@ export function RealityCheck({ onStop }: { onStop: () => void }) {
       role="alertdialog"
       footer={
         <div className="reality-actions">
-          <button type="button" className="btn btn-primary btn-block" onClick={close} autoFocus>
+          <button type="button" className="btn btn-primary btn-block" onClick={close} data-autofocus>
             {t('reality.continue')}
           </button>
           <button
