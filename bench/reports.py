@@ -48,11 +48,14 @@ PG_URL = os.environ.get(
     "PAO_BENCH_REPORTS_PG_URL", "postgresql://postgres@127.0.0.1:5432/pao_bench_reports"
 )
 DB_URL = PG_URL.replace("postgresql://", "postgresql+asyncpg://", 1)
-MEMBERS = 20_000 if QUICK else 200_000
-ENTRIES = 250_000 if QUICK else 2_500_000  # two postings each
-WITHDRAWALS = 15_000 if QUICK else 150_000
-BONUSES = 10_000 if QUICK else 100_000
-AUDIT = 5_000 if QUICK else 50_000
+# PAO_BENCH_REPORTS_SCALE multiplies the seeded volumes: 10 is issue 36's "ten times today's
+# scale" (2,000,000 members, 50,000,000 postings; hours on a 2-core machine, never in CI).
+SCALE = int(os.environ.get("PAO_BENCH_REPORTS_SCALE", "1"))
+MEMBERS = (20_000 if QUICK else 200_000) * SCALE
+ENTRIES = (250_000 if QUICK else 2_500_000) * SCALE  # two postings each
+WITHDRAWALS = (15_000 if QUICK else 150_000) * SCALE
+BONUSES = (10_000 if QUICK else 100_000) * SCALE
+AUDIT = (5_000 if QUICK else 50_000) * SCALE
 RUNS = 5 if QUICK else 20
 REPORTS = ("daily", "payments", "promotions", "games", "members", "staff")
 EXPORTS = ("members/depositors", "daily/days")
