@@ -2,7 +2,8 @@
  * Browser tests against the real backend: the config starts `pao` on a free port with a fresh
  * data directory and the sandbox on, and drives Debian's chromium (never a downloaded browser).
  * Set PAO_E2E_BASE_URL to test a server that is already running instead, PAO_BIN to use another
- * `pao` command than ../.venv/bin/pao.
+ * `pao` command than ../.venv/bin/pao (and PAO_PYTHON its Python, which prepares the data
+ * directories and runs the warm operator CLI).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -57,14 +58,16 @@ const notPlayerApp = /terminated\.spec|backoffice.*\.spec|lao-variant\.spec/;
 // `npm run check:i18n`'s).
 type P = Project<AppOptions>;
 const projects: P[] = [
+  // The same build as the Lao variant (the server tells it): Lao number, LAK wallet, Lao QR.
+  // First: files are handed to the workers in the projects' order, and this one long test
+  // handed out last kept one worker busy half a minute after the other had finished.
+  { name: 'phone-lao-variant', use: { ...phone, appLocale: 'la', variant: 'la' }, testMatch: laoVariant },
   { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: notPlayerApp },
   { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main|@la\b/, testIgnore: notPlayerApp },
   { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main|@en\b/, testIgnore: notPlayerApp },
   { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop\b/, testIgnore: notPlayerApp },
   // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
   { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice.*\.spec/ },
-  // The same build as the Lao variant (the server tells it): Lao number, LAK wallet, Lao QR.
-  { name: 'phone-lao-variant', use: { ...phone, appLocale: 'la', variant: 'la' }, testMatch: laoVariant },
   {
     // Closes the whole site, so it runs after everything else.
     name: 'terminated',
@@ -109,17 +112,25 @@ export default defineConfig<AppOptions>({
   projects,
   webServer: external
     ? undefined
-    : ports.slice(0, backends).map((port, index) => ({
-        // Beside the server, the operator CLI kept warm on the same data directory
-        // (e2e/support/ops_server.py): the tests' `pao ops …` without a process each.
+    : [...ports.slice(0, backends).map((port, index) => ({
+        // `pao migrate`, `pao demo` and the settings below in one process
+        // (e2e/support/prepare_backend.py): as five `pao` processes, each importing the backend,
+        // they were most of the minute before the first test. Beside the server, the operator
+        // CLI kept warm on the same data directory (e2e/support/ops_server.py): the tests'
+        // `pao ops …` without a process each.
         // Every test registers from 127.0.0.1: the OTP and SMS caps (the backend's test_otp and
         // test_sms_budget test them) refused a full suite's members with OTP_BLOCK.
+        // It says it is starting, and that is all Playwright waits for (`wait`, raced with
+        // `url`): Playwright starts its web servers one after another, each waited for before
+        // the next, and the backends prepare at the same time instead. The last web server
+        // below waits until every backend answers.
         command:
-          `${pao} migrate && ${pao} demo && ` +
-          `${pao} ops settings set otpDailyCapPerIp 100000 && ${pao} ops settings set otpHourlyCapPerPrefix 100000 && ` +
-          `${pao} ops settings set otpHourlyCap 100000 && ` +
+          `echo pao-e2e: backend starting && ${python} e2e/support/prepare_backend.py migrate demo ` +
+          `'ops settings set otpDailyCapPerIp 100000' 'ops settings set otpHourlyCapPerPrefix 100000' ` +
+          `'ops settings set otpHourlyCap 100000' && ` +
           `{ ${python} e2e/support/ops_server.py ${join(dataDirs[index] ?? '', 'ops.sock')} & } && ${pao} serve`,
         url: `http://127.0.0.1:${port}/healthz`,
+        wait: { stdout: /pao-e2e: backend starting/ },
         timeout: 120_000,
         reuseExistingServer: false,
         stdout: 'ignore' as const,
@@ -141,4 +152,18 @@ export default defineConfig<AppOptions>({
           PAO_BANK_API: index === workers ? 'pao' : 'scb',
         },
       })),
+      {
+        // A backend that fails to start fails the run here, when the wait times out; its
+        // stderr (piped above) says why.
+        command: `${process.execPath} e2e/support/wait-for-backends.mjs ${ports
+          .slice(0, backends)
+          .map((port) => `http://127.0.0.1:${port}/healthz`)
+          .join(' ')}`,
+        wait: { stdout: /pao-e2e: all backends up/ },
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
+      },
+    ],
 });
