@@ -128,17 +128,21 @@ async def _call(request: Request, path: str, body: dict[str, Any]) -> dict[str, 
     return answer
 
 
-def _envelope(
-    body: RoundIn | TableIn, *txns: dict[str, Any], product: str = PRODUCT
-) -> dict[str, Any]:
+def _header(username: str, currency: str, product: str) -> dict[str, Any]:
+    """What every Common Flow call carries (providers.md §2)."""
     return {
         "id": str(uuid.uuid4()),
         "timestampMillis": int(time.time() * 1000),
         "productId": product,
-        "currency": body.currency,
-        "username": body.username,
-        "txns": list(txns),
+        "currency": currency,
+        "username": username,
     }
+
+
+def _envelope(
+    body: RoundIn | TableIn, *txns: dict[str, Any], product: str = PRODUCT
+) -> dict[str, Any]:
+    return {**_header(body.username, body.currency, product), "txns": list(txns)}
 
 
 def _txn(round_id: str, status: str, stake: int, payout: int = 0, **fields: Any) -> dict[str, Any]:
@@ -155,22 +159,20 @@ def _txn(round_id: str, status: str, stake: int, payout: int = 0, **fields: Any)
     }
 
 
-async def _send(request: Request, path: str, envelope: dict[str, Any], fault: str) -> Any:
-    answer = await _call(request, path, envelope)
+async def _logged(
+    request: Request, path: str, envelope: dict[str, Any], fault: str, log: list[str], what: str
+) -> dict[str, Any]:
+    """A call (twice under ``duplicate``); the first answer is the one that counts."""
+    first = await _call(request, path, envelope)
+    log.append(f"{what}: {first['statusCode']}")
     if fault == "duplicate":
-        answer = await _call(request, path, envelope)
-    return answer
+        again = await _call(request, path, envelope)
+        log.append(f"{what}, sent again: {again['statusCode']}")
+    return first
 
 
 async def _balance(request: Request, username: str, currency: str, product: str) -> dict[str, Any]:
-    body = {
-        "id": str(uuid.uuid4()),
-        "timestampMillis": int(time.time() * 1000),
-        "productId": product,
-        "currency": currency,
-        "username": username,
-    }
-    return await _call(request, "checkBalance", body)
+    return await _call(request, "checkBalance", _header(username, currency, product))
 
 
 def _minor(answer: dict[str, Any]) -> int:
@@ -232,17 +234,18 @@ async def play_round(body: RoundIn, request: Request) -> JSONResponse:
     log: list[str] = []
     if body.single_state:
         one = _txn(round_id, "SETTLED", body.stake, payout, isSingleState=True, isEndRound=True)
-        answer = await _send(request, "settleBets", _envelope(body, one), body.fault)
-        log.append(f"settle (single state): {answer['statusCode']}")
+        envelope = _envelope(body, one)
+        answer = await _logged(
+            request, "settleBets", envelope, body.fault, log, "settle (single state)"
+        )
         taken = answer["statusCode"] in TAKEN
         return _result(answer, log, round_id, body.stake if taken else 0, payout if taken else 0)
     count = 10 if body.fault == "burst" else 1
     bets = [_txn(round_id, "OPEN", body.stake) for _ in range(count)]
     if body.fault == "cancel_first":
-        early = await _call(request, "cancelBets", _envelope(body, {**bets[0], "status": "REFUND"}))
+        early = await _call(request, "cancelBets", _envelope(body, _cancel(bets[0])))
         log.append(f"cancel before bet: {early['statusCode']}")
-    placed = await _send(request, "placeBets", _envelope(body, *bets), body.fault)
-    log.append(f"bets: {placed['statusCode']}")
+    placed = await _logged(request, "placeBets", _envelope(body, *bets), body.fault, log, "bets")
     if placed["statusCode"] not in TAKEN:
         return _result(placed, log, round_id, 0, 0)
     if body.fault == "timeout":
@@ -252,8 +255,9 @@ async def play_round(body: RoundIn, request: Request) -> JSONResponse:
         log.append(f"time-out, cancel: {refund['statusCode']}")
         return _result(refund, log, round_id, 0, 0)
     settle = {**bets[0], "status": "SETTLED", "payoutAmount": payout / 100, "isEndRound": True}
-    settled = await _send(request, "settleBets", _envelope(body, settle), body.fault)
-    log.append(f"settle: {settled['statusCode']}")
+    settled = await _logged(
+        request, "settleBets", _envelope(body, settle), body.fault, log, "settle"
+    )
     return _result(settled, log, round_id, body.stake * count, payout)
 
 
@@ -293,18 +297,6 @@ def payout_of(side: Side, stake: int, outcome: Side) -> int:
         return 0
     # The banker pays 0.95 to 1 (the house's 5 % commission), rounded down to the satang.
     return stake * 2 if side == "player" else stake * 195 // 100
-
-
-async def _logged(
-    request: Request, path: str, envelope: dict[str, Any], fault: str, log: list[str], what: str
-) -> dict[str, Any]:
-    """A call (twice under ``duplicate``); the first answer is the one that counts."""
-    first = await _call(request, path, envelope)
-    log.append(f"{what}: {first['statusCode']}")
-    if fault == "duplicate":
-        again = await _call(request, path, envelope)
-        log.append(f"{what}, sent again: {again['statusCode']}")
-    return first
 
 
 def _cancel(bet: dict[str, Any], *, end_round: bool = False) -> dict[str, Any]:
