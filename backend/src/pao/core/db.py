@@ -41,9 +41,13 @@ class UtcDateTime(TypeDecorator[Any]):
     cache_ok = True
 
     def process_bind_param(self, value: Any, dialect: Any) -> Any:
-        if value is not None and value.tzinfo is None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
             raise ValueError("naive datetime given to a UTC column")
-        return value
+        # In UTC before SQLite drops the offset: SCB's "17:19+07:00" was kept as 17:19 UTC,
+        # seven hours late, and its inquiry then asked SCB for the next day's payments.
+        return value.astimezone(UTC)
 
     def process_result_value(self, value: Any, dialect: Any) -> Any:
         if value is not None and value.tzinfo is None:
