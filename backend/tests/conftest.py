@@ -105,6 +105,24 @@ def _plugged_ports() -> None:
 
 
 @pytest.fixture(scope="session")
+def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sandbox's store, created and stamped once (pao.sandbox.store): each test's app starts
+    on a copy and creates nothing, where creating its tables was ≈ 60 ms of every test."""
+    import pao.sandbox.router  # noqa: F401  (registers the sandbox's tables)
+    from pao.sandbox.store import create_sandbox_engine, init_sandbox_store
+
+    data_dir = tmp_path_factory.mktemp("sandbox-template")
+
+    async def make() -> None:
+        engine = create_sandbox_engine(Settings(data_dir=data_dir))
+        await init_sandbox_store(engine)
+        await engine.dispose()
+
+    asyncio.run(make())
+    return data_dir / "sandbox.db"
+
+
+@pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "pao.db"
 
@@ -226,7 +244,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
+def settings(database_url: str, tmp_path: Path, sandbox_template: Path) -> Settings:
+    (tmp_path / "data").mkdir()
+    shutil.copy(sandbox_template, tmp_path / "data" / "sandbox.db")
     return Settings(
         env="test",
         database_url=database_url,
