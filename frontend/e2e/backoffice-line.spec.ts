@@ -59,7 +59,9 @@ test('a LINE user writes, support sees it live and answers, the user reads it in
   const question = lineChat.getByRole('listitem').filter({ hasText: 'Anything else?' });
   await expect(question.getByRole('button', { name: 'Yes, thanks' })).toBeVisible();
   await question.getByRole('button', { name: 'I need more help' }).click();
-  await expect(thread.getByText('I need more help')).toBeVisible();
+  // The member's answer: a message of its own, not the question's disabled chip of that text
+  // (which is in the thread from the moment the question is sent).
+  await expect(thread.getByRole('paragraph').filter({ hasText: /^I need more help$/ })).toBeVisible();
   // The builder is back to plain text for the next reply.
   await expect(conversation.getByLabel(t('agent.replyKind'))).toHaveValue('text');
   await lineContext.close();
