@@ -19,7 +19,10 @@ const reactRouterProduction = {
 };
 
 const testFiles = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts', 'plugins/**/*.test.ts'];
-const isolated = testsNeedingIsolation(fileURLToPath(new URL('.', import.meta.url)), ['src', 'scripts', 'plugins']);
+// Read only when vitest loads this file (it sets VITEST), not for every build.
+const isolated = process.env.VITEST
+  ? testsNeedingIsolation(fileURLToPath(new URL('.', import.meta.url)), ['src', 'scripts', 'plugins'])
+  : [];
 
 export default defineConfig(({ command }) => ({
   // One build for every operator: the server tells the app its variant (src/lib/variant.ts).
