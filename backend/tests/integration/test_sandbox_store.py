@@ -36,35 +36,18 @@ async def test_tables_are_created_under_the_write_lock(tmp_path: Path) -> None:
         # The lock is taken before the existence checks, not only at the first CREATE.
         assert statements[0] == "BEGIN IMMEDIATE", statements[:3]
         assert any(s.startswith("CREATE") for s in statements)
-        # A second process starting on the same file finds the tables and creates none.
+        # A second process starting on the same file finds the tables and creates none: the
+        # stamp alone says the schema is there, no table is even looked for.
         again = create_sandbox_engine(Settings(data_dir=tmp_path))
         statements.clear()
         event.listen(again.sync_engine, "before_cursor_execute", record)
         await init_sandbox_store(again)
         assert not [s for s in statements if s.startswith("CREATE")]
+        assert statements == ["BEGIN IMMEDIATE", "PRAGMA user_version"], statements
         async with again.connect() as connection:
             tables = await connection.run_sync(lambda c: inspect(c).get_table_names())
         assert "sandbox_sms" in tables
         await again.dispose()
-    finally:
-        await engine.dispose()
-
-
-async def test_a_file_bearing_its_schemas_stamp_is_only_read(tmp_path: Path) -> None:
-    first = create_sandbox_engine(Settings(data_dir=tmp_path))
-    await init_sandbox_store(first)
-    await first.dispose()
-    engine = create_sandbox_engine(Settings(data_dir=tmp_path))
-    statements: list[str] = []
-    event.listen(
-        engine.sync_engine,
-        "before_cursor_execute",
-        lambda _c, _cur, statement, *_a: statements.append(statement.strip()),
-    )
-    try:
-        await init_sandbox_store(engine)
-        # No table looked for, none created: the stamp alone says the schema is there.
-        assert statements == ["BEGIN IMMEDIATE", "PRAGMA user_version"], statements
     finally:
         await engine.dispose()
 

@@ -72,11 +72,11 @@ async def init_sandbox_store(engine: AsyncEngine) -> async_sessionmaker[AsyncSes
     """Create what is missing of the sandbox's tables, unless the file bears this schema's
     stamp. A file of an older schema is brought up to date as before: missing tables created
     (``create_all`` skips the ones there), then stamped."""
-    fingerprint = schema_fingerprint()
+    stamp = schema_fingerprint()
     async with engine.begin() as conn:
-        if await conn.scalar(text("PRAGMA user_version")) != fingerprint:
+        if await conn.scalar(text("PRAGMA user_version")) != stamp:
             await conn.run_sync(SandboxBase.metadata.create_all)
-            await conn.exec_driver_sql(f"PRAGMA user_version = {fingerprint}")
+            await conn.exec_driver_sql(f"PRAGMA user_version = {stamp}")
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
