@@ -5,15 +5,15 @@ a bare ASGI handler on raw asyncpg (bench only, never in production).
 in the same worker processes and on the same event loop: the raw body read, ``X-Hub88-Signature``
 verified over it exactly as Pao verifies it (RSA PKCS#1 v1.5, SHA-256, the same public key, the
 same ``cryptography`` call), the JSON parsed, and **the statements of bench/sql/seamless.sql**
-(the pair's own, which ``bench.sqlcheck`` holds equal to what Pao sends) run in the same
-transactions, each prepared once per connection, then the answer written as Hub88's JSON. No
-FastAPI, no SQLAlchemy, no pydantic, no middleware.
+(the pair's own, which ``bench.sqlcheck`` holds equal to what Pao sends: the bet's token read,
+then one ``pao_seamless_call`` a call, in autocommit), each prepared once per connection, then
+the answer written as Hub88's JSON. No FastAPI, no SQLAlchemy, no pydantic, no middleware.
 
 The script's amounts are fixed (1 THB bets, 0.90 THB wins), as pgbench runs it; a body with
 another amount is refused (``RS_ERROR_WRONG_TYPES``): the bare handler does the bench's calls,
 not Hub88's whole contract. It checks what the money needs — the token is the member's and
-unexpired, the game known, the id new, the wallet covers the stake, the win's bet exists — and
-answers ``RS_OK`` with the balance.
+unexpired, the game known; the function decides the rest (the id new, the wallet covers the
+stake, the win's bet exists) — and answers ``RS_OK`` with the balance.
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ WIN_MARK = "-- ===== win ====="
 
 
 def _sections() -> tuple[list[Statement], list[Statement]]:
-    """The script's bet statements and its win statements (BEGIN and COMMIT included), as
-    pgbench reads them; its ``\\set`` lines are pgbench's own draws (here the body's ids)."""
+    """The script's bet statements and its win statements, as pgbench reads them; its ``\\set`` lines are pgbench's own draws (here the body's ids)."""
     text = "\n".join(
         line for line in SCRIPT.read_text().splitlines() if not line.startswith("\\set")
     )
@@ -62,6 +61,17 @@ def _answer(call: dict[str, Any], status: str, balance: int | None = None) -> by
         body["currency"] = "THB"
         body["balance"] = balance * 1000
     return json.dumps(body).encode()
+
+
+# The function's refusals the bench's calls can meet, as Hub88's codes (a replay: a duplicate,
+# as the bench never sends one twice).
+_REFUSALS = {
+    "ok": "RS_ERROR_DUPLICATE_TRANSACTION",
+    "duplicate": "RS_ERROR_DUPLICATE_TRANSACTION",
+    "not_enough_money": "RS_ERROR_NOT_ENOUGH_MONEY",
+    "rolled_back": "RS_ERROR_TRANSACTION_ROLLED_BACK",
+    "unknown_bet": "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
+}
 
 
 class _Refused(Exception):
@@ -136,7 +146,7 @@ class BareSeamless:
                 connection, self.bet if kind == "bet" else self.win, kind, call, values
             )
         except _Refused as refused:
-            await connection.execute("ROLLBACK")
+            # Nothing to roll back: each statement ran in autocommit, and a refusal wrote nothing.
             await self.connections.release(connection)
             return _answer(call, refused.status)
         except BaseException:
@@ -170,16 +180,11 @@ class BareSeamless:
                     raise _Refused("RS_ERROR_INVALID_TOKEN")
                 if not token["known_game"]:
                     raise _Refused("RS_ERROR_INVALID_GAME")
-            elif "FOR UPDATE" in sql:
-                balance = values["w_balance"]  # the wallet's, read under the lock
-                if kind == "bet" and balance < 100:
-                    raise _Refused("RS_ERROR_NOT_ENOUGH_MONEY")
-            elif sql.startswith("SELECT") and "FROM seamless_transactions" in sql:
-                # The call's own id and (a bet) a rollback before it or (a win) its bet.
-                if any(row["txn_id"] == call["transaction_uuid"] for row in rows):
-                    raise _Refused("RS_ERROR_DUPLICATE_TRANSACTION")
-                if kind == "bet" and rows:
-                    raise _Refused("RS_ERROR_TRANSACTION_ROLLED_BACK")
-                if kind == "win" and not rows:
-                    raise _Refused("RS_ERROR_TRANSACTION_DOES_NOT_EXIST")
-        return balance + (-100 if kind == "bet" else 90)
+            elif "FROM pao_seamless_call(" in sql:
+                outcome = rows[0]
+                if outcome["outcome"] != "ok" or outcome["replayed"]:
+                    raise _Refused(
+                        _REFUSALS.get(outcome["outcome"], "RS_ERROR_UNKNOWN")
+                    )
+                balance = outcome["balance_after"]
+        return balance

@@ -19,6 +19,7 @@ from pao.core.security import hash_password, token_digest
 from pao.games import ddl as games_ddl
 from pao.games.catalogue import DEMO_GAMES, seed_games
 from pao.games.models import GameAccount
+from pao.games.seamless import ddl as seamless_ddl
 from pao.games.seamless.hub88 import PROVIDER as HUB88
 from pao.games.seamless.models import SeamlessGame, SeamlessSession
 from pao.identity.models import LoginSession, Member
@@ -78,13 +79,14 @@ async def reset_database() -> None:
     engine = create_async_engine(APP_DB_URL)
     async with engine.begin() as conn:
         # The schema of the models (the same as the tests build), plus the ledger's guards and
-        # the withdrawal's function.
+        # the money paths' functions.
         await conn.run_sync(Base.metadata.create_all)
         for statement in (
             *statements_for("postgresql"),
             *wallet_ddl.statements_for("postgresql"),
             *games_ddl.statements_for("postgresql"),
             *credit_ddl.statements_for("postgresql"),
+            *seamless_ddl.statements_for("postgresql"),
         ):
             await conn.exec_driver_sql(statement)
     await engine.dispose()

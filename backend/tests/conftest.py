@@ -38,6 +38,7 @@ from pao.backoffice import ddl as backoffice_ddl
 from pao.core.db import Base
 from pao.core.settings import Settings
 from pao.games import ddl as games_ddl
+from pao.games.seamless import ddl as seamless_ddl
 from pao.kit.clock import clock
 from pao.ledger import credit_ddl
 from pao.ledger.ddl import statements_for
@@ -83,6 +84,7 @@ async def build_schema(engine: AsyncEngine) -> None:
             *wallet_ddl.statements_for(engine.dialect.name),
             *games_ddl.statements_for(engine.dialect.name),
             *credit_ddl.statements_for(engine.dialect.name),
+            *seamless_ddl.statements_for(engine.dialect.name),
         ):
             await conn.exec_driver_sql(statement)
 

@@ -6,7 +6,8 @@ dependency of the hot routes is a plain ``def`` (FastAPI would run it in its thr
 withdrawal, a transfer and a slip upload send no more statements than counted in the bench,
 the wallet read is one
 statement (login, member, balance, invite summary and games together) without a
-transaction on PostgreSQL, and the wallet's routes are matched first."""
+transaction on PostgreSQL, a seamless callback one statement without one, and the wallet's
+routes are matched first."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ from pao.games.catalogue import DEMO_GAMES
 from pao.site import settings as site_settings
 from pao.site import termination
 from pao.wallet.router import reads as wallet_reads
+from tests.api.test_seamless_hub88 import UNIT as HUB88_UNIT
+from tests.api.test_seamless_hub88 import _player as hub88_player
 from tests.api.test_slips import bank_transfer, open_slips, slip_of, upload
 from tests.api.test_slips import member as slip_member
 from tests.games_support import activate, funded_member, seed, transfer_headers
@@ -312,3 +315,46 @@ def test_callbacks_then_money_routes_are_matched_before_the_other_domains(app: F
     assert wallet_paths <= set(after_callbacks[:4]), after_callbacks[:6]
     # Then the other money paths a member sends often: the transfer and the slip upload.
     assert {"/api/wallet/transfer", "/api/wallet/slip"} <= set(after_callbacks[:6])
+
+
+async def test_a_seamless_spin_is_one_statement_a_call_without_a_transaction(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Hub88 bet and its win (a spin): on PostgreSQL the bet's token-and-game read and one
+    ``pao_seamless_call`` each, in autocommit (no BEGIN or COMMIT round trips; ADR 0033,
+    bench/sql/seamless.sql); on SQLite the core's steps in a transaction."""
+    player = await hub88_player(client, 100_00)
+    await player.balance()  # the member's accounts on the provider: opened by a first call
+    opened = await player.bet(0)
+    assert opened["status"] == "RS_OK"
+    transactions: list[str] = []
+    postgres = app.state.engine.dialect.name == "postgresql"
+    if postgres:
+        adapter = type(await _raw_connection(app))
+        start = adapter._start_transaction
+
+        async def counting(self: Any) -> None:
+            if self.isolation_level != "autocommit":
+                transactions.append(self.isolation_level)
+            await start(self)
+
+        monkeypatch.setattr(adapter, "_start_transaction", counting)
+    body = player.txn(10)
+    with recorded(app) as statements:
+        bet = await player.call("/transaction/bet", body)
+        win = await player.win(body, 25)
+    assert (bet["status"], win["status"]) == ("RS_OK", "RS_OK")
+    assert win["balance"] == (100_00 - 10 + 25) * HUB88_UNIT  # satang, in Hub88's unit
+    statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
+    if postgres:
+        assert len(statements) == 3, statements
+        assert "FROM seamless_sessions" in statements[0]
+        assert all("FROM pao_seamless_call(" in s for s in statements[1:])
+        assert transactions == []
+    else:
+        assert len(statements) > 10
+
+
+async def _raw_connection(app: FastAPI) -> Any:
+    async with app.state.engine.connect() as connection:
+        return (await connection.get_raw_connection()).dbapi_connection

@@ -34,6 +34,7 @@ MONEY_FUNCTIONS = {
     "pao_begin_transfer_in": "0019",
     "pao_settle_transfer": "0019",
     "pao_credit_wallet": "0020",
+    "pao_seamless_call": "0039",
 }
 
 

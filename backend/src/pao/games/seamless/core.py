@@ -15,13 +15,17 @@
 
 Outcomes are data (:class:`Outcome`), not exceptions: a dialect maps each status to its own
 code and still answers the balance.
+
+The dialects call :func:`play`. On PostgreSQL it runs the call as one statement
+(:mod:`pao.games.seamless.function`, ADR 0033) and takes :func:`bet`, :func:`win` and
+:func:`rollback` below, the steps, only where the function leaves a call to them; SQLite always
+takes the steps. ``tests/api/test_seamless_function.py`` holds the two to the same rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from sqlalchemy import Insert, Select, Table, and_, bindparam, func, or_, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -31,6 +35,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.core import executor
 from pao.core.inserts import insert_now, update_now
+from pao.games.seamless import function
+
+# The core's vocabulary, named here too: the dialects speak to the core (core.Move, core.Status).
+from pao.games.seamless.calls import Move as Move
+from pao.games.seamless.calls import Outcome as Outcome
+from pao.games.seamless.calls import Status as Status
 from pao.games.seamless.models import SeamlessRound, SeamlessTransaction, TxnKind
 from pao.identity.models import Member, MemberStatus
 from pao.kit.clock import utcnow
@@ -42,50 +52,6 @@ from pao.protection.models import HitKind
 from pao.protection.service import is_excluded, loss_limit_reached
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL, record_statement
-
-
-class Status(StrEnum):
-    OK = "ok"
-    NOT_ENOUGH_MONEY = "not_enough_money"
-    DUPLICATE = "duplicate"  # a known transaction id with different data
-    UNKNOWN_BET = "unknown_bet"  # a win or rollback whose bet Pao never took
-    ROLLED_BACK = "rolled_back"  # the bet was rolled back (a late bet, a win on it, again)
-    SETTLED = "settled"  # a rollback of a bet that a win has settled
-    USER_DISABLED = "user_disabled"
-    LIMIT_REACHED = "limit_reached"  # the member's own loss limit (player protection)
-    WRONG_CURRENCY = "wrong_currency"
-    UNKNOWN_USER = "unknown_user"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    status: Status
-    currency: Currency
-    balance: int  # minor units: the wallet after the call (as it stands when refused)
-    before: int  # minor units: the wallet before the call
-    # A call already processed, answered again (a dialect may have its own code for it).
-    replayed: bool = False
-    # A refusal that wrote its record (player protection's hit): committed all the same.
-    kept: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.status is Status.OK
-
-
-@dataclass(frozen=True)
-class Move:
-    """One provider transaction, in Pao's terms (minor units, Pao's member id)."""
-
-    provider: str
-    txn_id: str
-    member_id: int
-    currency: Currency
-    round_id: str
-    game_code: str
-    amount: int = 0  # a rollback's comes from its bet
-    reference_id: str | None = None
-    round_closed: bool = False
 
 
 @dataclass
@@ -341,7 +307,7 @@ async def _move(
         amount=amount,
         kind=kind,
         actor=f"provider:{move.provider}",
-        memo=f"{move.game_code} {move.round_id} {move.txn_id}"[:200],
+        memo=function.memo(move),
     )
     return entry.id
 
@@ -374,7 +340,7 @@ async def bet(session: AsyncSession, move: Move) -> Outcome:
     if locked.balance < move.amount:
         return locked.outcome(Status.NOT_ENOUGH_MONEY)
     entry_id = await _move(
-        session, locked.wallet, locked.clearing, move.amount, "seamless.bet", move
+        session, locked.wallet, locked.clearing, move.amount, function.entry_kind(TxnKind.BET), move
     )
     await _record(session, TxnKind.BET, move, move.amount, entry_id)
     await _round(session, move, bets=move.amount)
@@ -410,7 +376,7 @@ async def win(session: AsyncSession, move: Move) -> Outcome:
     if isinstance(target, Status):
         return locked.outcome(target)
     entry_id = await _move(
-        session, locked.clearing, locked.wallet, move.amount, "seamless.win", move
+        session, locked.clearing, locked.wallet, move.amount, function.entry_kind(TxnKind.WIN), move
     )
     if not target.settled:
         await update_now(session, target, {"settled": True})
@@ -445,7 +411,12 @@ async def rollback(session: AsyncSession, move: Move) -> Outcome:
     if target.settled:
         return locked.outcome(Status.SETTLED)
     entry_id = await _move(
-        session, locked.clearing, locked.wallet, target.amount, "seamless.rollback", move
+        session,
+        locked.clearing,
+        locked.wallet,
+        target.amount,
+        function.entry_kind(TxnKind.ROLLBACK),
+        move,
     )
     await update_now(session, target, {"rolled_back": True})
     await _record(session, TxnKind.ROLLBACK, move, target.amount, entry_id)
@@ -473,9 +444,35 @@ async def balance(session: AsyncSession, member_id: int) -> Outcome:
 
 
 Operation = Callable[[AsyncSession], Awaitable[Outcome]]
+Sessions = async_sessionmaker[AsyncSession]
 
 
-async def run(sessionmaker: async_sessionmaker[AsyncSession], operation: Operation) -> Outcome:
+async def play(sessions: Sessions, read_sessions: Sessions, kind: TxnKind, move: Move) -> Outcome:
+    """A dialect's bet, win or rollback, committed before the provider hears the answer.
+
+    On PostgreSQL one statement (:mod:`pao.games.seamless.function`, ADR 0033) in autocommit
+    (``read_sessions``): atomic on its own, so neither BEGIN nor COMMIT is a round trip of
+    its own, and it writes nothing but what it answers OK. Two members' calls racing on one new
+    id: the unique index refuses the second statement whole, which runs again and finds the
+    first's row (as :func:`run` does). What the function leaves to the steps, and SQLite, take
+    the steps in a transaction (:func:`run`)."""
+    async with read_sessions() as session:
+        if function.on_postgres(session):
+            for attempt in (1, 2):
+                try:
+                    done = await function.call(session, kind, move)
+                except IntegrityError:
+                    if attempt == 2:
+                        raise
+                    continue
+                if done is not None:
+                    return done
+                break
+    steps = {TxnKind.BET: bet, TxnKind.WIN: win, TxnKind.ROLLBACK: rollback}[kind]
+    return await run(sessions, lambda session: steps(session, move))
+
+
+async def run(sessionmaker: Sessions, operation: Operation) -> Outcome:
     """Run one call in its own transaction, committed before the provider hears the answer.
 
     Two calls racing on one new transaction id for different members both pass the lookup

@@ -172,19 +172,23 @@ async def _one(
     stake, payout = wire.to_minor(txn.bet_amount), wire.to_minor(txn.payout_amount)
     if stake is None or payout is None:
         return wire.INTERNAL
-    sessionmaker = request.app.state.sessionmaker
+    state = request.app.state
+
+    async def play(kind: TxnKind, move: core.Move) -> core.Outcome:
+        return await core.play(state.sessionmaker, state.read_sessionmaker, kind, move)
+
     if txn.skip_balance_update:
         async with request.app.state.read_sessionmaker() as session:
             return await core.balance(session, member_id)
     ends = _ends_round(path, txn)
     if path == "placeBets":
         move = _move(call, member_id, txn, suffix="", amount=stake, ref=False, ends_round=ends)
-        return await core.run(sessionmaker, lambda s: core.bet(s, move))
+        return await play(TxnKind.BET, move)
     if path == "settleBets":
         if txn.is_single_state:
             # The stake opens the round; the payout just after closes it.
             bet = _move(call, member_id, txn, suffix="", amount=stake, ref=False, ends_round=False)
-            placed = await core.run(sessionmaker, lambda s: core.bet(s, bet))
+            placed = await play(TxnKind.BET, bet)
             if not placed.ok or placed.replayed:
                 return placed
         elif txn.transaction_type == "BY_ROUND":
@@ -195,9 +199,9 @@ async def _one(
         win = _move(
             call, member_id, txn, suffix=":settle", amount=payout, ref=True, ends_round=ends
         )
-        return await core.run(sessionmaker, lambda s: core.win(s, win))
+        return await play(TxnKind.WIN, win)
     refund = _move(call, member_id, txn, suffix=":cancel", amount=0, ref=True, ends_round=ends)
-    return await core.run(sessionmaker, lambda s: core.rollback(s, refund))
+    return await play(TxnKind.ROLLBACK, refund)
 
 
 async def _money(prefix: str, request: Request, path: str) -> JSONResponse:

@@ -6,8 +6,8 @@ answers HTTP 200 with the outcome in ``status`` and ``request_uuid`` echoed, and
 Hub88's unit. The money rules are :mod:`pao.games.seamless.core`'s; this module maps fields
 and codes. A bet needs the member's own, unexpired session token for that currency and a game
 of the catalogue; a win or rollback needs neither (Hub88: never refuse them for the token).
-These are bare routes (no unit-of-work route, no member session): the core runs each call in
-its own transaction, committed before the answer; what is only read before it (the token, the
+These are bare routes (no unit-of-work route, no member session): the core runs each call
+committed before the answer (on PostgreSQL one statement in autocommit: ADR 0033); what is only read before it (the token, the
 game, the member) is read outside a transaction (the app's read sessions: no BEGIN and
 ROLLBACK round trips on PostgreSQL).
 """
@@ -110,8 +110,9 @@ def _member_id(call: BaseModel) -> int | None:
     return wire.member_of(call.user)  # type: ignore[attr-defined]
 
 
-async def _run(request: Request, operation: core.Operation) -> core.Outcome:
-    return await core.run(request.app.state.sessionmaker, operation)
+async def _play(request: Request, kind: TxnKind, move: core.Move) -> core.Outcome:
+    state = request.app.state
+    return await core.play(state.sessionmaker, state.read_sessionmaker, kind, move)
 
 
 @_call(wire.InfoIn)
@@ -236,7 +237,7 @@ async def transaction_bet(request: Request, call: wire.BetIn) -> JSONResponse:
             return _outcome(echo, replay)
         status = wire.TOKEN_EXPIRED if check is tokens.TokenCheck.EXPIRED else wire.INVALID_GAME
         return _answer(echo, status)
-    return _outcome(echo, await _run(request, lambda s: core.bet(s, move)))
+    return _outcome(echo, await _play(request, TxnKind.BET, move))
 
 
 @_call(wire.WinIn)
@@ -248,7 +249,7 @@ async def transaction_win(request: Request, call: wire.WinIn) -> JSONResponse:
         return checked
     member_id, amount = checked
     move = _move(call, member_id, call.currency, amount)
-    return _outcome(echo, await _run(request, lambda s: core.win(s, move)))
+    return _outcome(echo, await _play(request, TxnKind.WIN, move))
 
 
 @_call(wire.RollbackIn)
@@ -263,7 +264,7 @@ async def transaction_rollback(request: Request, call: wire.RollbackIn) -> JSONR
     if member is None:
         return _answer(echo, wire.STATUS[core.Status.UNKNOWN_USER])
     move = _move(call, member_id, member.currency, 0)
-    return _outcome(echo, await _run(request, lambda s: core.rollback(s, move)))
+    return _outcome(echo, await _play(request, TxnKind.ROLLBACK, move))
 
 
 for _path, _endpoint, _name in (
