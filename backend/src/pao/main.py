@@ -25,6 +25,7 @@ import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
 from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
+from pao.core.callback_lane import CallbackLane
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
@@ -190,7 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # every page load asks for, and the withdrawal), the transfer, the slip upload. Behind the
     # others' routes, matching the wallet read was a tenth of its CPU and the transfer was
     # matched 94th (docs/benchmarks.md, ADR 0035).
-    register_seamless_callbacks(app)
+    callbacks = register_seamless_callbacks(app)
     app.include_router(wallet_router)
     app.include_router(games_transfer_router)
     install_slips_and_payouts(app)
@@ -237,7 +238,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # request before anything else runs, that read included (a 100 MB body or a NUL costs no
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
-    # the 410/503 answers carry them too.
+    # the 410/503 answers carry them too. Innermost, the aggregators' callbacks are answered in
+    # front of FastAPI's routing (pao.core.callback_lane), inside every guarantee above.
+    app.add_middleware(CallbackLane, routes=callbacks)
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
     limits = {**BODY_LIMITS, **(SANDBOX_BODY_LIMITS if settings.sandbox else {})}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.routing import APIRoute
 
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
@@ -218,13 +219,14 @@ def register(app: Any) -> None:
     app.state.provider_health = create_health_tracker(settings)
 
 
-def register_seamless_callbacks(app: Any) -> None:
+def register_seamless_callbacks(app: Any) -> list[APIRoute]:
     """The aggregators' wallet callbacks (Hub88's Wallet API, AMB's Common Flow), for those
-    configured. The app includes them before its other routers: routes are matched one by one
-    in order, and a callback is the hottest request Pao serves (a spin is a bet and a win);
-    behind the app's two hundred-odd routes, matching it was 6 % of its CPU, while these
-    sixteen routes in front cost another request about 1 % (a wallet read)."""
+    configured; their routes, which the app also serves in front of FastAPI's routing
+    (:mod:`pao.core.callback_lane`: a callback is the hottest request Pao serves, a spin is a
+    bet and a win). The app includes them before its other routers too, so that a request the
+    lane does not take (another method) is told apart from them first."""
     settings = app.state.settings
+    callbacks: list[APIRoute] = []
     if settings.hub88_enabled:
         from pao.games.seamless.hub88.games_api import SYNC_JOB
         from pao.games.seamless.hub88.keys import keys_of
@@ -232,8 +234,15 @@ def register_seamless_callbacks(app: Any) -> None:
 
         keys_of(app)  # a key that does not load stops the start-up, not the first bet
         app.include_router(hub88_wallet)
+        callbacks += _api_routes(hub88_wallet)
         app.state.jobs.append(SYNC_JOB)
     if settings.amb_enabled:
         from pao.games.seamless.amb.callbacks import router as amb_callbacks
 
         app.include_router(amb_callbacks)
+        callbacks += _api_routes(amb_callbacks)
+    return callbacks
+
+
+def _api_routes(router: APIRouter) -> list[APIRoute]:
+    return [route for route in router.routes if isinstance(route, APIRoute)]

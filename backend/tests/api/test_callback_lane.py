@@ -1,0 +1,130 @@
+"""The callback lane (``pao.core.callback_lane``, ADR 0033 step 2) answers the aggregators'
+callbacks as FastAPI's router does, and inside every guarantee of the middleware stack: the
+same answers (Hub88's exact paths, AMB's templated one), the security headers, the edge's body
+limit, the site's termination, a 500 for an unexpected error, the request metrics by route;
+and it takes nothing else (another method, another path)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from pao.core import metrics
+from pao.core.callback_lane import CallbackLane
+from pao.games.seamless import core
+from pao.games.seamless.hub88.signature import sign
+from pao.site.termination import invalidate_termination_cache
+from tests.api.test_seamless_amb import _amb
+from tests.api.test_seamless_hub88 import KEY, _player
+from tests.api.test_security_headers import assert_api_headers
+from tests.helpers import set_site_setting
+
+BET = "/api/hub88/transaction/bet"
+
+
+@pytest.fixture
+def lane_taken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the lane answered (a spy on its match)."""
+    taken: list[str] = []
+    real = CallbackLane._match
+
+    def match(self: CallbackLane, path: str) -> Any:
+        found = real(self, path)
+        if found is not None:
+            taken.append(path)
+        return found
+
+    monkeypatch.setattr(CallbackLane, "_match", match)
+    return taken
+
+
+def _signed(body: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
+    raw = json.dumps(body).encode()
+    return raw, {"Content-Type": "application/json", "X-Hub88-Signature": sign(KEY, raw)}
+
+
+async def test_hub88_and_amb_answer_as_through_the_router(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch, lane_taken: list[str]
+) -> None:
+    async def scenario() -> list[Any]:
+        player = await _player(client, 100_00)
+        body = player.txn(10)
+        answers = [await player.call("/transaction/bet", body), await player.win(body, 25)]
+        answers.append(await player.call("/transaction/bet", body))  # a replay
+        amb = await _amb(client, 100_00)
+        bet = amb.txn("OPEN", 1)
+        answers.append(await amb.call("placeBets", amb.envelope(bet)))
+        answers.append(await amb.call("placeBets", amb.envelope(bet)))  # the duplicate rule
+        # What differs per member and call, not per path taken.
+        for answer in answers:
+            for key in ("user", "request_uuid", "username", "id", "timestampMillis"):
+                answer.pop(key, None)
+        return answers
+
+    through_lane = await scenario()
+    assert len(lane_taken) == 5
+    assert lane_taken[-1] == "/api/amb/pgsoft/placeBets"
+    monkeypatch.setattr(CallbackLane, "_match", lambda self, path: None)
+    assert await scenario() == through_lane
+
+
+async def test_the_stacks_guarantees_hold_in_the_lane(
+    client: httpx.AsyncClient, lane_taken: list[str]
+) -> None:
+    player = await _player(client, 100_00)
+    raw, headers = _signed(player.txn(10))
+    answer = await client.post(BET, content=raw, headers=headers)
+    assert answer.status_code == 200
+    assert_api_headers(answer)
+    # The edge bounds the body before anything reads it (the lane never saw it).
+    oversized = await client.post(BET, content=b"{" + b" " * (70 * 1024) + b"}", headers=headers)
+    assert oversized.status_code == 413
+    assert lane_taken == [BET]
+    # A terminated site takes no callback either.
+    await set_site_setting(client, "terminated", True)
+    invalidate_termination_cache()
+    gone = await client.post(BET, content=raw, headers=headers)
+    assert gone.status_code == 410
+    assert_api_headers(gone)
+    assert lane_taken == [BET]
+
+
+async def test_an_unexpected_error_is_a_500_and_counted_by_route(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, lane_taken: list[str]
+) -> None:
+    async def broken(*_args: Any) -> core.Outcome:
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(core, "play", broken)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        player = await _player(client, 100_00)
+        raw, headers = _signed(player.txn(10))
+        before = _requests(BET, "500")
+        answer = await client.post(BET, content=raw, headers=headers)
+    assert answer.status_code == 500
+    assert answer.json()["message"] == "INTERNAL_SERVER_ERROR"
+    assert lane_taken == [BET]
+    assert _requests(BET, "500") == before + 1
+
+
+def _requests(route: str, status: str) -> float:
+    value = metrics.HTTP_REQUESTS.labels("POST", route, status)._value.get()
+    return float(value)
+
+
+async def test_other_methods_and_paths_go_on_to_the_app(
+    client: httpx.AsyncClient, lane_taken: list[str]
+) -> None:
+    calls: list[Callable[[], Awaitable[httpx.Response]]] = [
+        lambda: client.get(BET),
+        lambda: client.post("/api/hub88/transaction/bets", json={}),
+        lambda: client.post("/api/amb/pgsoft/extra/placeBets", json={}),
+    ]
+    assert [(await call()).status_code for call in calls] == [405, 404, 404]
+    assert lane_taken == []
