@@ -136,6 +136,9 @@ test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in
 
   // The kip wheel: coins earned at kip's own rate (50,000 kip a coin, not baht's 100), prizes
   // defined in kip and paid in kip. Spin until a credit coupon can be claimed, and claim it.
+  // Reduced motion: the prize at once, not after a 4–5 s turn and a 1.6 s reveal per spin (the
+  // motion is finish.spec.ts's; this test is about kip).
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto('/user/spin');
   // Its name says the coins left (a plural pair: the count changes as the member spins).
   const spinButton = page.getByRole('button', { name: new RegExp(`^${t('promotions.spin.spinButton', { count: 99 }).replace('99', '\\d+')}$`) });
