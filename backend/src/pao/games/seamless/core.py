@@ -31,7 +31,7 @@ from sqlalchemy import Insert, Select, Table, and_, bindparam, func, or_, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from pao.core import executor
 from pao.core.inserts import insert_now, update_now
@@ -447,27 +447,26 @@ Operation = Callable[[AsyncSession], Awaitable[Outcome]]
 Sessions = async_sessionmaker[AsyncSession]
 
 
-async def play(sessions: Sessions, read_sessions: Sessions, kind: TxnKind, move: Move) -> Outcome:
+async def play(sessions: Sessions, engine: AsyncEngine, kind: TxnKind, move: Move) -> Outcome:
     """A dialect's bet, win or rollback, committed before the provider hears the answer.
 
-    On PostgreSQL one statement (:mod:`pao.games.seamless.function`, ADR 0033) in autocommit
-    (``read_sessions``): atomic on its own, so neither BEGIN nor COMMIT is a round trip of
-    its own, and it writes nothing but what it answers OK. Two members' calls racing on one new
-    id: the unique index refuses the second statement whole, which runs again and finds the
-    first's row (as :func:`run` does). What the function leaves to the steps, and SQLite, take
-    the steps in a transaction (:func:`run`)."""
-    async with read_sessions() as session:
-        if function.on_postgres(session):
-            for attempt in (1, 2):
-                try:
-                    done = await function.call(session, kind, move)
-                except IntegrityError:
-                    if attempt == 2:
-                        raise
-                    continue
-                if done is not None:
-                    return done
-                break
+    On PostgreSQL one statement (:mod:`pao.games.seamless.function`, ADR 0033) by itself in
+    autocommit on a connection of ``engine``'s pool: complete on its own, so neither BEGIN nor
+    COMMIT is a round trip of its own, and it writes nothing but what it answers OK. Two
+    members' calls racing on one new id: the unique index refuses the second statement whole,
+    which runs again and finds the first's row (as :func:`run` does). What the function leaves
+    to the steps, and SQLite, take the steps in a transaction (:func:`run`)."""
+    if function.on_postgres(engine):
+        for attempt in (1, 2):
+            try:
+                done = await function.call_alone(engine, kind, move)
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+                continue
+            if done is not None:
+                return done
+            break
     steps = {TxnKind.BET: bet, TxnKind.WIN: win, TxnKind.ROLLBACK: rollback}[kind]
     return await run(sessions, lambda session: steps(session, move))
 

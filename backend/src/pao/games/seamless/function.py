@@ -9,8 +9,10 @@ steps (:mod:`pao.games.seamless.core`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import BigInteger, Boolean, String, bindparam, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from pao.core import executor
 from pao.core.db import UtcDateTime
@@ -41,9 +43,11 @@ _CALL = (
     )
 )
 
-# The seam a test patches to run the steps on PostgreSQL too (against which it holds the
-# function).
-on_postgres = executor.on_postgres
+
+def on_postgres(engine: AsyncEngine) -> bool:
+    """Whether the calls take the function (the seam a test patches to run the steps on
+    PostgreSQL too, against which it holds the function)."""
+    return engine.dialect.name == "postgresql"
 
 
 def entry_kind(kind: TxnKind) -> str:
@@ -57,41 +61,50 @@ def memo(move: Move) -> str:
 
 
 async def call(session: AsyncSession, kind: TxnKind, move: Move) -> Outcome | None:
-    """The call done in one statement, or ``None`` when the steps must do it."""
-    outcome, replayed, currency, before, after = (
-        await executor.fetch(
-            session,
-            _CALL,
-            {
-                "kind": kind.value,
-                "provider": move.provider,
-                "txn_id": move.txn_id,
-                "member_id": move.member_id,
-                "currency": move.currency.value,
-                "round_id": move.round_id,
-                "game_code": move.game_code,
-                "amount": move.amount,
-                "reference_id": move.reference_id,
-                "round_closed": move.round_closed,
-                "bet": TxnKind.BET.value,
-                "win": TxnKind.WIN.value,
-                "rollback": TxnKind.ROLLBACK.value,
-                "active": MemberStatus.ACTIVE.value,
-                "wallet_kind": AccountKind.PLAYER_WALLET.value,
-                "clearing_kind": AccountKind.SEAMLESS_CLEARING.value,
-                "shard": shard_of(AccountKind.SEAMLESS_CLEARING, move.member_id),
-                "entry_kind": entry_kind(kind),
-                "actor": f"provider:{move.provider}",
-                "memo": memo(move),
-                "statement_type": StatementType.TRANSFER.value,
-                "statement_status": StatementStatus.SUCCESS.value,
-                "wallet_label": WALLET_LABEL,
-                "card_label": move.provider.upper(),
-                "ref_type": f"seamless_{kind}",
-                "now": utcnow(),
-            },
-        )
-    )[0]
+    """The call done in one statement in ``session``'s transaction, or ``None`` when the steps
+    must do it."""
+    return _outcome(await executor.fetch(session, _CALL, _params(kind, move)))
+
+
+async def call_alone(engine: AsyncEngine, kind: TxnKind, move: Move) -> Outcome | None:
+    """The call done in one statement in autocommit: complete by itself, as the function
+    writes nothing but what it answers OK (``None``: the steps must do it)."""
+    return _outcome(await executor.fetch_alone(engine, _CALL, _params(kind, move)))
+
+
+def _params(kind: TxnKind, move: Move) -> dict[str, object]:
+    return {
+        "kind": kind.value,
+        "provider": move.provider,
+        "txn_id": move.txn_id,
+        "member_id": move.member_id,
+        "currency": move.currency.value,
+        "round_id": move.round_id,
+        "game_code": move.game_code,
+        "amount": move.amount,
+        "reference_id": move.reference_id,
+        "round_closed": move.round_closed,
+        "bet": TxnKind.BET.value,
+        "win": TxnKind.WIN.value,
+        "rollback": TxnKind.ROLLBACK.value,
+        "active": MemberStatus.ACTIVE.value,
+        "wallet_kind": AccountKind.PLAYER_WALLET.value,
+        "clearing_kind": AccountKind.SEAMLESS_CLEARING.value,
+        "shard": shard_of(AccountKind.SEAMLESS_CLEARING, move.member_id),
+        "entry_kind": entry_kind(kind),
+        "actor": f"provider:{move.provider}",
+        "memo": memo(move),
+        "statement_type": StatementType.TRANSFER.value,
+        "statement_status": StatementStatus.SUCCESS.value,
+        "wallet_label": WALLET_LABEL,
+        "card_label": move.provider.upper(),
+        "ref_type": f"seamless_{kind}",
+        "now": utcnow(),
+    }
+
+
+def _outcome(rows: list[tuple[Any, ...]]) -> Outcome | None:
+    outcome, replayed, currency, before, after = rows[0]
     if outcome == "STEPS":
         return None
     return Outcome(Status(outcome), Currency(currency), after, before, replayed=replayed)

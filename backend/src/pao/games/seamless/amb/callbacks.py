@@ -175,7 +175,7 @@ async def _one(
     state = request.app.state
 
     async def play(kind: TxnKind, move: core.Move) -> core.Outcome:
-        return await core.play(state.sessionmaker, state.read_sessionmaker, kind, move)
+        return await core.play(state.sessionmaker, state.engine, kind, move)
 
     if txn.skip_balance_update:
         async with request.app.state.read_sessionmaker() as session:

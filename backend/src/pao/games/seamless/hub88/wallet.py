@@ -112,7 +112,7 @@ def _member_id(call: BaseModel) -> int | None:
 
 async def _play(request: Request, kind: TxnKind, move: core.Move) -> core.Outcome:
     state = request.app.state
-    return await core.play(state.sessionmaker, state.read_sessionmaker, kind, move)
+    return await core.play(state.sessionmaker, state.engine, kind, move)
 
 
 @_call(wire.InfoIn)
