@@ -699,11 +699,39 @@ def run_all(members: int, workers: int) -> dict[str, Any]:
     with Server(workers=workers) as server:
         warm_up(server, members)
         found = pairs(server, members)
+        found["profile"] = _profile(server, members)
         # Last: it leaves its member's wallet at 0, which pgbench's pairs would then overdraw.
         hot = hot_member(server, members)
     found["hot"] = hot
     found["ids_twice"] = ids_once()
     return found
+
+
+def _cpu_of(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def _profile(server: Server, members: int) -> list[tuple[float, str]]:
+    """Where a worker's CPU goes during a closed-loop round of pairs (py-spy, idle frames
+    excluded): the frames with the largest inclusive share, the framework's and the
+    libraries' too (what the callback pays besides its own code is the question)."""
+    from bench import profile
+
+    duration = seconds(8)
+    pool = Pool(members, PAO_PREFIX)
+    path = pool.pairs_for(duration)
+    # The busiest child: uvicorn's children are its workers and a resource tracker.
+    recorded = profile.record(
+        max(server.worker_pids(), key=_cpu_of),
+        duration,
+        "seamless",
+        lambda: load(server, path, duration=duration),
+    )
+    return profile.top(recorded, limit=30)
 
 
 # --------------------------------------------------------------------------- the report
@@ -897,9 +925,22 @@ def markdown(
             table(found),
             "",
             sql,
+            *_profile_lines(found.get("profile")),
             END,
         ]
     )
+
+
+def _profile_lines(top: list[tuple[float, str]] | None) -> list[str]:
+    if not top:
+        return []
+    return [
+        "",
+        "Profile of one worker during a round of pairs (py-spy, on-CPU samples; inclusive "
+        "share of the worker's samples):",
+        "",
+        *(f"- {share:.1f} % `{frame}`" for share, frame in top),
+    ]
 
 
 def write(path: Path, text: str) -> None:
