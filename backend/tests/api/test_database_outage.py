@@ -97,7 +97,7 @@ async def test_money_and_login_answer_503_while_the_database_is_down(
     assert await balance(session, member_id) == 900_00
 
 
-async def test_connections_dropped_by_postgresql_answer_503_then_recover(
+async def test_connections_dropped_by_postgresql_are_replaced_or_answer_503_then_recover(
     client: httpx.AsyncClient, session: AsyncSession, database_url: str
 ) -> None:
     if not is_postgres(database_url):
@@ -123,12 +123,16 @@ async def test_connections_dropped_by_postgresql_answer_503_then_recover(
     first = await client.post(
         "/api/wallet/withdraw", json={"amount": 100}, headers={**auth(token), **key}
     )
-    assert_unavailable(first)
-    # The broken pool is replaced: the client's retry (same key) is served, and moves money once.
+    # A connection whose socket asyncpg has seen close is replaced when it is checked out
+    # (pao.core.db), so the request is served; one whose drop only a statement finds answers
+    # 503. Either way the client's retry (same key) is served, and moves money once.
+    if first.status_code != 200:
+        assert_unavailable(first)
     again = await client.post(
         "/api/wallet/withdraw", json={"amount": 100}, headers={**auth(token), **key}
     )
     assert again.status_code == 200, again.text
+    assert again.json() == first.json() or first.status_code == 503
     assert await balance(session, member_id) == 900_00
 
 

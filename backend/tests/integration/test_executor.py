@@ -7,6 +7,7 @@ The rows it reads are the rows SQLAlchemy reads: the same values, of the same ty
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -14,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import Float, Numeric, bindparam, cast, func, inspect, select, type_coerce
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.sql import Select
 
 from pao.core import executor
@@ -273,3 +274,63 @@ async def test_a_statement_alone_is_committed_and_a_failed_one_leaves_nothing(
     [(second,)] = await executor.fetch_alone(app.state.engine, insert, {"key": "k2"})
     assert second != first
     assert await _count(app, IdempotencyRecord) == 2
+
+
+async def test_a_connection_dropped_under_a_statement_alone_leaves_the_pool(
+    app: FastAPI, database_url: str
+) -> None:
+    """The server ends the backend of the pool's last-used connection: the next statement
+    alone fails on it, and the one after runs on a new connection (pao.core.db: kept, a dead
+    one failed every call it was handed to; the pool hands out the last-used first)."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a PostgreSQL backend to end")
+    engine = app.state.engine
+    [(pid,)] = await executor.fetch_alone(engine, select(func.pg_backend_pid()))
+    await _terminate(app, pid)
+
+    async def call() -> int:
+        [(found,)] = await executor.fetch_alone(engine, select(func.pg_backend_pid()))
+        return int(found)
+
+    assert await _after_the_drop(call, pid)
+
+
+async def test_a_dropped_connection_is_replaced_in_a_session_too(
+    app: FastAPI, database_url: str
+) -> None:
+    """The same through a session's transaction (``fetch``): it failed every call before."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("a PostgreSQL backend to end")
+    backend_pid = select(func.pg_backend_pid())
+    async with app.state.sessionmaker() as session:
+        [(pid,)] = await executor.fetch(session, backend_pid)
+        await session.commit()
+    await _terminate(app, pid)
+
+    async def call() -> int:
+        async with app.state.sessionmaker() as session:
+            [(found,)] = await executor.fetch(session, backend_pid)
+            return int(found)
+
+    assert await _after_the_drop(call, pid)
+
+
+async def _after_the_drop(call: Callable[[], Awaitable[int]], dropped: int) -> bool:
+    """Three calls after the drop: the first may fail (when the statement, not the idle
+    socket, found the drop), the others run, on another backend."""
+    seen: list[int | str] = []
+    for _ in range(3):
+        try:
+            seen.append(await call())
+        except DBAPIError:
+            seen.append("failed")
+    assert seen[1:] == [seen[1], seen[1]], seen
+    assert seen[1] != dropped, seen
+    return seen[0] in ("failed", seen[1])
+
+
+async def _terminate(app: FastAPI, pid: int) -> None:
+    killer = create_async_engine(app.state.engine.url)  # not the pool's: LIFO would hand it out
+    async with killer.connect() as other:
+        await other.execute(select(func.pg_terminate_backend(pid)))
+    await killer.dispose()

@@ -11,6 +11,7 @@ from datetime import UTC
 from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -85,8 +86,27 @@ def create_engine(settings: Settings) -> AsyncEngine:
             pool_use_lifo=True,
             hide_parameters=True,
         )
+        _replace_dropped_connections(engine)
     _name_connect_failures(engine)
     return engine
+
+
+def _replace_dropped_connections(engine: AsyncEngine) -> None:
+    """A pooled connection the server dropped (a restart, a failover, an administrator's
+    ``pg_terminate_backend``) is replaced when it is next checked out, by a new one.
+
+    The hot paths' statements run on the driver (pao.core.executor), past SQLAlchemy's own
+    disconnect handling, and returning a dead connection to the pool sends nothing that would
+    fail: kept, it failed every request it was handed to, for the life of the process. The pool
+    does not ping (three round trips a checkout on asyncpg); asyncpg knows, without a round
+    trip, a connection whose socket has closed, which covers a drop seen by a failed statement
+    and one noticed while idle. Raising ``DisconnectionError`` here makes the pool invalidate
+    the connection and check out another."""
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+        if dbapi_connection.driver_connection.is_closed():
+            raise DisconnectionError("the server closed this pooled connection")
 
 
 def _name_connect_failures(engine: AsyncEngine) -> None:
