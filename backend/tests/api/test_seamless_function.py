@@ -262,25 +262,6 @@ async def test_what_the_function_leaves_to_the_steps_is_done_by_them(
     await check_books(session)
 
 
-async def test_a_refusal_is_data_and_leaves_the_transaction_usable(session: AsyncSession) -> None:
-    """In a transaction of the caller's (the function does not need autocommit)."""
-    member = await opened_member(session, 20_00)
-    tag = f"m{member.id}"
-    marks = await high_marks(session, WRITTEN)
-    short = move_of(member, {"txn_id": "b1", "round_id": "r1", "amount": 20_01}, tag)
-    refused = await function.call(session, TxnKind.BET, short)
-    assert refused is not None
-    assert refused.status is core.Status.NOT_ENOUGH_MONEY
-    assert all(rows == [] for rows in (await rows_after(session, marks)).values())
-    enough = move_of(member, {"txn_id": "b2", "round_id": "r1", "amount": 20_00}, tag)
-    taken = await function.call(session, TxnKind.BET, enough)
-    assert taken is not None
-    assert taken.balance == 0
-    await session.rollback()
-    assert all(rows == [] for rows in (await rows_after(session, marks)).values())
-    await check_books(session)
-
-
 async def test_two_members_racing_on_one_new_id_move_money_once(
     session: AsyncSession, counted: Callable[[], list[bool]]
 ) -> None:

@@ -1,7 +1,7 @@
 """A seamless callback's money transaction in one round trip on PostgreSQL (ADR 0033, step 1).
 
-:func:`call` runs ``pao_seamless_call`` (:mod:`pao.games.seamless.ddl`) through the executor
-with every value the core's steps would write, and answers the core's :class:`Outcome`; or
+:func:`call_alone` runs ``pao_seamless_call`` (:mod:`pao.games.seamless.ddl`) by itself, with
+every value the core's steps would write, and answers the core's :class:`Outcome`; or
 ``None``: "take the steps" (a bet of a member with limits set or self-excluded, a first
 movement whose accounts are still to be opened), nothing written. SQLite always takes the
 steps (:mod:`pao.games.seamless.core`).
@@ -61,8 +61,8 @@ def memo(move: Move) -> str:
 
 
 async def call(session: AsyncSession, kind: TxnKind, move: Move) -> Outcome | None:
-    """The call done in one statement in ``session``'s transaction, or ``None`` when the steps
-    must do it."""
+    """The same in a transaction of the caller's (a test holds a call's transaction open with
+    it, to make two calls race)."""
     return _outcome(await executor.fetch(session, _CALL, _params(kind, move)))
 
 

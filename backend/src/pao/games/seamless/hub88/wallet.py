@@ -8,8 +8,8 @@ and codes. A bet needs the member's own, unexpired session token for that curren
 of the catalogue; a win or rollback needs neither (Hub88: never refuse them for the token).
 These are bare routes (no unit-of-work route, no member session): the core runs each call
 committed before the answer (on PostgreSQL one statement in autocommit: ADR 0033); what is only
-read before it (the token, the game, the member) is read outside a transaction (the app's read
-sessions: no BEGIN and ROLLBACK round trips on PostgreSQL).
+read before it is read outside a transaction: a bet's token and game by one statement by itself,
+the member in the app's read sessions (no BEGIN and ROLLBACK round trips on PostgreSQL).
 """
 
 from __future__ import annotations
