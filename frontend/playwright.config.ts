@@ -13,13 +13,15 @@ import { defineConfig, type Project } from '@playwright/test';
 import type { AppOptions } from './e2e/support/fixtures';
 
 // One backend per parallel worker, each with its own port and data directory, so that tests
-// which change site settings (OTP on/off, a closed site) never meet another worker's tests.
+// which change site settings (OTP on/off) never meet another worker's tests; the closed site
+// is the Lao backend's, whose tests take turns (below).
 // Chosen once in the runner process; workers inherit them through the environment and pick
 // theirs by parallel index (e2e/support/fixtures.ts).
 const external = process.env.PAO_E2E_BASE_URL;
 const workers = external ? 1 : Number(process.env.PAO_E2E_WORKERS ?? 2);
-// One more backend, run as the Lao variant (PAO_LAO_MODE=1), for the phone-lao-variant project:
-// the last port and data directory of the lists.
+// One more backend, run as the Lao variant (PAO_LAO_MODE=1), for the phone-lao-variant project,
+// the Lao dashboard and the closed site (terminated): the last port and data directory of the
+// lists.
 const backends = workers + 1;
 if (!process.env.PAO_E2E_PORTS) {
   const probe = spawnSync(process.execPath, [
@@ -62,19 +64,20 @@ const projects: P[] = [
   // First: files are handed to the workers in the projects' order, and this one long test
   // handed out last kept one worker busy half a minute after the other had finished.
   { name: 'phone-lao-variant', use: { ...phone, appLocale: 'la', variant: 'la' }, testMatch: laoVariant },
+  {
+    // Closes the whole site: on the Lao variant's backend, whose tests hold a lock
+    // (LAO_BACKEND_LOCK, e2e/support/fixtures.ts) so that none runs while it is closed. As a
+    // project that depended on all the others it ran after them, alone: one worker idle.
+    name: 'terminated',
+    use: { ...phone, appLocale: 'en', laoBackend: true },
+    testMatch: /terminated\.spec/,
+  },
   { name: 'phone-th', use: { ...phone, appLocale: 'th' }, testIgnore: notPlayerApp },
   { name: 'phone-la', use: { ...phone, appLocale: 'la' }, grep: /@main|@la\b/, testIgnore: notPlayerApp },
   { name: 'phone-en', use: { ...phone, appLocale: 'en' }, grep: /@main|@en\b/, testIgnore: notPlayerApp },
   { name: 'desktop-en', use: { ...desktop, appLocale: 'en' }, grep: /@main|@desktop\b/, testIgnore: notPlayerApp },
   // Staff in the back office; each test runs in th and en (e2e/backoffice.spec.ts).
   { name: 'backoffice', use: { ...backOffice }, testMatch: /backoffice.*\.spec/ },
-  {
-    // Closes the whole site, so it runs after everything else.
-    name: 'terminated',
-    use: { ...phone, appLocale: 'en' },
-    testMatch: /terminated\.spec/,
-    dependencies: ['phone-th', 'phone-la', 'phone-en', 'desktop-en', 'backoffice'],
-  },
 ];
 
 export default defineConfig<AppOptions>({

@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test, type Locale, screenshot } from './support/fixtures';
+import { expect, expectAccessible, LAO_BACKEND_LOCK, test, type Locale, screenshot } from './support/fixtures';
 import { enrolledStaff, openBackOffice } from './support/staff';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
@@ -18,6 +18,8 @@ function figure(page: Page, label: string) {
 
 // The worker's backend is the Lao variant's (a worker option: the whole file).
 test.use({ variant: 'la' });
+// terminated.spec.ts closes this backend's site: never at the same time as these tests.
+test.describe.configure({ lock: LAO_BACKEND_LOCK });
 
 for (const locale of ['th', 'en'] as const satisfies readonly Locale[]) {
   test.describe(`on a Lao server (${locale})`, () => {

@@ -8,11 +8,14 @@
  * kip's rate and claims a prize paid in kip.
  */
 import { paoOps, randomDigits, setRegisterOtp } from './support/backend';
-import { expect, expectAccessible, test, screenshot } from './support/fixtures';
+import { expect, expectAccessible, LAO_BACKEND_LOCK, test, screenshot } from './support/fixtures';
 import { acceptAgreementIfShown, expectHome, loginViaUi } from './support/flows';
 
 const HEADERS = { 'X-Pao-Client': 'wallet' };
 const BCEL = 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ';
+
+// terminated.spec.ts closes this backend's site: never at the same time as this test.
+test.describe.configure({ lock: LAO_BACKEND_LOCK });
 
 test('register with a Lao number and a LAK wallet, deposit by Lao QR, balance in kip', async ({
   page,

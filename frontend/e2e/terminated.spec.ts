@@ -1,7 +1,11 @@
 /** A closed site: /login asks first and goes to /terminated; any 'gone' answer does too. */
 import type { APIRequestContext } from '@playwright/test';
 import { paoOps } from './support/backend';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, LAO_BACKEND_LOCK, test } from './support/fixtures';
+
+// It runs on the Lao variant's backend (project terminated, laoBackend), never beside another
+// test there: the site it closes is theirs too.
+test.describe.configure({ lock: LAO_BACKEND_LOCK });
 
 /** Closes or reopens the site, and waits until the server answers so: it caches the site's
  * state for a second, and the operator CLI (kept warm) is quicker than that. */

@@ -11,8 +11,15 @@ import { test as base, expect, type BrowserContext, type Locator, type Page } fr
 
 export type Locale = 'th' | 'la' | 'en';
 /** variant 'la': the worker's backend is the Lao variant's (PAO_LAO_MODE=1, the last of the
- * config's backends) and no language is saved first, so the app starts in the server's default. */
-export type AppOptions = { appLocale: Locale; variant: 'th' | 'la' };
+ * config's backends) and no language is saved first, so the app starts in the server's default.
+ * laoBackend: the Lao variant's backend with the app as the other projects start it (appLocale
+ * saved first), for a test that must not share a worker's backend: terminated.spec.ts closes the
+ * whole site, and the Lao backend's few tests take turns (LAO_BACKEND_LOCK). */
+export type AppOptions = { appLocale: Locale; variant: 'th' | 'la'; laoBackend: boolean };
+
+/** The lock (Playwright's test locks) of every test on the Lao variant's backend: one of them
+ * closes the whole site (terminated.spec.ts), so none of them runs beside another. */
+export const LAO_BACKEND_LOCK = 'lao-backend';
 
 // All of a language's strings files (the up-front one and the feature parts) in one tree; a
 // section split between files (errorMsg: up-front and errors.json) is merged.
@@ -160,18 +167,19 @@ type Backend = { url: string; port: string; dataDir: string };
 
 export const test = base.extend<
   Pick<AppOptions, 'appLocale'> & { t: (key: string, vars?: Record<string, string | number>) => string },
-  { backend: Backend } & Pick<AppOptions, 'variant'>
+  { backend: Backend } & Pick<AppOptions, 'variant' | 'laoBackend'>
 >({
   variant: ['th', { option: true, scope: 'worker' }],
+  laoBackend: [false, { option: true, scope: 'worker' }],
   // playwright.config.ts starts one backend per parallel worker; this worker takes its own and
   // points `pao ops` (support/backend.ts) at the same data directory.
   backend: [
-    async ({ variant }, use, workerInfo) => {
+    async ({ variant, laoBackend }, use, workerInfo) => {
       const ports = (process.env.PAO_E2E_PORTS ?? '').split(',');
       const dataDirs = (process.env.PAO_E2E_DATA_DIRS ?? '').split(',');
       // The Lao variant's backend is the last; the others are one per worker.
       const lao = ports.length - 1;
-      const index = variant === 'la' ? lao : workerInfo.parallelIndex % Math.max(lao, 1);
+      const index = variant === 'la' || laoBackend ? lao : workerInfo.parallelIndex % Math.max(lao, 1);
       const port = ports[index] ?? '';
       const dataDir = dataDirs[index] ?? '';
       process.env.PAO_E2E_PORT = port;
