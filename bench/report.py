@@ -400,9 +400,15 @@ def machine(load_start: tuple[float, ...] | None = None) -> list[str]:
     pg = _sh(
         ["psql", PG_URL.rsplit("/", 1)[0] + "/postgres", "-Atc", "SHOW server_version"]
     )
+    # Off, nothing refreshes the planner's statistics but the bench's own ANALYZE
+    # (bench.seamless.analyze).
+    autovacuum = _sh(
+        ["psql", PG_URL.rsplit("/", 1)[0] + "/postgres", "-Atc", "SHOW autovacuum"]
+    )
     return [
         f"- CPU: {cpu}, {os.cpu_count()} cores; memory {mem_kib / 1024 / 1024:.0f} GiB",
-        f"- OS: {platform.platform()}; Python {platform.python_version()}; PostgreSQL {pg}; "
+        f"- OS: {platform.platform()}; Python {platform.python_version()}; PostgreSQL {pg} "
+        f"(autovacuum {autovacuum or '?'}); "
         f"{_sh(['wrk', '--version']).splitlines()[0] if _sh(['wrk', '--version']) else 'wrk ?'}",
         "- load average (1, 5, 15 min) at the start: "
         + (" ".join(f"{x:.1f}" for x in load_start) if load_start else "?")

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bench.common import (
+    analyze,
     HOST,
     HUB88_PRIVATE_KEY,
     PG_URL,
@@ -492,10 +493,12 @@ def _pgbench(members: int, duration: float) -> Sample:
 
 
 def warm_up(server: Server, members: int) -> None:
-    """Both handlers' statements prepared on every pooled connection, not counted."""
+    """Both handlers' statements prepared on every pooled connection, not counted; then the
+    planner's statistics brought up to date (:func:`analyze`)."""
     for prefix in (PAO_PREFIX, BARE_PREFIX):
         path = signed_pairs(prefix, _spread(members, 600), 600)
         load(server, path, duration=seconds(4))
+    analyze()  # the plans cached while the tables were empty, made again (bench.common)
 
 
 def pairs(server: Server, members: int) -> dict[str, Any]:

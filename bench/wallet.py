@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench import driver, slips
-from bench.common import Comparison, Sample, Server, interleave, rounds, seconds
+from bench.common import Comparison, Sample, Server, analyze, interleave, rounds, seconds
 from bench.http import pgbench, wrk
 
 CONCURRENCY = 32
@@ -57,6 +57,7 @@ def warm_up(
         )
     if "slip" in sections and cursor is not None:
         slip_wrk(server, members, cursor, seconds(3))
+    analyze()  # the plans cached while the tables were empty, made again (bench.common)
 
 
 def _scenarios(members: int) -> list[tuple[str, int, int]]:
