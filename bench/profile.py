@@ -68,3 +68,17 @@ def top(path: Path, *, limit: int = 25, needle: str = "") -> list[tuple[float, s
         if total
         else []
     )
+
+
+def self_top(path: Path, *, limit: int = 15) -> list[tuple[float, str]]:
+    """Share of samples per innermost function (where the CPU is spent, not what called it)."""
+    own: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        total += count
+        own[re.sub(r":\d+\)$", ")", stack.split(";")[-1])] += count
+    return [(100 * n / total, frame) for frame, n in own.most_common(limit)] if total else []

@@ -718,10 +718,11 @@ def _cpu_of(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def _profile(server: Server, members: int) -> list[tuple[float, str]]:
+def _profile(server: Server, members: int) -> dict[str, list[tuple[float, str]]]:
     """Where a worker's CPU goes during a closed-loop round of pairs (py-spy, idle frames
-    excluded): the frames with the largest inclusive share, the framework's and the
-    libraries' too (what the callback pays besides its own code is the question)."""
+    excluded): the callback's own frames by inclusive share, and the innermost functions by
+    their own share (the framework's and the libraries' too: what the callback pays besides its
+    own code is the question)."""
     from bench import profile
 
     duration = seconds(8)
@@ -734,7 +735,10 @@ def _profile(server: Server, members: int) -> list[tuple[float, str]]:
         "seamless",
         lambda: load(server, path, duration=duration),
     )
-    return profile.top(recorded, limit=30)
+    return {
+        "inclusive": profile.top(recorded, limit=12, needle="pao/games"),
+        "own": profile.self_top(recorded, limit=12),
+    }
 
 
 # --------------------------------------------------------------------------- the report
@@ -934,15 +938,20 @@ def markdown(
     )
 
 
-def _profile_lines(top: list[tuple[float, str]] | None) -> list[str]:
-    if not top:
+def _profile_lines(found: dict[str, list[tuple[float, str]]] | None) -> list[str]:
+    if not found:
         return []
     return [
         "",
-        "Profile of one worker during a round of pairs (py-spy, on-CPU samples; inclusive "
-        "share of the worker's samples):",
+        "Profile of one worker during a round of pairs (py-spy, on-CPU samples, shares of the "
+        "worker's samples). The callback's own code, inclusive:",
         "",
-        *(f"- {share:.1f} % `{frame}`" for share, frame in top),
+        *(f"- {share:.1f} % `{frame}`" for share, frame in found["inclusive"]),
+        "",
+        "The innermost functions, by their own samples (a socket write inside the driver's or "
+        "the server's call counts as that call's):",
+        "",
+        *(f"- {share:.1f} % `{frame}`" for share, frame in found["own"]),
     ]
 
 
