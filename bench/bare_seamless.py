@@ -40,7 +40,8 @@ WIN_MARK = "-- ===== win ====="
 
 
 def _sections() -> tuple[list[Statement], list[Statement]]:
-    """The script's bet statements and its win statements, as pgbench reads them; its ``\\set`` lines are pgbench's own draws (here the body's ids)."""
+    """The script's bet statements and its win statements, as pgbench reads them; its
+    ``\\set`` lines are pgbench's own draws (here the body's ids)."""
     text = "\n".join(
         line for line in SCRIPT.read_text().splitlines() if not line.startswith("\\set")
     )

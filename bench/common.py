@@ -341,15 +341,16 @@ def analyze() -> None:
     tables hold a warm-up's rows (the warm-ups end with it: bench.wallet, bench.seamless).
 
     Where autovacuum is off (this machine's PostgreSQL: ``autovacuum = off``), the tables the
-    run fills (the seamless transactions and rounds, the journal, the postings) keep the
-    statistics they had before it (none: never analysed) for the whole run, and the plans a long-lived connection cached while
-    they were empty — the pooled connections of Pao and of the bare handler, not pgbench's,
-    which connect anew each round — are never made again: a look-up planned for a near-empty
-    table scans the table the run has since grown. Measured on 7 December 2026 (autovacuum off):
-    after the first round of pairs, Pao's and the bare handler's database work per pair went
-    from 4 to 21–38 ms and stayed there, pgbench's 1.7 ms (new backends plan against the
-    table's size as it is). ANALYZE invalidates those cached plans; the next are made against
-    tables of thousands of rows, where every look-up is an index scan whatever they grow to."""
+    run fills (the seamless transactions and rounds, the journal, the postings) keep for the
+    whole run the statistics they had before it (none: never analysed), and the plans a
+    long-lived connection cached while they were near empty — the pooled connections of Pao and
+    of the bare handler, not pgbench's, which connect anew each round — are never made again:
+    a look-up planned for a near-empty table scans the table the run has since grown. Measured
+    on 7 December 2026 (autovacuum off), in the seamless section: after the first round of
+    pairs, Pao's and the bare handler's database work per pair went from 4 to 21–38 ms and
+    stayed there, pgbench's 1.7 ms (new backends plan against the tables as they are).
+    ANALYZE invalidates those cached plans; the next are made against tables of thousands of
+    rows, where every look-up is an index scan whatever they grow to."""
     import asyncio
 
     import asyncpg
