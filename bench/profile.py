@@ -4,6 +4,7 @@ the functions that take the most time (inclusive), for the "profile" part of the
 from __future__ import annotations
 
 import collections
+import collections.abc
 import re
 import subprocess
 import threading
@@ -45,40 +46,35 @@ def record(pid: int, seconds: float, name: str, load: Callable[[], Any]) -> Path
     return out
 
 
+def _stacks(path: Path) -> collections.abc.Iterator[tuple[list[str], int]]:
+    """Each recorded stack (outermost frame first, one name per function, not per line:
+    "f (path:12)" → "f (path)") and its sample count."""
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if stack:
+            yield [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")], int(count_text)
+
+
+def _shares(counter: collections.Counter[str], total: int, limit: int) -> list[tuple[float, str]]:
+    return [(100 * n / total, frame) for frame, n in counter.most_common(limit)] if total else []
+
+
 def top(path: Path, *, limit: int = 25, needle: str = "") -> list[tuple[float, str]]:
     """Inclusive share of samples per function (``needle`` filters, e.g. 'pao/')."""
     inclusive: collections.Counter[str] = collections.Counter()
     total = 0
-    for line in path.read_text().splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        if not stack:
-            continue
-        count = int(count_text)
+    for frames, count in _stacks(path):
         total += count
-        seen = set()
-        # One entry per function, not per line: "f (path:12)" → "f (path)".
-        for frame in (re.sub(r":\d+\)$", ")", f) for f in stack.split(";")):
-            if needle and needle not in frame:
-                continue
-            if frame not in seen:
-                seen.add(frame)
-                inclusive[frame] += count
-    return (
-        [(100 * n / total, frame) for frame, n in inclusive.most_common(limit)]
-        if total
-        else []
-    )
+        for frame in {f for f in frames if not needle or needle in f}:
+            inclusive[frame] += count
+    return _shares(inclusive, total, limit)
 
 
 def self_top(path: Path, *, limit: int = 15) -> list[tuple[float, str]]:
     """Share of samples per innermost function (where the CPU is spent, not what called it)."""
     own: collections.Counter[str] = collections.Counter()
     total = 0
-    for line in path.read_text().splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        if not stack:
-            continue
-        count = int(count_text)
+    for frames, count in _stacks(path):
         total += count
-        own[re.sub(r":\d+\)$", ")", stack.split(";")[-1])] += count
-    return [(100 * n / total, frame) for frame, n in own.most_common(limit)] if total else []
+        own[frames[-1]] += count
+    return _shares(own, total, limit)
