@@ -72,8 +72,23 @@ async def call_alone(engine: AsyncEngine, kind: TxnKind, move: Move) -> Outcome 
     return _outcome(await executor.fetch_alone(engine, _CALL, _params(kind, move)))
 
 
+# What every call passes the same (the constants live in Python: pao.games.seamless.ddl).
+_CONSTANTS: dict[str, object] = {
+    "bet": TxnKind.BET.value,
+    "win": TxnKind.WIN.value,
+    "rollback": TxnKind.ROLLBACK.value,
+    "active": MemberStatus.ACTIVE.value,
+    "wallet_kind": AccountKind.PLAYER_WALLET.value,
+    "clearing_kind": AccountKind.SEAMLESS_CLEARING.value,
+    "statement_type": StatementType.TRANSFER.value,
+    "statement_status": StatementStatus.SUCCESS.value,
+    "wallet_label": WALLET_LABEL,
+}
+
+
 def _params(kind: TxnKind, move: Move) -> dict[str, object]:
     return {
+        **_CONSTANTS,
         "kind": kind.value,
         "provider": move.provider,
         "txn_id": move.txn_id,
@@ -84,19 +99,10 @@ def _params(kind: TxnKind, move: Move) -> dict[str, object]:
         "amount": move.amount,
         "reference_id": move.reference_id,
         "round_closed": move.round_closed,
-        "bet": TxnKind.BET.value,
-        "win": TxnKind.WIN.value,
-        "rollback": TxnKind.ROLLBACK.value,
-        "active": MemberStatus.ACTIVE.value,
-        "wallet_kind": AccountKind.PLAYER_WALLET.value,
-        "clearing_kind": AccountKind.SEAMLESS_CLEARING.value,
         "shard": shard_of(AccountKind.SEAMLESS_CLEARING, move.member_id),
         "entry_kind": entry_kind(kind),
         "actor": f"provider:{move.provider}",
         "memo": memo(move),
-        "statement_type": StatementType.TRANSFER.value,
-        "statement_status": StatementStatus.SUCCESS.value,
-        "wallet_label": WALLET_LABEL,
         "card_label": move.provider.upper(),
         "ref_type": f"seamless_{kind}",
         "now": utcnow(),

@@ -5,8 +5,9 @@ wins and rollbacks do not look at it (they settle what the player already won or
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,7 +54,18 @@ async def check(
     return verdict, None if verdict is TokenCheck.UNKNOWN else found
 
 
-def judge(found: SeamlessSession | None, *, provider: str, member_id: int) -> TokenCheck:
+class TokenRow(Protocol):
+    """What :func:`judge` reads of a token: the stored row, or the columns a call read of it."""
+
+    @property
+    def provider(self) -> str: ...
+    @property
+    def member_id(self) -> int: ...
+    @property
+    def expires_at(self) -> datetime: ...
+
+
+def judge(found: TokenRow | None, *, provider: str, member_id: int) -> TokenCheck:
     """What the token row read for a call says of it: the caller's own, unexpired, for this
     provider; or unknown (also when it is someone else's); or expired."""
     if found is None or found.provider != provider or found.member_id != member_id:
