@@ -31,6 +31,9 @@ from cryptography.hazmat.primitives.asymmetric import padding
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from pao.games.seamless.calls import Status
+from pao.games.seamless.hub88 import wire
+
 from bench.bare_common import Connections, Runner, read_body
 from bench.driver import Statement, parse_text
 
@@ -62,17 +65,6 @@ def _answer(call: dict[str, Any], status: str, balance: int | None = None) -> by
         body["currency"] = "THB"
         body["balance"] = balance * 1000
     return json.dumps(body).encode()
-
-
-# The function's refusals the bench's calls can meet, as Hub88's codes (a replay: a duplicate,
-# as the bench never sends one twice).
-_REFUSALS = {
-    "ok": "RS_ERROR_DUPLICATE_TRANSACTION",
-    "duplicate": "RS_ERROR_DUPLICATE_TRANSACTION",
-    "not_enough_money": "RS_ERROR_NOT_ENOUGH_MONEY",
-    "rolled_back": "RS_ERROR_TRANSACTION_ROLLED_BACK",
-    "unknown_bet": "RS_ERROR_TRANSACTION_DOES_NOT_EXIST",
-}
 
 
 class _Refused(Exception):
@@ -186,8 +178,11 @@ class BareSeamless:
             elif "FROM pao_seamless_call(" in sql:
                 outcome = rows[0]
                 if outcome["outcome"] != "ok" or outcome["replayed"]:
+                    # Pao's own mapping of the function's statuses to Hub88's codes; a replay
+                    # is a duplicate here (the bench never sends a call twice).
+                    status = Status(outcome["outcome"])
                     raise _Refused(
-                        _REFUSALS.get(outcome["outcome"], "RS_ERROR_UNKNOWN")
+                        wire.STATUS[Status.DUPLICATE if status is Status.OK else status]
                     )
                 balance = outcome["balance_after"]
         return balance
