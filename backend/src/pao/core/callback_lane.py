@@ -39,12 +39,15 @@ class CallbackLane:
     def __init__(self, app: ASGIApp, routes: Iterable[APIRoute]) -> None:
         self.app = app
         self._exact: dict[str, APIRoute] = {}
-        self._templated: list[APIRoute] = []
+        # By the literal start of their path ("/api/amb/"): another POST (a withdrawal) is told
+        # apart by one startswith, not by trying each template's pattern.
+        self._templated: dict[str, list[APIRoute]] = {}
         for route in routes:
             if "POST" not in (route.methods or ()):
                 raise ValueError(f"the lane serves POST callbacks, not {route.path}")
             if route.param_convertors:
-                self._templated.append(route)
+                start = route.path.split("{", 1)[0]
+                self._templated.setdefault(start, []).append(route)
             else:
                 self._exact[route.path] = route
 
@@ -52,11 +55,15 @@ class CallbackLane:
         route = self._exact.get(path)
         if route is not None:
             return route, {}
-        for route in self._templated:
-            found = route.path_regex.match(path)
-            if found is not None:
-                convert = route.param_convertors
-                return route, {k: convert[k].convert(v) for k, v in found.groupdict().items()}
+        for start, routes in self._templated.items():
+            if not path.startswith(start):
+                continue
+            for route in routes:
+                found = route.path_regex.match(path)
+                if found is not None:
+                    convert = route.param_convertors
+                    params = {k: convert[k].convert(v) for k, v in found.groupdict().items()}
+                    return route, params
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
