@@ -51,8 +51,19 @@ def new_bank_account_no() -> str:
     return f"{next(_serial) % 100_000:05d}{secrets.randbelow(100_000):05d}"
 
 
+class ServedClient(httpx.AsyncClient):
+    """A client of a real ``pao serve`` over a socket, with an app of the same settings beside
+    it for arranging and asserting on the same database (``app_of`` returns it)."""
+
+    def __init__(self, app: FastAPI, base_url: str) -> None:
+        super().__init__(base_url=base_url, timeout=30)
+        self.app = app
+
+
 def app_of(client: httpx.AsyncClient) -> FastAPI:
-    """The app behind an in-process test client."""
+    """The app behind an in-process test client (or beside a served one)."""
+    if isinstance(client, ServedClient):
+        return client.app
     transport = client._transport
     assert isinstance(transport, httpx.ASGITransport), "needs a client over ASGITransport"
     return cast(FastAPI, transport.app)
