@@ -219,10 +219,10 @@ def _profiles(members: int) -> dict[str, list[tuple[float, str]]]:
 
     found: dict[str, list[tuple[float, str]]] = {}
     with Server(workers=1) as server:
-        pid = server.worker_pids()[0]
+        pids = server.worker_pids()
         for mode in ("withdraw", "wallet"):
             path = profile.record(
-                pid,
+                pids,
                 8,
                 mode,
                 lambda mode=mode: wrk(

@@ -15,33 +15,45 @@ from typing import Any
 from bench.common import VENV_BIN, WORK_DIR, log
 
 
-def record(pid: int, seconds: float, name: str, load: Callable[[], Any]) -> Path:
-    """Sample ``pid`` with py-spy (100 Hz, idle frames excluded) while ``load`` runs."""
+def record(pids: list[int], seconds: float, name: str, load: Callable[[], Any]) -> Path:
+    """Sample each of ``pids`` with py-spy (100 Hz, idle frames excluded) while ``load`` runs;
+    the recording of the one with the most samples (the kernel may hand one worker every
+    connection of a round, and which one is not known before it)."""
     WORK_DIR.mkdir(parents=True, exist_ok=True)
-    out = WORK_DIR / f"profile-{name}.txt"
-    spy = subprocess.Popen(
-        [
-            str(VENV_BIN / "py-spy"),
-            "record",
-            "--pid",
-            str(pid),
-            "--duration",
-            str(int(seconds)),
-            "--rate",
-            "100",
-            "--format",
-            "raw",
-            "--output",
-            str(out),
-            "--nonblocking",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    outs = [WORK_DIR / f"profile-{name}-{pid}.txt" for pid in pids]
+    spies = [
+        subprocess.Popen(
+            [
+                str(VENV_BIN / "py-spy"),
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(int(seconds)),
+                "--rate",
+                "100",
+                "--format",
+                "raw",
+                "--output",
+                str(out),
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for pid, out in zip(pids, outs, strict=True)
+    ]
     runner = threading.Thread(target=load)
     runner.start()
     runner.join()
-    spy.wait(timeout=seconds + 30)
+    for spy in spies:
+        spy.wait(timeout=seconds + 30)
+    out = max(
+        outs,
+        key=lambda path: (
+            sum(count for _, count in _stacks(path)) if path.exists() else 0
+        ),
+    )
     log(f"profile of {name}: {out}")
     return out
 
@@ -52,11 +64,20 @@ def _stacks(path: Path) -> collections.abc.Iterator[tuple[list[str], int]]:
     for line in path.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if stack:
-            yield [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")], int(count_text)
+            yield (
+                [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")],
+                int(count_text),
+            )
 
 
-def _shares(counter: collections.Counter[str], total: int, limit: int) -> list[tuple[float, str]]:
-    return [(100 * n / total, frame) for frame, n in counter.most_common(limit)] if total else []
+def _shares(
+    counter: collections.Counter[str], total: int, limit: int
+) -> list[tuple[float, str]]:
+    return (
+        [(100 * n / total, frame) for frame, n in counter.most_common(limit)]
+        if total
+        else []
+    )
 
 
 def top(path: Path, *, limit: int = 25, needle: str = "") -> list[tuple[float, str]]:

@@ -710,14 +710,6 @@ def run_all(members: int, workers: int) -> dict[str, Any]:
     return found
 
 
-def _cpu_of(pid: int) -> int:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
-
-
 def _profile(server: Server, members: int) -> dict[str, list[tuple[float, str]]]:
     """Where a worker's CPU goes during a closed-loop round of pairs (py-spy, idle frames
     excluded): the callback's own frames by inclusive share, and the innermost functions by
@@ -728,9 +720,8 @@ def _profile(server: Server, members: int) -> dict[str, list[tuple[float, str]]]
     duration = seconds(8)
     pool = Pool(members, PAO_PREFIX)
     path = pool.pairs_for(duration)
-    # The busiest child: uvicorn's children are its workers and a resource tracker.
     recorded = profile.record(
-        max(server.worker_pids(), key=_cpu_of),
+        server.worker_pids(),
         duration,
         "seamless",
         lambda: load(server, path, duration=duration),

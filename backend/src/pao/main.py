@@ -25,6 +25,7 @@ import pao.models  # noqa: F401  (every table and domain event subscriber)
 from pao import __version__
 from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
+from pao.core import reserve
 from pao.core.callback_lane import CallbackLane
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.edge import install_edge
@@ -140,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.rate_limiter.close()
         await app.state.scb_tokens.close()
         await app.state.provider_health.close()
+        await reserve.release(app.state.engine)
         await app.state.engine.dispose()
         if settings.sandbox:
             await app.state.sandbox_engine.dispose()

@@ -7,6 +7,7 @@ The rows it reads are the rows SQLAlchemy reads: the same values, of the same ty
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -19,7 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.sql import Select
 
-from pao.core import executor
+from pao.core import executor, reserve
 from pao.core.inserts import insert_now
 from pao.games.models import Game, GameCategory
 from pao.kit.idempotency import IdempotencyRecord
@@ -293,6 +294,38 @@ async def test_a_connection_dropped_under_a_statement_alone_leaves_the_pool(
         return int(found)
 
     assert await _after_the_drop(call, pid)
+
+
+async def test_statements_alone_keep_a_few_connections_out_of_the_pool(
+    app: FastAPI, database_url: str
+) -> None:
+    """pao.core.reserve: the connection of a statement alone stays checked out for the next
+    one (the same backend serves them); at most half the pool's size stay so, the sessions
+    keep the rest; one whose statement failed goes back to the pool; released, none stay."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite runs each statement alone in a transaction of its own")
+    engine = app.state.engine
+    pool = engine.sync_engine.pool
+    backend_pid = select(func.pg_backend_pid())
+    await reserve.release(engine)
+    assert pool.checkedout() == 0
+    pids = {(await executor.fetch_alone(engine, backend_pid))[0][0] for _ in range(5)}
+    assert len(pids) == 1
+    assert pool.checkedout() == 1
+
+    with pytest.raises(DBAPIError):
+        await executor.fetch_alone(engine, select(func.pg_sleep("not a number")))
+    assert pool.checkedout() == 0
+
+    async def slow() -> None:
+        await executor.fetch_alone(engine, select(func.pg_sleep(0.05)))
+
+    await asyncio.gather(*(slow() for _ in range(pool.size())))
+    assert pool.checkedout() == pool.size() // 2
+    async with app.state.sessionmaker() as session:  # the sessions still have theirs
+        assert (await session.execute(backend_pid)).scalar_one() > 0
+    await reserve.release(engine)
+    assert pool.checkedout() == 0
 
 
 async def test_a_dropped_connection_is_replaced_in_a_session_too(

@@ -39,7 +39,8 @@ from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.types import TypeEngine
-from sqlalchemy.util import greenlet_spawn
+
+from pao.core import reserve
 
 T = TypeVar("T")
 Params = Mapping[str, Any]
@@ -273,14 +274,16 @@ async def fetch_alone(
         async with engine.begin() as connection:
             return [tuple(row) for row in await connection.execute(statement, params or {})]
     # The pool's connection itself, not an AsyncConnection around it (a third of the cost of
-    # a call's checkout and return); returned through SQLAlchemy's greenlet, as its close may
-    # have to await the driver. One the server dropped is replaced at its next checkout
-    # (pao.core.db).
-    pooled = await engine.raw_connection()
+    # a call's checkout and return), and mostly one kept out of the pool between such
+    # statements (pao.core.reserve: the rest of that cost).
+    pooled = await reserve.take(engine)
     try:
-        return await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
-    finally:
-        await greenlet_spawn(pooled.close)
+        rows = await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
+    except BaseException:
+        await reserve.give_up(pooled)
+        raise
+    await reserve.put_back(engine, pooled)
+    return rows
 
 
 async def _fetch_on(
