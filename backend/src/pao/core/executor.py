@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import event, exc, inspect
+from sqlalchemy import event, exc, inspect, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 from sqlalchemy.sql import Executable
@@ -276,14 +276,20 @@ async def fetch_alone(
     # The pool's connection itself, not an AsyncConnection around it (a third of the cost of
     # a call's checkout and return), and mostly one kept out of the pool between such
     # statements (pao.core.reserve: the rest of that cost).
-    pooled = await reserve.take(engine)
-    try:
-        rows = await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
-    except BaseException:
-        await reserve.give_up(pooled)
-        raise
-    await reserve.put_back(engine, pooled)
-    return rows
+    async with reserve.kept(engine) as pooled:
+        return await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
+
+
+async def execute_alone(engine: AsyncEngine, sql: str) -> None:
+    """Run ``sql`` by itself as :func:`fetch_alone` does, for a constant statement whose rows
+    are not wanted (the health probe's ``SELECT 1``): on PostgreSQL the driver's simple query,
+    one round trip with nothing prepared."""
+    if engine.dialect.name != "postgresql":
+        async with engine.begin() as connection:
+            await connection.execute(text(sql))
+        return
+    async with reserve.kept(engine) as pooled:
+        await pooled.driver_connection.execute(sql)  # type: ignore[union-attr]
 
 
 async def _fetch_on(

@@ -20,6 +20,8 @@ checkout, and replaced. :func:`release` hands them all back before the engine is
 from __future__ import annotations
 
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import Pool, PoolProxiedConnection, QueuePool
@@ -44,8 +46,25 @@ def _of(engine: AsyncEngine) -> _Kept:
     return kept
 
 
-async def take(engine: AsyncEngine) -> PoolProxiedConnection:
-    """A connection for one statement run alone: a kept one if any is idle, else the pool's."""
+@asynccontextmanager
+async def kept(engine: AsyncEngine) -> AsyncIterator[PoolProxiedConnection]:
+    """A connection for one statement run alone: a kept one if any is idle, else the pool's.
+    Afterwards kept if there is room, else back to the pool; back to the pool if the statement
+    failed (its next checkout there replaces it if the server dropped it)."""
+    connection = await _take(engine)
+    try:
+        yield connection
+    except BaseException:
+        await greenlet_spawn(connection.close)
+        raise
+    held = _of(engine)
+    if len(held.idle) < held.size:
+        held.idle.append(connection)
+    else:
+        await greenlet_spawn(connection.close)
+
+
+async def _take(engine: AsyncEngine) -> PoolProxiedConnection:
     idle = _of(engine).idle
     while idle:
         connection = idle.pop()
@@ -54,20 +73,6 @@ async def take(engine: AsyncEngine) -> PoolProxiedConnection:
         connection.invalidate()
         await greenlet_spawn(connection.close)
     return await engine.raw_connection()
-
-
-async def put_back(engine: AsyncEngine, connection: PoolProxiedConnection) -> None:
-    """After a statement that succeeded: kept if there is room, else back to the pool."""
-    kept = _of(engine)
-    if len(kept.idle) < kept.size:
-        kept.idle.append(connection)
-    else:
-        await greenlet_spawn(connection.close)
-
-
-async def give_up(connection: PoolProxiedConnection) -> None:
-    """After a statement that failed: back to the pool, which checks it at its next checkout."""
-    await greenlet_spawn(connection.close)
 
 
 async def release(engine: AsyncEngine) -> None:
