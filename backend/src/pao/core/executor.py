@@ -280,6 +280,18 @@ async def fetch_alone(
         return await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
 
 
+async def read(
+    engine: AsyncEngine, session: AsyncSession, statement: Executable, params: Params
+) -> list[tuple[Any, ...]]:
+    """A read route's statement (:class:`pao.core.uow.ReadRoute`: no transaction to be part
+    of). On PostgreSQL run alone (:func:`fetch_alone`), as the route's autocommit session would
+    run it, without the session's execution around it; on SQLite in the route's session (a
+    transaction of its own there would take the write lock: ``BEGIN IMMEDIATE``)."""
+    if engine.dialect.name != "postgresql":
+        return [tuple(row) for row in await session.execute(statement, params)]
+    return await fetch_alone(engine, statement, params)
+
+
 async def execute_alone(engine: AsyncEngine, sql: str) -> None:
     """Run ``sql`` by itself as :func:`fetch_alone` does, for a constant statement whose rows
     are not wanted (the health probe's ``SELECT 1``): on PostgreSQL the driver's simple query,

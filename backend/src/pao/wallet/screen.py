@@ -13,6 +13,8 @@ is shown unless that login is open and the member active.
 
 from __future__ import annotations
 
+from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +23,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import Select, String, bindparam, cast, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
 from pao.core.errors import Unauthorized
 from pao.games.availability import screen_statuses
 from pao.games.service import SLOT_COLUMNS, SLOT_ORDER, slot_fields, with_slots
@@ -52,6 +55,7 @@ class _Screen:
     invite: InviteSummaryQuery
     statement: Select[Any]
     slots_at: int  # where a row's SLOT_COLUMNS begin (they come last)
+    me: Callable[..., Any]  # the member's part of a row, by its columns' names
 
 
 def _build(invite: InviteSummaryQuery) -> _Screen:
@@ -83,7 +87,8 @@ def _build(invite: InviteSummaryQuery) -> _Screen:
     # row; the first slot column is the game's code, null in the one row of a screen without
     # games.
     statement = select(me, *SLOT_COLUMNS).select_from(with_slots(me, me.c.id))
-    return _Screen(invite, statement.order_by(*SLOT_ORDER), len(me.c))
+    named = namedtuple("Me", list(me.c.keys()))  # type: ignore[misc]
+    return _Screen(invite, statement.order_by(*SLOT_ORDER), len(me.c), named)
 
 
 _screen: _Screen | None = None
@@ -115,16 +120,16 @@ async def wallet_screen(
     once a second per app."""
     screen = _current()
     digest = bearer_digest(credentials)
-    rows = (await session.execute(screen.statement, {"digest": digest})).all()
+    rows = await executor.read(app.state.engine, session, screen.statement, {"digest": digest})
     if not rows:
         raise Unauthorized()
-    me = rows[0]
+    at = screen.slots_at
+    me = screen.me(*rows[0][:at])
     require_open_login(revoked_at=me.revoked_at, expires_at=me.expires_at)
     require_active_member(me.status)
     ufa_host = (await load_site_settings(session)).ufa_host
     providers = await screen_statuses(app, session)
     invite = screen.invite.figures(me)
-    at = screen.slots_at
     body = {
         "profile": {"name": me.name, "username": me.phone, "coin": me.coin, "id": str(me.id)},
         "bank_account": bank_account_fields(
