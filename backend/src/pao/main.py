@@ -187,13 +187,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     observability.install_routes(app, settings)
 
     # Routes are matched in order, one by one (FastAPI tries each in about 3 µs), and no two
-    # routers share a path, so the order is free: the hottest requests first. The aggregators'
-    # callbacks (a spin is a bet and a win: pao.games.router.register_seamless_callbacks);
-    # then the member's money paths, in small routers: the wallet's (GET /api/wallet, which
-    # every page load asks for, and the withdrawal), the transfer, the slip upload. Behind the
-    # others' routes, matching the wallet read was a tenth of its CPU and the transfer was
-    # matched 94th (docs/benchmarks.md, ADR 0035).
-    callbacks = register_seamless_callbacks(app)
+    # routers share a path, so the order is free: the hottest requests first, the member's
+    # money paths, in small routers: the wallet's (GET /api/wallet, which every page load asks
+    # for, and the withdrawal), the transfer, the slip upload. Behind the others' routes,
+    # matching the wallet read was a tenth of its CPU and the transfer was matched 94th
+    # (docs/benchmarks.md, ADR 0035). The aggregators' callbacks, the hottest of all, are
+    # answered in front of the routing (the callback lane, below), so their routes go last.
     app.include_router(wallet_router)
     app.include_router(games_transfer_router)
     install_slips_and_payouts(app)
@@ -220,6 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_chat(app, settings, agents=chat_agents(settings))
     # The back office: staff login (password + TOTP), roles, audit, /api/backoffice/*.
     install_backoffice(app)
+    # Matched by the router only for what the lane leaves to it (another method than POST).
+    callbacks = register_seamless_callbacks(app)
 
     if settings.sandbox:
         from pao.sandbox.router import router as sandbox_router

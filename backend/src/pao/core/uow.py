@@ -43,7 +43,11 @@ class UnitOfWorkRoute(APIRoute):
                 except BaseException:
                     await session.rollback()
                     raise
-                await session.commit()
+                # A session the endpoint never used (every read answered from a cache, or on a
+                # connection of its own: pao.core.executor.read) has nothing to commit; adding
+                # an object or running a statement begins its transaction.
+                if session.in_transaction():
+                    await session.commit()
                 return response
 
         return with_transaction

@@ -223,8 +223,9 @@ def register_seamless_callbacks(app: Any) -> list[APIRoute]:
     """The aggregators' wallet callbacks (Hub88's Wallet API, AMB's Common Flow), for those
     configured; their routes, which the app also serves in front of FastAPI's routing
     (:mod:`pao.core.callback_lane`: a callback is the hottest request Pao serves, a spin is a
-    bet and a win). The app includes them before its other routers too, so that a request the
-    lane does not take (another method) is told apart from them first."""
+    bet and a win). The app includes them after its other routers: the router only sees the
+    requests the lane leaves to it (another method), and every other request would have tried
+    them first."""
     settings = app.state.settings
     callbacks: list[APIRoute] = []
     if settings.hub88_enabled:
