@@ -22,6 +22,7 @@ from pao.site.termination import invalidate_termination_cache
 from tests.api.test_seamless_amb import _amb
 from tests.api.test_seamless_hub88 import KEY, _player
 from tests.api.test_security_headers import assert_api_headers
+from tests.games_support import funded_member
 from tests.helpers import set_site_setting
 
 BET = "/api/hub88/transaction/bet"
@@ -128,3 +129,53 @@ async def test_other_methods_and_paths_go_on_to_the_app(
     ]
     assert [(await call()).status_code for call in calls] == [405, 404, 404]
     assert lane_taken == []
+
+
+def _lane_of(app: FastAPI) -> CallbackLane:
+    layer: Any = app.middleware_stack
+    while not isinstance(layer, CallbackLane):
+        layer = layer.app
+    return layer
+
+
+async def test_the_wallet_read_answers_as_through_the_router(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """GET /api/wallet, given to the lane with its lean endpoint (pao.wallet.router.
+    wallet_read): the same status, body and headers as the documented route's, for a member
+    and for every refusal (no token, another scheme, an unknown token, a revoked login)."""
+    token, _ = await funded_member(client, 12_34)
+    revoked, _ = await funded_member(client, 0)
+    await client.post("/api/logout", headers={"Authorization": f"Bearer {revoked}"})
+    tries = [
+        {"Authorization": f"Bearer {token}"},
+        {"Authorization": f"bearer {token}"},
+        {},
+        {"Authorization": f"Basic {token}"},
+        {"Authorization": "Bearer "},
+        {"Authorization": "Bearer nope"},
+        {"Authorization": f"Bearer {revoked}"},
+    ]
+
+    async def answers() -> list[tuple[int, Any, dict[str, str]]]:
+        found = []
+        for headers in tries:
+            response = await client.get("/api/wallet", headers=headers)
+            kept = {k: v for k, v in response.headers.items() if k != "date"}
+            found.append((response.status_code, response.json(), kept))
+        return found
+
+    lane = _lane_of(app)
+    taken: list[str] = []
+    route, endpoint = lane._reads["/api/wallet"]
+
+    async def spy(request: Any) -> Any:
+        taken.append(request.url.path)
+        return await endpoint(request=request)
+
+    lane._reads["/api/wallet"] = (route, spy)
+    through_lane = await answers()
+    assert len(taken) == len(tries)
+    assert [status for status, _, _ in through_lane] == [200, 200, 401, 401, 401, 401, 401]
+    lane._reads.clear()
+    assert await answers() == through_lane

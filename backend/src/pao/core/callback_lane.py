@@ -13,6 +13,11 @@ prefix), sets the matched route in the scope as Starlette's router does (the req
 label by it, the access log redacts by it), and calls the route's endpoint with its path
 parameters and the request. Anything else goes on to FastAPI.
 
+The same holds for the one read every page load sends, ``GET /api/wallet``: FastAPI's request
+handling and the route's session were 30 % of its CPU once its statement ran alone (ADR 0037),
+so it is given to the lane with a lean endpoint of its own (``reads``), which answers exactly
+what the documented route answers (``tests/api/test_wallet_screen.py`` holds the two equal).
+
 It is installed innermost of the app's middleware (``pao.main``), so every guarantee of the
 stack still holds for a callback: the request metrics and the shutdown drain, the security
 headers, the edge's body limits and scan, the database-outage answer, the site's termination
@@ -36,8 +41,16 @@ Endpoint = Callable[..., Awaitable[Response]]
 
 
 class CallbackLane:
-    def __init__(self, app: ASGIApp, routes: Iterable[APIRoute]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        routes: Iterable[APIRoute],
+        reads: Iterable[tuple[APIRoute, Endpoint]] = (),
+    ) -> None:
         self.app = app
+        # GET routes answered here by a lean endpoint of their own, which takes the request
+        # and answers what the route would (GET /api/wallet: pao.wallet.router.wallet_read).
+        self._reads = {route.path: (route, endpoint) for route, endpoint in reads}
         self._exact: dict[str, APIRoute] = {}
         # By the literal start of their path ("/api/amb/"): another POST (a withdrawal) is told
         # apart by one startswith, not by trying each template's pattern.
@@ -67,17 +80,31 @@ class CallbackLane:
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        matched = (
-            self._match(scope["path"])
-            if scope["type"] == "http" and scope["method"] == "POST"
-            else None
-        )
-        if matched is None:
-            await self.app(scope, receive, send)
-            return
-        route, params = matched
+        if scope["type"] == "http":
+            method = scope["method"]
+            if method == "POST":
+                matched = self._match(scope["path"])
+                if matched is not None:
+                    route, params = matched
+                    await self._answer(route, route.endpoint, params, scope, receive, send)
+                    return
+            elif method == "GET":
+                read = self._reads.get(scope["path"])
+                if read is not None:
+                    await self._answer(*read, {}, scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _answer(
+        route: APIRoute,
+        endpoint: Endpoint,
+        params: dict[str, Any],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+    ) -> None:
         scope["route"] = route
         scope["path_params"] = params
-        endpoint: Endpoint = route.endpoint
         response = await endpoint(**params, request=Request(scope, receive))
         await response(scope, receive, send)
