@@ -75,6 +75,11 @@ async def _read(request: Request, model: type[Model]) -> Model | JSONResponse:
         return _answer(_loose(raw), wire.WRONG_SYNTAX if syntax else wire.WRONG_TYPES)
 
 
+def _echo(call: wire.Call) -> dict[str, Any]:
+    """The two fields every answer repeats (not a dump of the whole call: a bet has fourteen)."""
+    return {"user": call.user, "request_uuid": call.request_uuid}
+
+
 def _loose(raw: bytes) -> dict[str, Any]:
     """What can be echoed from a body that was refused (only after its signature held, or
     nothing but the two echo fields: a refusal never reflects more)."""
@@ -108,8 +113,8 @@ def _call(
     return decorate
 
 
-def _member_id(call: BaseModel) -> int | None:
-    return wire.member_of(call.user)  # type: ignore[attr-defined]
+def _member_id(call: wire.Call) -> int | None:
+    return wire.member_of(call.user)
 
 
 async def _play(request: Request, kind: TxnKind, move: core.Move) -> core.Outcome:
@@ -120,7 +125,7 @@ async def _play(request: Request, kind: TxnKind, move: core.Move) -> core.Outcom
 @_call(wire.InfoIn)
 async def user_info(request: Request, call: wire.InfoIn) -> JSONResponse:
     """The player's country and currency (no personal data)."""
-    echo = call.model_dump()
+    echo = _echo(call)
     member_id = _member_id(call)
     async with request.app.state.read_sessionmaker() as session:
         member = None if member_id is None else await session.get(Member, member_id)
@@ -141,7 +146,7 @@ async def user_info(request: Request, call: wire.InfoIn) -> JSONResponse:
 @_call(wire.BalanceIn)
 async def user_balance(request: Request, call: wire.BalanceIn) -> JSONResponse:
     """The wallet's balance."""
-    echo = call.model_dump()
+    echo = _echo(call)
     member_id = _member_id(call)
     if member_id is None:
         return _answer(echo, wire.INVALID_TOKEN)
@@ -228,7 +233,7 @@ async def _checked_money(call: wire.BetIn, echo: dict[str, Any]) -> tuple[int, i
 @_call(wire.BetIn)
 async def transaction_bet(request: Request, call: wire.BetIn) -> JSONResponse:
     """Take a stake from the wallet."""
-    echo = call.model_dump()
+    echo = _echo(call)
     checked = await _checked_money(call, echo)
     if isinstance(checked, JSONResponse):
         return checked
@@ -256,7 +261,7 @@ async def transaction_bet(request: Request, call: wire.BetIn) -> JSONResponse:
 @_call(wire.WinIn)
 async def transaction_win(request: Request, call: wire.WinIn) -> JSONResponse:
     """Pay a win for a bet Pao took (never refused for the token's age)."""
-    echo = call.model_dump()
+    echo = _echo(call)
     checked = await _checked_money(call, echo)
     if isinstance(checked, JSONResponse):
         return checked
@@ -268,7 +273,7 @@ async def transaction_win(request: Request, call: wire.WinIn) -> JSONResponse:
 @_call(wire.RollbackIn)
 async def transaction_rollback(request: Request, call: wire.RollbackIn) -> JSONResponse:
     """Undo a bet (its stake back, once); a rollback before its bet is remembered."""
-    echo = call.model_dump()
+    echo = _echo(call)
     member_id = _member_id(call)
     if member_id is None:
         return _answer(echo, wire.INVALID_TOKEN)

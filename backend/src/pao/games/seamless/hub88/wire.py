@@ -42,23 +42,23 @@ def from_minor(minor: int) -> int:
 _Id = Field(min_length=1, max_length=100)
 
 
-class _Call(BaseModel):
+class Call(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     user: str = Field(min_length=1, max_length=40)
     request_uuid: str = Field(min_length=1, max_length=100)
 
 
-class InfoIn(_Call):
+class InfoIn(Call):
     pass
 
 
-class BalanceIn(_Call):
+class BalanceIn(Call):
     token: str | None = Field(default=None, max_length=255)
     game_code: str | None = Field(default=None, max_length=100)
 
 
-class BetIn(_Call):
+class BetIn(Call):
     transaction_uuid: str = _Id
     token: str = Field(min_length=1, max_length=255)
     round: str = _Id
@@ -74,7 +74,7 @@ class WinIn(BetIn):
     reference_transaction_uuid: str = _Id
 
 
-class RollbackIn(_Call):
+class RollbackIn(Call):
     transaction_uuid: str = _Id
     reference_transaction_uuid: str = _Id
     token: str | None = Field(default=None, max_length=255)
