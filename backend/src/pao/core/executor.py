@@ -199,7 +199,22 @@ async def _driver(session: AsyncSession) -> Any:
         adapter = (await connection.get_raw_connection()).dbapi_connection
         session.info[_INFO_KEY] = (session.sync_session.get_transaction(), adapter)
     if adapter._transaction is None:
-        await adapter._start_transaction()
+        try:
+            await adapter._start_transaction()
+        except Exception as error:
+            # A connection whose end the server announced while it sat in the pool can fail
+            # its BEGIN before asyncpg has seen it closed ("another operation is in
+            # progress"). It will never serve again: invalidated, the pool drops it, and the
+            # request gets the outage answer (a 503), as a statement that found the drop does.
+            await (await session.connection()).invalidate()
+            raise exc.DBAPIError.instance(
+                "BEGIN",
+                None,
+                error,
+                adapter.dbapi.Error,
+                hide_parameters=True,
+                connection_invalidated=True,
+            ) from error
     return adapter
 
 
