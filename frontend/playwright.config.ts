@@ -123,6 +123,9 @@ export default defineConfig<AppOptions>({
         // `pao ops …` without a process each.
         // Every test registers from 127.0.0.1: the OTP and SMS caps (the backend's test_otp and
         // test_sms_budget test them) refused a full suite's members with OTP_BLOCK.
+        // The demo's daily slip window closes 23:50–00:10 Bangkok time: a run at that hour
+        // (16:50–17:10 UTC) had every slip test refused. Equal ends mean never closed; the
+        // window itself is the backend's to test (test_slips, test_site_settings).
         // It says it is starting, and that is all Playwright waits for (`wait`, raced with
         // `url`): Playwright starts its web servers one after another, each waited for before
         // the next, and the backends prepare at the same time instead. The last web server
@@ -130,7 +133,8 @@ export default defineConfig<AppOptions>({
         command:
           `echo pao-e2e: backend starting && ${python} e2e/support/prepare_backend.py migrate demo ` +
           `'ops settings set otpDailyCapPerIp 100000' 'ops settings set otpHourlyCapPerPrefix 100000' ` +
-          `'ops settings set otpHourlyCap 100000' && ` +
+          `'ops settings set otpHourlyCap 100000' 'ops settings set slipClosedFrom 00:00' ` +
+          `'ops settings set slipClosedTo 00:00' && ` +
           `{ ${python} e2e/support/ops_server.py ${join(dataDirs[index] ?? '', 'ops.sock')} & } && ${pao} serve`,
         url: `http://127.0.0.1:${port}/healthz`,
         wait: { stdout: /pao-e2e: backend starting/ },
