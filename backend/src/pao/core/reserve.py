@@ -1,11 +1,12 @@
 """A few of an engine's pooled connections kept checked out for the statements that run alone.
 
-A statement that is a whole transaction by itself (:func:`pao.core.executor.fetch_alone`: a
-seamless callback's token read and its function, ADR 0033) used to check a connection out of
-SQLAlchemy's pool and back in around every run. That round through the pool (two greenlet
+A statement that is a whole transaction by itself (:mod:`pao.core.executor`'s
+``fetch_alone``: a seamless callback's token read and its function, ADR 0033; ``execute_alone``:
+the health probe; ``read``: ``GET /api/wallet``'s one statement) used to check a connection out
+of SQLAlchemy's pool and back in around every run. That round through the pool (two greenlet
 hand-offs, the fairy's set-up and finalisation, the reset on return, the events) was a quarter
 of a callback's CPU in process, more than the statement's own driver call: 0.58 → 0.42 ms per
-callback without it (docs/benchmarks.md, "Seamless callbacks: the connection kept").
+callback without it (ADR 0037; docs/benchmarks.md, "Connections kept out of the pool").
 
 So up to half the pool's size of those connections stay checked out between such statements,
 idle here, and the next one takes the one put back last (as the pool's LIFO would hand it).
