@@ -242,8 +242,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # request before anything else runs, that read included (a 100 MB body or a NUL costs no
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
-    # the 410/503 answers carry them too. Innermost, the aggregators' callbacks are answered in
-    # front of FastAPI's routing (pao.core.callback_lane), inside every guarantee above.
+    # the 410/503 answers carry them too. Innermost, the aggregators' callbacks and the wallet
+    # read are answered in front of FastAPI's routing (pao.core.callback_lane), inside every
+    # guarantee above.
     app.add_middleware(CallbackLane, routes=callbacks, reads=lane_reads())
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
