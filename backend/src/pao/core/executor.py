@@ -204,8 +204,10 @@ async def _driver(session: AsyncSession) -> Any:
         except Exception as error:
             # A connection whose end the server announced while it sat in the pool can fail
             # its BEGIN before asyncpg has seen it closed ("another operation is in
-            # progress"). It will never serve again: invalidated, the pool drops it, and the
+            # progress"). It will never serve again: closed at once (its socket, not a
+            # goodbye it could not send), invalidated so that the pool drops it, and the
             # request gets the outage answer (a 503), as a statement that found the drop does.
+            adapter._connection.terminate()
             await (await session.connection()).invalidate()
             raise exc.DBAPIError.instance(
                 "BEGIN",

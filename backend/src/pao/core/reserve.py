@@ -71,7 +71,7 @@ async def _take(engine: AsyncEngine) -> PoolProxiedConnection:
         connection = idle.pop()
         if not connection.driver_connection.is_closed():  # type: ignore[union-attr]
             return connection
-        connection.invalidate()
+        await greenlet_spawn(connection.invalidate)
         await greenlet_spawn(connection.close)
     return await engine.raw_connection()
 
