@@ -17,7 +17,9 @@ const LAO = {
   botDeposit: 'ວິທີຝາກເງິນ',
 };
 
-// The chat widget and its FAQ bot are off by default; on for this walk, off again after it.
+// The chat widget and its FAQ bot are off by default; on for this walk, the bot off again
+// after it. The widget stays on, as chat.spec.ts leaves it: switched off here, it refused a
+// chat test running on the same backend meanwhile (CHAT_DISABLED).
 const LAO_PROJECT = 'phone-la';
 
 // eslint-disable-next-line no-empty-pattern
@@ -31,7 +33,6 @@ test.beforeAll(({}, testInfo) => {
 test.afterAll(({}, testInfo) => {
   if (testInfo.project.name !== LAO_PROJECT) return;
   paoOps('settings', 'set', 'chatBotEnabled', 'false');
-  paoOps('settings', 'set', 'enableChatWidget', 'false');
 });
 
 test('in Lao, bonuses, banners, the wheel, the statement and the bot speak Lao @la', async ({
