@@ -15,8 +15,9 @@ parameters and the request. Anything else goes on to FastAPI.
 
 The same holds for the one read every page load sends, ``GET /api/wallet``: FastAPI's request
 handling and the route's session were 30 % of its CPU once its statement ran alone (ADR 0037),
-so it is given to the lane with a lean endpoint of its own (``reads``), which answers exactly
-what the documented route answers (``tests/api/test_callback_lane.py`` holds the two equal).
+so it is given to the lane with a lean endpoint (``reads``: ``pao.wallet.router.wallet_read``,
+which the documented route calls too; ``tests/api/test_callback_lane.py`` holds the answers
+through the lane equal to the router's).
 
 It is installed innermost of the app's middleware (``pao.main``), so every guarantee of the
 stack still holds for a callback: the request metrics and the shutdown drain, the security

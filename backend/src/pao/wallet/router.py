@@ -52,22 +52,20 @@ WITHDRAW_ERRORS = {
     response_model=WalletResponse,
     responses=AUTH_ERRORS,
 )
-async def get_wallet(
-    request: Request, session: SessionDep, credentials: BearerCredentials
-) -> Response:
-    # Authenticated inside the screen's one statement (pao.wallet.screen), not through
-    # CurrentMember; the body is already JSON, ``response_model`` documents it. (No docstring:
-    # it would become the operation's description in the contract.)
-    return Response(
-        await wallet_screen(request.app, session, credentials), media_type="application/json"
-    )
+async def get_wallet(request: Request, credentials: BearerCredentials) -> Response:
+    # The contract's route (its bearer scheme, its response model); the callback lane answers
+    # it in front of the routing with the same wallet_read, which reads the token itself.
+    # (No docstring: it would become the operation's description in the contract.)
+    del credentials
+    return await wallet_read(request)
 
 
 async def wallet_read(request: Request) -> Response:
-    """``GET /api/wallet`` as the callback lane serves it (pao.core.callback_lane): the same
-    answer as :func:`get_wallet`'s, without FastAPI's request handling around it: the bearer
-    token read by the same ``HTTPBearer``, a refusal answered as the app's handler answers it,
-    the session only for the caches' refills (its one statement runs alone: ADR 0037)."""
+    """``GET /api/wallet``, as the callback lane serves it (pao.core.callback_lane) and as the
+    route above does: authenticated inside the screen's one statement (pao.wallet.screen), not
+    through CurrentMember, the bearer token read by the same ``HTTPBearer``, a refusal answered
+    as the app's handler answers it, the session only for the caches' refills (its one
+    statement runs alone: ADR 0037); the body is already JSON."""
     credentials = await bearer(request)
     try:
         async with request.app.state.read_sessionmaker() as session:
