@@ -112,13 +112,13 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         )
         out.append(
             [
-                "chat: delivery to a room at that load, p50 / p99 ms "
-                f"({len(pao.latencies_ms)} msgs)",
+                (
+                    "chat: delivery to a room at that load, p50 / p99 ms, p99 vs bare "
+                    f"({len(pao.latencies_ms)} msgs)"
+                ),
                 f"{_f(pao.percentile(50), 1)} / {_f(pao.percentile(99), 1)}",
                 f"{_f(bare.percentile(50), 1)} / {_f(bare.percentile(99), 1)}",
-                _ratio(bare.percentile(99), pao.percentile(99)),
-                "–",
-                "–",
+                *_chat_p99(pao.percentile(99), bare.percentile(99), pao.lost),
                 f"lost {pao.lost}",
                 f"lost {bare.lost}",
             ]
@@ -200,6 +200,22 @@ def _against_ceilings(
             ]
         )
     return out
+
+
+# Chat delivery p99 to a room at that load, Pao's over bare python-socketio's, at most (issue 36).
+CHAT_P99_TARGET = 3.0
+
+
+def _chat_p99(pao: float | None, bare: float | None, lost: int) -> list[str]:
+    """The ratio (Pao's p99 over the bare server's, "40×"), the target and the verdict. A
+    message Pao lost (not delivered within 10 s) is missing from its percentiles: the target
+    is not met then, whatever the ratio."""
+    target = f"≤ {CHAT_P99_TARGET:g}×"
+    if not pao or not bare:
+        return ["not measured", target, "–"]
+    ratio = pao / bare
+    verdict = _verdict(ratio <= CHAT_P99_TARGET and not lost)
+    return [f"**{ratio:.1f}×**", target, verdict + (f" ({lost} lost)" if lost else "")]
 
 
 def _ratio(baseline: float | None, subject: float | None) -> str:
