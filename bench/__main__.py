@@ -121,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
                     results["slips"] = wallet.slip_deposits(
                         server, args.members, cursor
                     )
+                with timed("slip vs its bare handler"):
+                    results.setdefault("bare_paths", []).append(
+                        wallet.slip_against_bare(server, args.members, cursor)
+                    )
                 with timed("slip ceiling (no HTTP)"):
                     results.setdefault("ceilings", []).extend(
                         wallet.slip_ceiling(args.members)

@@ -56,7 +56,10 @@ def wrk(
     data = json.loads(line)
     seconds = data["duration_us"] / 1e6
     ok = data["requests"] - data["status_errors"]
-    extra: dict[str, float] = {"requests": data["requests"]}
+    extra: dict[str, float] = {
+        "requests": data["requests"],
+        "max_counter": data.get("max_counter", 0),
+    }
     if cpu is not None and data["requests"]:
         extra["cpu_ms_per_request"] = 1000 * cpu / data["requests"]
     return Sample(

@@ -230,6 +230,7 @@ CPU_TARGETS = {
     "GET /api/wallet vs bare ASGI, same SQL": 1.5,
     "withdraw, many wallets vs bare ASGI, same SQL": 2.0,
     "transfer wallet → game vs bare ASGI, same SQL": 2.0,
+    "slip deposit credited vs bare ASGI, same SQL": 2.0,
 }
 
 

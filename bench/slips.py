@@ -90,6 +90,8 @@ def path_of(k: int) -> Path:
 def generate(count: int, members: int) -> None:
     """``count`` distinct slips, 1…count (the directory is emptied first)."""
     shutil.rmtree(SLIP_DIR, ignore_errors=True)
+    # What the bare slip handler (bench.bare_script) stored in an earlier run.
+    shutil.rmtree(WORK_DIR / "bare-slips", ignore_errors=True)
     SLIP_DIR.mkdir(parents=True)
     for k in range(1, count + 1):
         path_of(k).write_bytes(slip_png(reference_of(k, member_for(k, members))))

@@ -26,7 +26,15 @@ from __future__ import annotations
 from typing import Any
 
 from bench import driver, slips
-from bench.common import Comparison, Sample, Server, analyze, interleave, rounds, seconds
+from bench.common import (
+    Comparison,
+    Sample,
+    Server,
+    analyze,
+    interleave,
+    rounds,
+    seconds,
+)
 from bench.http import pgbench, wrk
 
 CONCURRENCY = 32
@@ -57,6 +65,7 @@ def warm_up(
         )
     if "slip" in sections and cursor is not None:
         slip_wrk(server, members, cursor, seconds(3))
+        bare_slip_wrk(server, members, cursor, seconds(3))
     analyze()  # the plans cached while the tables were empty, made again (bench.common)
 
 
@@ -129,11 +138,44 @@ def slip_wrk(
         threads=threads,
         extra_args=(str(members), str(slips.SLIP_DIR), str(threads)),
     )
-    # Thread t sends slips next + t - 1 + threads·i. wrk counts the answered requests; those
-    # still in flight when it stops (up to one per connection) reached the server all the
-    # same: at most threads × (answered + connections) slips are spent.
-    cursor.take(threads * (int(sample.extra["requests"]) + CONCURRENCY))
+    # Thread t sends slips next + t - 1 + threads·i, i < its request count (pao.lua's counter,
+    # which counts the requests still in flight when wrk stops too): the slips up to
+    # next - 1 + threads × the most requests one thread made are spent.
+    cursor.take(threads * int(sample.extra["max_counter"]))
     return sample
+
+
+def bare_slip_wrk(
+    server: Server, members: int, cursor: slips.Cursor, duration: float
+) -> Sample:
+    """One wrk run of the same uploads to the bare handler (bench.bare_script), which claims no
+    transfer: it sends the drawn slips over and over and spends none."""
+    threads = 2
+    return wrk(
+        server.url,
+        "bare-slip",
+        lo=1,
+        hi=cursor.count,
+        connections=CONCURRENCY,
+        duration=duration,
+        server=server,
+        threads=threads,
+        extra_args=(str(members), str(slips.SLIP_DIR), str(threads)),
+    )
+
+
+def slip_against_bare(server: Server, members: int, cursor: slips.Cursor) -> Comparison:
+    """The slip upload against a bare ASGI handler that parses the same multipart body, decodes
+    the image and reads its QR the same way (Pillow, zxing-cpp, in a worker thread), stores it
+    and runs slip.sql on raw asyncpg, with no bank call (bench.bare_script): issue 36's CPU per
+    request (target ≤ 2×)."""
+    duration = seconds(6)
+    return interleave(
+        "slip deposit credited vs bare ASGI, same SQL",
+        rounds(3),
+        lambda: slip_wrk(server, members, cursor, duration),
+        lambda: bare_slip_wrk(server, members, cursor, duration),
+    )
 
 
 def slip_deposits(

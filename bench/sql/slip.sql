@@ -27,7 +27,8 @@ COMMIT;
 -- receiving accounts checked, bank clearing (the member's shard) → wallet (one call of
 -- pao_credit_wallet), SUCCESS written
 -- with the bank's answer (one UPDATE of the slip), the statement line, DepositCredited
--- (promotions' deposit record)
+-- (promotions' deposit record; the member's LINE contact, if they take notices on LINE:
+-- support.line.notices, none in the bench)
 BEGIN;
 SELECT s.id, s.member_id, s.status, s.reason, s.file_key, s.image_sha256, s.idempotency_key, s.sending_bank, s.reference, s.amount, s.currency, s.sender_bank, s.sender_account, s.receiver_bank, s.receiver_account, s.transferred_at, s.journal_entry_id, s.created_at, s.settled_at, s.bank_lookup, s.review_status, s.reviewed_by, s.reviewed_at, s.review_note, m.id, m.phone, m.name, m.password_hash, m.status, m.currency, m.bank_code, m.bank_account_name, m.bank_account_no, m.source_code, m.inviter_id, m.coin, m.agreement_accepted_at, m.created_at FROM slips AS s JOIN members AS m ON m.id = s.member_id WHERE s.id = :sl_id FOR UPDATE OF s;
 SELECT code, account_no FROM receiving_accounts WHERE active IS true AND kind = 'BANK' ORDER BY id;
@@ -36,4 +37,5 @@ INSERT INTO status_changes (entity, entity_id, from_status, to_status, actor, re
 UPDATE slips SET status = 'SUCCESS', amount = 100, sender_bank = 'KBANK', sender_account = :s_bank_account_no, receiver_bank = 'SCB', receiver_account = '4441112223', transferred_at = now(), journal_entry_id = :e_entry_id, settled_at = now(), bank_lookup = CAST('{"outcome": "FOUND", "reference": "PGB", "sendingBank": "004", "amount": 100, "currency": "THB", "senderBank": "KBANK", "receiverBank": "SCB", "receiverAccount": "4441112223"}' AS json) WHERE id = :sl_id;
 INSERT INTO statements (member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at) VALUES (:s_member_id, 'deposit', 'SUCCESS', 'KBANK', 'WALLET', 100, 'THB', 'slip', CAST(:sl_id AS text), NULL, now()) RETURNING id, member_id, statement_type, status, from_label, to_label, amount, currency, ref_type, ref_id, extra, created_at;
 INSERT INTO promo_deposits (member_id, amount, currency, channel, reference, used_by_id, created_at) VALUES (:s_member_id, 100, 'THB', 'slip', '004' || ':' || 'PGB' || :sl_id, NULL, now()) RETURNING id, member_id, amount, currency, channel, reference, used_by_id, created_at;
+SELECT line_contacts.line_user_id, line_contacts.display_name, line_contacts.language, line_contacts.following, line_contacts.followed_at, line_contacts.unfollowed_at, line_contacts.reply_token, line_contacts.reply_token_at, line_contacts.created_at, line_contacts.member_id, line_contacts.linked_at, line_contacts.notices FROM line_contacts WHERE line_contacts.member_id = :s_member_id AND line_contacts.notices IS true AND line_contacts.following IS true;
 COMMIT;
