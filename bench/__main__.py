@@ -105,6 +105,16 @@ def main(argv: list[str] | None = None) -> int:
                     results.setdefault("bare_paths", []).append(
                         wallet.against_bare_script(server, args.members, "transfer")
                     )
+                # Game → wallet after wallet → game: the members' money is on the game.
+                results["sqlcheck"].append(
+                    ("transfer_out", sqlcheck.check("transfer_out"))
+                )
+                with timed("game → wallet transfers"):
+                    results["transfers"] += wallet.transfers_out(server, args.members)
+                with timed("game → wallet vs its bare handler"):
+                    results.setdefault("bare_paths", []).append(
+                        wallet.against_bare_script(server, args.members, "transfer_out")
+                    )
                 with timed("transfer ceiling (no HTTP)"):
                     results.setdefault("ceilings", []).extend(
                         wallet.transfer_ceiling(args.members)

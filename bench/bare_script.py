@@ -1,7 +1,7 @@
 """A money path's database work served bare (bench only, never in production): ``POST
-/bench/bare-script/withdraw``, ``/transfer`` and ``/slip`` run **the path's own pgbench
-script** (``bench/sql/withdraw.sql``, ``transfer.sql``, ``slip.sql``: the statements the app
-sends, in its order and transactions, which ``bench.sqlcheck`` holds equal to the app's) on raw
+/bench/bare-script/withdraw``, ``/transfer`` (wallet → game), ``/transfer_out`` (game →
+wallet) and ``/slip`` run **the path's own pgbench script** (``bench/sql/withdraw.sql``,
+``transfer.sql``, ``transfer_out.sql``, ``slip.sql``: the statements the app sends, in its order and transactions, which ``bench.sqlcheck`` holds equal to the app's) on raw
 asyncpg, in front of the app, in the same worker processes.
 
 What the handler does is what any server must for the request: read the body and parse its
@@ -38,7 +38,7 @@ from bench.common import BENCH_DIR, WORK_DIR
 from bench.driver import Statement, parse
 
 PREFIX = "/bench/bare-script/"
-SCRIPTS = ("withdraw", "transfer", "slip")
+SCRIPTS = ("withdraw", "transfer", "transfer_out", "slip")
 _TOKEN = b"Bearer bench-token-"
 # Where the bare slip handler stores the images (the app: PAO_DATA_DIR/slips/<member>/).
 SLIP_STORE = WORK_DIR / "bare-slips"

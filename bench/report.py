@@ -38,6 +38,7 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
         "withdraw, many wallets": 0.5,
         "withdraw, one hot wallet": 0.7,
         "transfer wallet → game, many members, one provider": 0.5,
+        "transfer game → wallet, many members, one provider": 0.5,
         "slip deposit credited, many members": 0.5,
     }
     paths = [
@@ -161,6 +162,8 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
 def _ceiling_of(name: str) -> tuple[str, str]:
     """The asyncpg ceiling row's script and scenario for a path's row name."""
     path, _, scenario = name.partition(", ")
+    if path.startswith("transfer game → wallet"):
+        return "transfer_out.sql", "many members"  # no ceiling run: no row
     if path.startswith("transfer"):
         return "transfer.sql", "many members"
     if path.startswith("slip"):
@@ -230,6 +233,7 @@ CPU_TARGETS = {
     "GET /api/wallet vs bare ASGI, same SQL": 1.5,
     "withdraw, many wallets vs bare ASGI, same SQL": 2.0,
     "transfer wallet → game vs bare ASGI, same SQL": 2.0,
+    "transfer game → wallet vs bare ASGI, same SQL": 2.0,
     "slip deposit credited vs bare ASGI, same SQL": 2.0,
 }
 

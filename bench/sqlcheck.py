@@ -35,6 +35,10 @@ REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
         "/api/wallet/transfer",
         {"from": "WALLET", "to": "JOKER", "amount": 1},
     ),
+    "transfer_out": (
+        "/api/wallet/transfer",
+        {"from": "JOKER", "to": "WALLET", "amount": 1},
+    ),
 }
 
 

@@ -11,6 +11,7 @@
   shard rows), vs pgbench running bench/sql/transfer.sql (the request's three transactions,
   statement for statement); the provider answers at once, in process (bench.app).
   Its ceiling: the same script by asyncpg alone.
+* Game → wallet transfers: the same, JOKER → WALLET, against bench/sql/transfer_out.sql.
 * Slip deposits: wrk → ``POST /api/wallet/slip`` (a multipart PNG, a distinct slip each, drawn
   at seed time by bench/slips.py, a fresh Idempotency-Key each) over many members: the image
   decoded and its QR read, the slip accepted, verified by the bank (in process,
@@ -51,7 +52,7 @@ def warm_up(
     endpoint compiles its statement then), which would otherwise fall on the first round alone."""
     modes = {
         "wallet": ["withdraw"],
-        "transfer": ["transfer"],
+        "transfer": ["transfer", "transfer-out"],
         "read": ["wallet", "bare-screen", "bare", "health"],
     }
     for mode in (mode for section in sections for mode in modes.get(section, [])):
@@ -117,6 +118,35 @@ def transfers(server: Server, members: int) -> list[Comparison]:
             ),
             lambda: pgbench(
                 "transfer.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
+            ),
+        )
+    ]
+
+
+def transfers_out(server: Server, members: int) -> list[Comparison]:
+    """Game → wallet (JOKER → WALLET, 1 THB) over many members, one provider (its float
+    shared), against pgbench running transfer_out.sql. Run after wallet → game, which has put
+    money on the game (the float may go negative all the same: an operator account)."""
+    duration = seconds(8)
+    return [
+        interleave(
+            "transfer game → wallet, many members, one provider",
+            rounds(3),
+            lambda: wrk(
+                server.url,
+                "transfer-out",
+                lo=1,
+                hi=members,
+                connections=CONCURRENCY,
+                duration=duration,
+                server=server,
+            ),
+            lambda: pgbench(
+                "transfer_out.sql",
+                lo=1,
+                hi=members,
+                clients=CONCURRENCY,
+                duration=duration,
             ),
         )
     ]
@@ -284,15 +314,19 @@ def reads(server: Server, members: int) -> list[Comparison]:
 
 
 def against_bare_script(server: Server, members: int, path: str) -> Comparison:
-    """A money path (``withdraw`` or ``transfer``, many members) against a bare ASGI handler
-    running the path's own pgbench script on raw asyncpg (bench.bare_script), in the same
-    worker processes: the application's CPU per request against the least a Python server
-    spends on the same database work (issue 36, target ≤ 2×)."""
-    name = {"withdraw": "withdraw, many wallets", "transfer": "transfer wallet → game"}[
-        path
-    ]
+    """A money path (``withdraw``, ``transfer`` or ``transfer_out``, many members) against a
+    bare ASGI handler running the path's own pgbench script on raw asyncpg
+    (bench.bare_script), in the same worker processes: the application's CPU per request
+    against the least a Python server spends on the same database work (issue 36, target
+    ≤ 2×)."""
+    name = {
+        "withdraw": "withdraw, many wallets",
+        "transfer": "transfer wallet → game",
+        "transfer_out": "transfer game → wallet",
+    }[path]
+    mode = path.replace("_", "-")  # pao.lua's modes
     return _against_bare(
-        f"{name} vs bare ASGI, same SQL", path, server, members, f"bare-{path}"
+        f"{name} vs bare ASGI, same SQL", mode, server, members, f"bare-{mode}"
     )
 
 
