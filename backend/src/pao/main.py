@@ -72,7 +72,7 @@ from pao.site.variant import variant_document
 from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
 from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
-from pao.wallet.router import lane_reads
+from pao.wallet.router import lean_endpoints
 from pao.wallet.router import router as wallet_router
 
 # Every request body is bounded at the edge (pao.core.request_limits): a JSON or form body to
@@ -242,10 +242,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # request before anything else runs, that read included (a 100 MB body or a NUL costs no
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
-    # the 410/503 answers carry them too. Innermost, the aggregators' callbacks and the wallet
-    # read are answered in front of FastAPI's routing (pao.core.callback_lane), inside every
-    # guarantee above.
-    app.add_middleware(CallbackLane, routes=callbacks, reads=lane_reads())
+    # the 410/503 answers carry them too. Innermost, the aggregators' callbacks, the wallet
+    # read and the withdrawal are answered in front of FastAPI's routing
+    # (pao.core.callback_lane), inside every guarantee above.
+    app.add_middleware(CallbackLane, routes=callbacks, lean=lean_endpoints())
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
     limits = {**BODY_LIMITS, **(SANDBOX_BODY_LIMITS if settings.sandbox else {})}

@@ -165,17 +165,87 @@ async def test_the_wallet_read_answers_as_through_the_router(
             found.append((response.status_code, response.json(), kept))
         return found
 
-    lane = _lane_of(app)
-    taken: list[str] = []
-    route, endpoint = lane._reads["/api/wallet"]
-
-    async def spy(request: Any) -> Any:
-        taken.append(request.url.path)
-        return await endpoint(request=request)
-
-    lane._reads["/api/wallet"] = (route, spy)
+    taken = _spy_on_lean(app, ("GET", "/api/wallet"))
     through_lane = await answers()
     assert len(taken) == len(tries)
     assert [status for status, _, _ in through_lane] == [200, 200, 401, 401, 401, 401, 401]
-    lane._reads.clear()
+    _lane_of(app)._lean.clear()
+    assert await answers() == through_lane
+
+
+def _spy_on_lean(app: FastAPI, *routes: tuple[str, str]) -> list[Any]:
+    """What the lean endpoints of ``routes`` answered (None: left to FastAPI), in order."""
+    lane = _lane_of(app)
+    answered: list[Any] = []
+    for method_and_path in routes:
+        route, endpoint = lane._lean[method_and_path]
+
+        async def spy(request: Any, endpoint: Any = endpoint) -> Any:
+            response = await endpoint(request)
+            answered.append(None if response is None else response.status_code)
+            return response
+
+        lane._lean[method_and_path] = (route, spy)
+    return answered
+
+
+@pytest.mark.sqlite
+async def test_the_withdrawal_answers_as_through_the_router(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """POST /api/wallet/withdraw and /withdrawAll, given to the lane with their lean endpoint
+    (pao.wallet.router.withdraw_lean): the same status, body and headers as the documented
+    routes', and the same money moved, for a withdrawal, its replays (on either path), a key
+    reused with another amount, every kind of refusal, and the bodies the lean endpoint leaves
+    to FastAPI (not JSON, another or no content type, not the model's)."""
+
+    async def answers() -> list[tuple[int, Any, dict[str, str]]]:
+        token, _ = await funded_member(client, 1_000_00)
+        short, _ = await funded_member(client, 10_00)
+        member = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        key = {"Idempotency-Key": "k-1"}
+        tries: list[tuple[str, dict[str, str], bytes]] = [
+            ("withdraw", {**member, **key}, b'{"amount": 150}'),
+            ("withdraw", {**member, **key}, b'{"amount": 150}'),
+            ("withdrawAll", {**member, **key}, b'{"amount": 150}'),
+            ("withdraw", {**member, **key}, b'{"amount": 151}'),
+            ("withdraw", member, b'{"amount": 0.5}'),
+            ("withdraw", member, b'{"amount": 2000}'),
+            ("withdraw", {**member, "Authorization": f"Bearer {short}"}, b'{"amount": 100}'),
+            ("withdraw", {**member, "Idempotency-Key": "k" * 201}, b'{"amount": 100}'),
+            ("withdraw", {"Content-Type": "application/json"}, b'{"amount": 100}'),
+            ("withdraw", {**member, "Authorization": "Bearer nope"}, b"{"),
+            ("withdraw", member, b'{"amount": true}'),
+            ("withdraw", member, b"{}"),
+            ("withdraw", member, b"\xff"),
+            ("withdraw", {**member, "Content-Type": "text/plain"}, b'{"amount": 100}'),
+            ("withdrawAll", {"Authorization": f"Bearer {token}"}, b'{"amount": 100}'),
+            ("withdrawAll", member, b'{"amount": 100}'),
+        ]
+        found = []
+        withdrawals: list[int] = []  # each scenario's own: compared by their order
+        for path, headers, body in tries:
+            response = await client.post(f"/api/wallet/{path}", headers=headers, content=body)
+            kept = {k: v for k, v in response.headers.items() if k != "date"}
+            answer = response.json()
+            if "withdrawalId" in answer:
+                if answer["withdrawalId"] not in withdrawals:
+                    withdrawals.append(answer["withdrawalId"])
+                answer["withdrawalId"] = withdrawals.index(answer["withdrawalId"])
+            found.append((response.status_code, answer, kept))
+        wallet = await client.get("/api/wallet", headers={"Authorization": f"Bearer {token}"})
+        found.append((wallet.status_code, wallet.json()["wallet"], {}))
+        return found
+
+    answered = _spy_on_lean(
+        app, ("POST", "/api/wallet/withdraw"), ("POST", "/api/wallet/withdrawAll")
+    )
+    through_lane = await answers()
+    statuses = [status for status, _, _ in through_lane]
+    assert statuses[:13] == [200, 200, 200, 409, 400, 400, 400, 422, 401, 400, 422, 422, 400]
+    assert statuses[13:] == [415, 415, 200, 200]
+    # The lean endpoint answered every request but the six bodies it leaves to FastAPI.
+    assert answered == [200, 200, 200, 409, 400, 400, 400, 422, 401, *[None] * 6, 200]
+    assert through_lane[-1][1] == {"amount": 750.0, "currency": "THB"}  # 150 and 100 held
+    _lane_of(app)._lean.clear()
     assert await answers() == through_lane

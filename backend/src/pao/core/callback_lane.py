@@ -13,11 +13,15 @@ prefix), sets the matched route in the scope as Starlette's router does (the req
 label by it, the access log redacts by it), and calls the route's endpoint with its path
 parameters and the request. Anything else goes on to FastAPI.
 
-The same holds for the one read every page load sends, ``GET /api/wallet``: FastAPI's request
-handling and the route's session were 30 % of its CPU once its statement ran alone (ADR 0037),
-so it is given to the lane with a lean endpoint (``reads``: ``pao.wallet.router.wallet_read``,
-which the documented route calls too; ``tests/api/test_callback_lane.py`` holds the answers
-through the lane equal to the router's).
+The same holds for the member's busiest requests, given to the lane with a lean endpoint each
+(``lean``): ``GET /api/wallet``, which every page load sends (FastAPI's request handling and
+the route's session were 30 % of its CPU once its statement ran alone, ADR 0037), and the
+withdrawal (dependency solving and the response's checks were 40 % of it, ADR 0038). The
+documented routes call the same endpoints, so there is one implementation of each. A lean
+endpoint answers the requests it is sure of and returns ``None`` for the others (a body that
+is not the JSON its model takes): the lane then passes the request on to FastAPI, its body
+replayed, and the refusal is FastAPI's own (``tests/api/test_callback_lane.py`` holds the
+answers through the lane equal to the router's).
 
 It is installed innermost of the app's middleware (``pao.main``), so every guarantee of the
 stack still holds for a callback: the request metrics and the shutdown drain, the security
@@ -30,15 +34,19 @@ test_callback_lane.py`` holds the lane's answers to the router's).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-Endpoint = Callable[..., Awaitable[Response]]
+# A lean endpoint: the route's answer, or None to leave the request to FastAPI.
+LeanEndpoint = Callable[[Request], Awaitable[Response | None]]
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class CallbackLane:
@@ -46,12 +54,16 @@ class CallbackLane:
         self,
         app: ASGIApp,
         routes: Iterable[APIRoute],
-        reads: Iterable[tuple[APIRoute, Endpoint]] = (),
+        lean: Iterable[tuple[APIRoute, LeanEndpoint]] = (),
     ) -> None:
         self.app = app
-        # GET routes answered here by a lean endpoint of their own, which takes the request
-        # and answers what the route would (GET /api/wallet: pao.wallet.router.wallet_read).
-        self._reads = {route.path: (route, endpoint) for route, endpoint in reads}
+        # Routes answered here by a lean endpoint of their own, by method and path, which takes
+        # the request and answers what the route would (pao.wallet.router.lean_endpoints).
+        self._lean = {
+            (method, route.path): (route, endpoint)
+            for route, endpoint in lean
+            for method in route.methods or ()
+        }
         self._exact: dict[str, APIRoute] = {}
         # By the literal start of their path ("/api/amb/"): another POST (a withdrawal) is told
         # apart by one startswith, not by trying each template's pattern.
@@ -87,25 +99,61 @@ class CallbackLane:
                 matched = self._match(scope["path"])
                 if matched is not None:
                     route, params = matched
-                    await self._answer(route, route.endpoint, params, scope, receive, send)
+                    scope["route"] = route
+                    scope["path_params"] = params
+                    request = Request(scope, receive)
+                    response = await route.endpoint(**params, request=request)
+                    await response(scope, receive, send)
                     return
-            elif method == "GET":
-                read = self._reads.get(scope["path"])
-                if read is not None:
-                    await self._answer(*read, {}, scope, receive, send)
-                    return
+            lean = self._lean.get((method, scope["path"]))
+            if lean is not None:
+                await self._lean_answer(*lean, scope, receive, send)
+                return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    async def _answer(
+    async def _lean_answer(
+        self,
         route: APIRoute,
-        endpoint: Endpoint,
-        params: dict[str, Any],
+        endpoint: LeanEndpoint,
         scope: Scope,
         receive: Receive,
         send: Send,
     ) -> None:
         scope["route"] = route
-        scope["path_params"] = params
-        response = await endpoint(**params, request=Request(scope, receive))
-        await response(scope, receive, send)
+        scope["path_params"] = {}
+        request = Request(scope, receive)
+        response = await endpoint(request)
+        if response is not None:
+            await response(scope, receive, send)
+            return
+        # Not the endpoint's to answer: FastAPI's, with the body the endpoint may have read.
+        del scope["route"], scope["path_params"]
+        body = await request.body()
+        await self.app(scope, _replaying(body, receive), send)
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` whole first, then waits on the client's (a
+    disconnect)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+async def json_body(request: Request, model: type[ModelT]) -> ModelT | None:
+    """The body as ``model``, taken as FastAPI takes a JSON body (``json.loads``, then the
+    model in Python mode); ``None`` for anything else (another or no content type, a body
+    that is not JSON or not the model's), which a lean endpoint leaves to FastAPI."""
+    if request.headers.get("content-type") != "application/json":
+        return None
+    try:
+        return model.model_validate(json.loads(await request.body()))
+    except (ValueError, ValidationError):  # a JSONDecodeError or UnicodeDecodeError too
+        return None

@@ -8,7 +8,8 @@ a success whose transaction did not commit. Any exception rolls back, except an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
@@ -16,6 +17,33 @@ from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.core.errors import AppError
+
+
+@asynccontextmanager
+async def unit_of_work(
+    request: Request, sessionmaker_name: str = "sessionmaker"
+) -> AsyncIterator[AsyncSession]:
+    """The request's session, committed when the block ends (unless it was never used),
+    rolled back when it raises; an :class:`AppError` that ``keeps_changes`` commits."""
+    factory: async_sessionmaker[AsyncSession] = getattr(request.app.state, sessionmaker_name)
+    async with factory() as session:
+        request.state.session = session
+        try:
+            yield session
+        except AppError as exc:
+            if exc.keeps_changes:
+                await session.commit()
+            else:
+                await session.rollback()
+            raise
+        except BaseException:
+            await session.rollback()
+            raise
+        # A session the endpoint never used (every read answered from a cache, or on a
+        # connection of its own: pao.core.executor.read) has nothing to commit; adding an
+        # object or running a statement begins its transaction.
+        if session.in_transaction():
+            await session.commit()
 
 
 class UnitOfWorkRoute(APIRoute):
@@ -27,28 +55,8 @@ class UnitOfWorkRoute(APIRoute):
         sessionmaker_name = self.sessionmaker_name
 
         async def with_transaction(request: Request) -> Response:
-            factory: async_sessionmaker[AsyncSession] = getattr(
-                request.app.state, sessionmaker_name
-            )
-            async with factory() as session:
-                request.state.session = session
-                try:
-                    response = await handler(request)
-                except AppError as exc:
-                    if exc.keeps_changes:
-                        await session.commit()
-                    else:
-                        await session.rollback()
-                    raise
-                except BaseException:
-                    await session.rollback()
-                    raise
-                # A session the endpoint never used (every read answered from a cache, or on a
-                # connection of its own: pao.core.executor.read) has nothing to commit; adding
-                # an object or running a statement begins its transaction.
-                if session.in_transaction():
-                    await session.commit()
-                return response
+            async with unit_of_work(request, sessionmaker_name):
+                return await handler(request)
 
         return with_transaction
 

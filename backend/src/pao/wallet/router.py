@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
+from pao.core.callback_lane import LeanEndpoint, json_body
 from pao.core.errors import AppError, error_response
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
-from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
-from pao.identity.deps import BearerCredentials, CurrentMember, bearer
+from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute, unit_of_work
+from pao.identity.deps import BearerCredentials, CurrentMember, bearer, current_member
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
 from pao.kit.pagination import PageRequest
@@ -91,6 +92,28 @@ async def _withdraw(
         payload={"amount": body.amount},
         action=action,
     )
+
+
+async def withdraw_lean(request: Request) -> Response | None:
+    """``POST /api/wallet/withdraw`` and ``/withdrawAll`` as the callback lane serves them
+    (pao.core.callback_lane) and as the routes below do: the body taken as FastAPI takes it
+    (JSON, then the model), the member by :func:`current_member` in the request's unit of work,
+    a refusal answered as the app's handler answers it, the answer checked by the response
+    model as FastAPI checks it. ``None`` for a body FastAPI would refuse: the lane leaves the
+    request to FastAPI, whose answer it is."""
+    asked = await json_body(request, WithdrawRequest)
+    if asked is None:
+        return None
+    credentials = await bearer(request)
+    key = request.headers.get("idempotency-key")
+    try:
+        async with unit_of_work(request) as session:
+            member = await current_member(session, credentials)
+            answer = await _withdraw(session, member, asked, key)
+    except AppError as refused:
+        return error_response(refused.status_code, refused.body(), refused.headers)
+    checked = WithdrawResponse.model_validate(answer)
+    return JSONResponse(checked.model_dump(mode="json", by_alias=True))
 
 
 @router.post(
@@ -180,8 +203,13 @@ async def statements(
 router.include_router(reads)
 
 
-def lane_reads() -> list[tuple[APIRoute, Callable[..., Awaitable[Response]]]]:
-    """The reads the callback lane answers in front of the routing: the route of
-    ``GET /api/wallet`` as declared (its metrics label, its contract) with :func:`wallet_read`."""
-    route = next(r for r in reads.routes if isinstance(r, APIRoute) and r.path == "/api/wallet")
-    return [(route, wallet_read)]
+def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
+    """The routes the callback lane answers in front of the routing, as declared (their
+    metrics label, their contract), with their lean endpoints: ``GET /api/wallet`` with
+    :func:`wallet_read`, the withdrawal's two paths with :func:`withdraw_lean`."""
+    declared = {r.path: r for r in (*router.routes, *reads.routes) if isinstance(r, APIRoute)}
+    return [
+        (declared["/api/wallet"], wallet_read),
+        (declared["/api/wallet/withdraw"], withdraw_lean),
+        (declared["/api/wallet/withdrawAll"], withdraw_lean),
+    ]
