@@ -41,6 +41,7 @@ from pao.core.security_headers import (
     inline_script_hashes,
 )
 from pao.core.settings import Settings, get_settings
+from pao.games.router import lean_endpoints as games_lean
 from pao.games.router import register as games_register
 from pao.games.router import register_seamless_callbacks
 from pao.games.router import transfer_router as games_transfer_router
@@ -72,7 +73,7 @@ from pao.site.variant import variant_document
 from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
 from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
-from pao.wallet.router import lean_endpoints
+from pao.wallet.router import lean_endpoints as wallet_lean
 from pao.wallet.router import router as wallet_router
 
 # Every request body is bounded at the edge (pao.core.request_limits): a JSON or form body to
@@ -243,9 +244,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
     # the 410/503 answers carry them too. Innermost, the aggregators' callbacks, the wallet
-    # read and the withdrawal are answered in front of FastAPI's routing
+    # read, the withdrawal and the transfer are answered in front of FastAPI's routing
     # (pao.core.callback_lane), inside every guarantee above.
-    app.add_middleware(CallbackLane, routes=callbacks, lean=lean_endpoints())
+    lean = [*wallet_lean(), *games_lean()]
+    app.add_middleware(CallbackLane, routes=callbacks, lean=lean)
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
     limits = {**BODY_LIMITS, **(SANDBOX_BODY_LIMITS if settings.sandbox else {})}

@@ -22,7 +22,8 @@ from pao.site.termination import invalidate_termination_cache
 from tests.api.test_seamless_amb import _amb
 from tests.api.test_seamless_hub88 import KEY, _player
 from tests.api.test_security_headers import assert_api_headers
-from tests.games_support import funded_member
+from tests.games_support import activate, funded_member, wallet_minor
+from tests.games_support import seed as games_seed
 from tests.helpers import set_site_setting
 
 BET = "/api/hub88/transaction/bet"
@@ -247,5 +248,66 @@ async def test_the_withdrawal_answers_as_through_the_router(
     # The lean endpoint answered every request but the six bodies it leaves to FastAPI.
     assert answered == [200, 200, 200, 409, 400, 400, 400, 422, 401, *[None] * 6, 200]
     assert through_lane[-1][1] == {"amount": 750.0, "currency": "THB"}  # 150 and 100 held
+    _lane_of(app)._lean.clear()
+    assert await answers() == through_lane
+
+
+@pytest.mark.sqlite
+async def test_the_transfer_answers_as_through_the_router(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """POST /api/wallet/transfer, given to the lane with its lean endpoint
+    (pao.games.router.transfer_lean): the same answers as the documented route's, and the same
+    money moved, for wallet → game and back, a replay, a key reused, the refusals (the same
+    account, a game without an account, no money, an unknown game, no token) and a body the
+    lean endpoint leaves to FastAPI."""
+    await games_seed(app)
+
+    async def answers() -> list[tuple[int, Any, dict[str, str]]]:
+        token, mid = await funded_member(client, 100_00)
+        await activate(client, token, "JOKER")
+        member = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        key = {**member, "Idempotency-Key": "t-1"}
+        tries: list[tuple[dict[str, str], bytes]] = [
+            (key, b'{"from": "WALLET", "to": "JOKER", "amount": 40.5}'),
+            (key, b'{"from": "WALLET", "to": "JOKER", "amount": 40.5}'),
+            (key, b'{"from": "WALLET", "to": "JOKER", "amount": 41}'),
+            (member, b'{"from": "JOKER", "to": "WALLET", "amount": 10}'),
+            (member, b'{"from": "WALLET", "to": "WALLET", "amount": 10}'),
+            (member, b'{"from": "WALLET", "to": "JOKER", "amount": 1000}'),
+            (member, b'{"from": "WALLET", "to": "NOPE", "amount": 1}'),
+            (
+                {"Content-Type": "application/json"},
+                b'{"from": "WALLET", "to": "JOKER", "amount": 1}',
+            ),
+            (member, b'{"from": "WALLET", "to": "JOKER"}'),
+        ]
+        found = []
+        for headers, body in tries:
+            response = await client.post("/api/wallet/transfer", headers=headers, content=body)
+            kept = {k: v for k, v in response.headers.items() if k != "date"}
+            answer = response.json()
+            for moved in answer.get("transfers", []):  # each scenario's own ids
+                moved.pop("transferId", None)
+            found.append((response.status_code, answer, kept))
+        found.append((0, await wallet_minor(app, mid), {}))
+        return found
+
+    answered = _spy_on_lean(app, ("POST", "/api/wallet/transfer"))
+    through_lane = await answers()
+    assert [status for status, _, _ in through_lane] == [
+        200,
+        200,
+        409,
+        200,
+        400,
+        400,
+        404,
+        401,
+        422,
+        0,
+    ]
+    assert answered == [200, 200, 409, 200, 400, 400, 404, 401, None]
+    assert through_lane[-1][1] == 69_50
     _lane_of(app)._lean.clear()
     assert await answers() == through_lane

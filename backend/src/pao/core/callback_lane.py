@@ -40,9 +40,13 @@ from typing import Any, TypeVar
 
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pao.core.errors import AppError, error_response
+from pao.core.uow import unit_of_work
 
 # A lean endpoint: the route's answer, or None to leave the request to FastAPI.
 LeanEndpoint = Callable[[Request], Awaitable[Response | None]]
@@ -157,3 +161,26 @@ async def json_body(request: Request, model: type[ModelT]) -> ModelT | None:
         return model.model_validate(json.loads(await request.body()))
     except (ValueError, ValidationError):  # a JSONDecodeError or UnicodeDecodeError too
         return None
+
+
+async def lean_post(
+    request: Request,
+    body_model: type[ModelT],
+    answer_model: type[BaseModel],
+    act: Callable[[AsyncSession, ModelT], Awaitable[Any]],
+) -> Response | None:
+    """A JSON ``POST`` answered as its FastAPI route answers it: the body taken as FastAPI
+    takes it (:func:`json_body`; ``None`` otherwise, and the lane leaves the request to
+    FastAPI), ``act`` run in the request's unit of work (as ``UnitOfWorkRoute`` runs the
+    route), a refusal answered as the app's handler answers it, the answer checked by the
+    route's response model and written as FastAPI writes it."""
+    asked = await json_body(request, body_model)
+    if asked is None:
+        return None
+    try:
+        async with unit_of_work(request) as session:
+            answer = await act(session, asked)
+    except AppError as refused:
+        return error_response(refused.status_code, refused.body(), refused.headers)
+    checked = answer_model.model_validate(answer)
+    return JSONResponse(checked.model_dump(mode="json", by_alias=True))

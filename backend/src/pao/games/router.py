@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.callback_lane import LeanEndpoint, lean_post
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.games import service, transfers
@@ -26,7 +28,8 @@ from pao.games.schemas import (
     TransferRequest,
     TransferResponse,
 )
-from pao.identity.deps import CurrentMember
+from pao.identity.deps import CurrentMember, request_member
+from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.protection.service import ensure_may_stake
 from pao.site.settings import load_site_settings
@@ -148,6 +151,16 @@ async def transfer(
     through the wallet). PENDING means the provider's answer is not known yet: the money is
     held safely and the transfer settles by itself. An excluded member may only bring money
     back to the wallet (PLAY_EXCLUDED otherwise)."""
+    return await _transfer(request, session, member, body, idempotency_key)
+
+
+async def _transfer(
+    request: Request,
+    session: AsyncSession,
+    member: Member,
+    body: TransferRequest,
+    key: str | None,
+) -> TransferResponse:
     if body.to != WALLET:
         await ensure_may_stake(session, member, body.amount)
     return await transfers.request_transfer(
@@ -157,8 +170,29 @@ async def transfer(
         source=body.from_,
         destination=body.to,
         amount=body.amount,
-        key=idempotency_key,
+        key=key,
     )
+
+
+async def transfer_lean(request: Request) -> Response | None:
+    """``POST /api/wallet/transfer`` as the callback lane serves it
+    (:func:`pao.core.callback_lane.lean_post`): what the route above does, the member by
+    ``current_member`` as its, without FastAPI's dependency solving."""
+
+    async def act(session: AsyncSession, asked: TransferRequest) -> TransferResponse:
+        member = await request_member(request, session)
+        return await _transfer(
+            request, session, member, asked, request.headers.get("idempotency-key")
+        )
+
+    return await lean_post(request, TransferRequest, TransferResponse, act)
+
+
+def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
+    """The transfer's route as declared (its metrics label, its contract) with its lean
+    endpoint, for the callback lane."""
+    route = next(r for r in _api_routes(transfer_router) if r.path == "/api/wallet/transfer")
+    return [(route, transfer_lean)]
 
 
 @router.post(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -79,6 +79,12 @@ async def current_member(session: SessionDep, credentials: BearerCredentials) ->
     _login_session, member = await _login(session, credentials)
     require_active_member(member.status)
     return member
+
+
+async def request_member(request: Request, session: AsyncSession) -> Member:
+    """:func:`current_member` outside FastAPI's dependency solving: for a lean endpoint
+    (pao.core.callback_lane), the bearer token read by the same ``HTTPBearer``."""
+    return await current_member(session, await bearer(request))
 
 
 async def member_if_signed_in(

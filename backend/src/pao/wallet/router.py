@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.callback_lane import LeanEndpoint, json_body
+from pao.core.callback_lane import LeanEndpoint, lean_post
 from pao.core.errors import AppError, error_response
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
-from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute, unit_of_work
-from pao.identity.deps import BearerCredentials, CurrentMember, bearer, current_member
+from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
+from pao.identity.deps import BearerCredentials, CurrentMember, bearer, request_member
 from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
 from pao.kit.pagination import PageRequest
@@ -96,24 +96,14 @@ async def _withdraw(
 
 async def withdraw_lean(request: Request) -> Response | None:
     """``POST /api/wallet/withdraw`` and ``/withdrawAll`` as the callback lane serves them
-    (pao.core.callback_lane) and as the routes below do: the body taken as FastAPI takes it
-    (JSON, then the model), the member by :func:`current_member` in the request's unit of work,
-    a refusal answered as the app's handler answers it, the answer checked by the response
-    model as FastAPI checks it. ``None`` for a body FastAPI would refuse: the lane leaves the
-    request to FastAPI, whose answer it is."""
-    asked = await json_body(request, WithdrawRequest)
-    if asked is None:
-        return None
-    credentials = await bearer(request)
-    key = request.headers.get("idempotency-key")
-    try:
-        async with unit_of_work(request) as session:
-            member = await current_member(session, credentials)
-            answer = await _withdraw(session, member, asked, key)
-    except AppError as refused:
-        return error_response(refused.status_code, refused.body(), refused.headers)
-    checked = WithdrawResponse.model_validate(answer)
-    return JSONResponse(checked.model_dump(mode="json", by_alias=True))
+    (:func:`pao.core.callback_lane.lean_post`): what the routes below do, the member by
+    ``current_member`` as theirs, without FastAPI's dependency solving."""
+
+    async def act(session: AsyncSession, asked: WithdrawRequest) -> Any:
+        member = await request_member(request, session)
+        return await _withdraw(session, member, asked, request.headers.get("idempotency-key"))
+
+    return await lean_post(request, WithdrawRequest, WithdrawResponse, act)
 
 
 @router.post(
