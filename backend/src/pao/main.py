@@ -26,10 +26,10 @@ from pao import __version__
 from pao.backoffice.wiring import chat_agents
 from pao.backoffice.wiring import install as install_backoffice
 from pao.core import reserve
-from pao.core.callback_lane import CallbackLane
 from pao.core.db import create_engine, create_read_sessionmaker, create_sessionmaker
 from pao.core.edge import install_edge
 from pao.core.errors import install_error_handlers
+from pao.core.fast_lane import FastLane
 from pao.core.logging import configure_logging, register_secret_routes
 from pao.core.openapi import document_common_errors
 from pao.core.ratelimit import create_rate_limiter
@@ -194,7 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # for, and the withdrawal), the transfer, the slip upload. Behind the others' routes,
     # matching the wallet read was a tenth of its CPU and the transfer was matched 94th
     # (docs/benchmarks.md, ADR 0035). The aggregators' callbacks, the hottest of all, are
-    # answered in front of the routing (the callback lane, below), so their routes go last.
+    # answered in front of the routing (the fast lane, below), so their routes go last.
     app.include_router(wallet_router)
     app.include_router(games_transfer_router)
     install_slips_and_payouts(app)
@@ -245,9 +245,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
     # the 410/503 answers carry them too. Innermost, the aggregators' callbacks, the wallet
     # read, the withdrawal and the transfer are answered in front of FastAPI's routing
-    # (pao.core.callback_lane), inside every guarantee above.
+    # (pao.core.fast_lane), inside every guarantee above.
     lean = [*wallet_lean(), *games_lean()]
-    app.add_middleware(CallbackLane, routes=callbacks, lean=lean)
+    app.add_middleware(FastLane, routes=callbacks, lean=lean)
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)
     limits = {**BODY_LIMITS, **(SANDBOX_BODY_LIMITS if settings.sandbox else {})}

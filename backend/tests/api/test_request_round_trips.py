@@ -302,7 +302,7 @@ def test_hot_routes_never_hop_to_the_threadpool(app: FastAPI, method: str, path:
 def test_money_routes_are_matched_first_and_the_callbacks_last(app: FastAPI) -> None:
     """Routes are tried one by one in order. The wallet read, asked for by every page load, and
     the member's money paths come first: none must wait behind two hundred-odd others (ADR
-    0035). The aggregators' callbacks are answered in front of the routing (the callback lane),
+    0035). The aggregators' callbacks are answered in front of the routing (the fast lane),
     so theirs come after every other API route: no other request tries them on its way."""
     api_paths = [r.path for r in _api_routes(app.routes) if r.path.startswith("/api/")]
     wallet_paths = {"/api/wallet", "/api/wallet/withdraw", "/api/wallet/withdrawAll"}

@@ -4,7 +4,7 @@ serve`` on SQLite and PostgreSQL.
 The suites in ``tests/api`` play each scenario in process (ASGI), where a test is cheap; here
 the same scenario functions play against one served process per database, so what only a
 server does is in the path too: uvicorn's HTTP parsing of the raw body the signature covers,
-the served app (``pao.main.create_served_app``) with its middleware and callback lane, its
+the served app (``pao.main.create_served_app``) with its middleware and fast lane, its
 own pool on the database beside the test's. The scenarios arrange and assert through an app of
 the same settings beside the server (``tests.helpers.ServedClient``); the books balance after
 them all.

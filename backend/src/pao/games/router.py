@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.callback_lane import LeanEndpoint, lean_post
+from pao.core.fast_lane import LeanEndpoint, lean_post
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.games import service, transfers
@@ -175,8 +175,8 @@ async def _transfer(
 
 
 async def transfer_lean(request: Request) -> Response | None:
-    """``POST /api/wallet/transfer`` as the callback lane serves it
-    (:func:`pao.core.callback_lane.lean_post`): what the route above does, the member by
+    """``POST /api/wallet/transfer`` as the fast lane serves it
+    (:func:`pao.core.fast_lane.lean_post`): what the route above does, the member by
     ``current_member`` as its, without FastAPI's dependency solving."""
 
     async def act(session: AsyncSession, asked: TransferRequest) -> TransferResponse:
@@ -190,7 +190,7 @@ async def transfer_lean(request: Request) -> Response | None:
 
 def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
     """The transfer's route as declared (its metrics label, its contract) with its lean
-    endpoint, for the callback lane."""
+    endpoint, for the fast lane."""
     route = next(r for r in _api_routes(transfer_router) if r.path == "/api/wallet/transfer")
     return [(route, transfer_lean)]
 
@@ -256,7 +256,7 @@ def register(app: Any) -> None:
 def register_seamless_callbacks(app: Any) -> list[APIRoute]:
     """The aggregators' wallet callbacks (Hub88's Wallet API, AMB's Common Flow), for those
     configured; their routes, which the app also serves in front of FastAPI's routing
-    (:mod:`pao.core.callback_lane`: a callback is the hottest request Pao serves, a spin is a
+    (:mod:`pao.core.fast_lane`: a callback is the hottest request Pao serves, a spin is a
     bet and a win). The app includes them after its other routers: the router only sees the
     requests the lane leaves to it (another method), and every other request would have tried
     them first."""

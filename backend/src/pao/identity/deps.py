@@ -83,7 +83,7 @@ async def current_member(session: SessionDep, credentials: BearerCredentials) ->
 
 async def request_member(request: Request, session: AsyncSession) -> Member:
     """:func:`current_member` outside FastAPI's dependency solving: for a lean endpoint
-    (pao.core.callback_lane), the bearer token read by the same ``HTTPBearer``."""
+    (pao.core.fast_lane), the bearer token read by the same ``HTTPBearer``."""
     return await current_member(session, await bearer(request))
 
 

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.callback_lane import LeanEndpoint, lean_post
 from pao.core.errors import AppError, error_response
+from pao.core.fast_lane import LeanEndpoint, lean_post
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
@@ -54,7 +54,7 @@ WITHDRAW_ERRORS = {
     responses=AUTH_ERRORS,
 )
 async def get_wallet(request: Request, credentials: BearerCredentials) -> Response:
-    # The contract's route (its bearer scheme, its response model); the callback lane answers
+    # The contract's route (its bearer scheme, its response model); the fast lane answers
     # it in front of the routing with the same wallet_read, which reads the token itself.
     # (No docstring: it would become the operation's description in the contract.)
     del credentials
@@ -62,7 +62,7 @@ async def get_wallet(request: Request, credentials: BearerCredentials) -> Respon
 
 
 async def wallet_read(request: Request) -> Response:
-    """``GET /api/wallet``, as the callback lane serves it (pao.core.callback_lane) and as the
+    """``GET /api/wallet``, as the fast lane serves it (pao.core.fast_lane) and as the
     route above does: authenticated inside the screen's one statement (pao.wallet.screen), not
     through CurrentMember, the bearer token read by the same ``HTTPBearer``, a refusal answered
     as the app's handler answers it, the session only for the caches' refills (its one
@@ -95,8 +95,8 @@ async def _withdraw(
 
 
 async def withdraw_lean(request: Request) -> Response | None:
-    """``POST /api/wallet/withdraw`` and ``/withdrawAll`` as the callback lane serves them
-    (:func:`pao.core.callback_lane.lean_post`): what the routes below do, the member by
+    """``POST /api/wallet/withdraw`` and ``/withdrawAll`` as the fast lane serves them
+    (:func:`pao.core.fast_lane.lean_post`): what the routes below do, the member by
     ``current_member`` as theirs, without FastAPI's dependency solving."""
 
     async def act(session: AsyncSession, asked: WithdrawRequest) -> Any:
@@ -194,7 +194,7 @@ router.include_router(reads)
 
 
 def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
-    """The routes the callback lane answers in front of the routing, as declared (their
+    """The routes the fast lane answers in front of the routing, as declared (their
     metrics label, their contract), with their lean endpoints: ``GET /api/wallet`` with
     :func:`wallet_read`, the withdrawal's two paths with :func:`withdraw_lean`."""
     declared = {r.path: r for r in (*router.routes, *reads.routes) if isinstance(r, APIRoute)}

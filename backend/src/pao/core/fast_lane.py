@@ -1,4 +1,6 @@
-"""The callback lane: server-to-server callbacks answered in front of FastAPI's routing.
+"""The fast lane: the requests Pao serves most, answered in front of FastAPI's routing.
+
+(It was ``pao.core.callback_lane`` while it served only the aggregators' callbacks: ADR 0038.)
 
 An aggregator's wallet callback (a spin is a bet and a win: ADR 0033, step 2) is the request
 Pao serves most, and its endpoints need nothing of FastAPI's request handling: each reads its
@@ -14,22 +16,25 @@ label by it, the access log redacts by it), and calls the route's endpoint with 
 parameters and the request. Anything else goes on to FastAPI.
 
 The same holds for the member's busiest requests, given to the lane with a lean endpoint each
-(``lean``): ``GET /api/wallet``, which every page load sends (FastAPI's request handling and
-the route's session were 30 % of its CPU once its statement ran alone, ADR 0037), and the
-withdrawal (dependency solving and the response's checks were 40 % of it, ADR 0038). The
-documented routes call the same endpoints, so there is one implementation of each. A lean
-endpoint answers the requests it is sure of and returns ``None`` for the others (a body that
-is not the JSON its model takes): the lane then passes the request on to FastAPI, its body
-replayed, and the refusal is FastAPI's own (``tests/api/test_callback_lane.py`` holds the
-answers through the lane equal to the router's).
+(``lean``, by method and path): ``GET /api/wallet``, which every page load sends (FastAPI's
+request handling and the route's session were 30 % of its CPU once its statement ran alone,
+ADR 0037), the withdrawal and the transfer (FastAPI's dependency solving and the response's
+checks were about a third of each: ADR 0038). A lean endpoint and its documented route share
+their implementation (the wallet read is one function; a money route's lean endpoint runs the
+route's own body, :func:`lean_post`). It answers the requests it is sure of and returns
+``None`` for the others (a body that is not the JSON its model takes, another content type):
+the lane then passes the request on to FastAPI, its body replayed, and the refusal is
+FastAPI's own (``tests/api/test_fast_lane.py`` holds the answers through the lane equal to the
+router's, refusals included).
 
 It is installed innermost of the app's middleware (``pao.main``), so every guarantee of the
-stack still holds for a callback: the request metrics and the shutdown drain, the security
-headers, the edge's body limits and scan, the database-outage answer, the site's termination
-flag; an unexpected error reaches the app's catch-all handler (logged, a 500 answer: the
-provider retries, and its transaction id makes the retry safe). What it skips is FastAPI's:
-those endpoints raise nothing that FastAPI's exception handlers would answer (``tests/api/
-test_callback_lane.py`` holds the lane's answers to the router's).
+stack still holds for a request it answers: the request metrics and the shutdown drain, the
+security headers, the edge's body limits and scan, the database-outage answer, the site's
+termination flag; an unexpected error reaches the app's catch-all handler (logged, a 500
+answer: a provider retries, and its transaction id makes the retry safe; a member's retry has
+its Idempotency-Key). What it skips is FastAPI's: a callback raises nothing that FastAPI's
+exception handlers would answer, and a lean endpoint answers an ``AppError`` as the app's
+handler does and leaves a body FastAPI would refuse to FastAPI.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ LeanEndpoint = Callable[[Request], Awaitable[Response | None]]
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-class CallbackLane:
+class FastLane:
     def __init__(
         self,
         app: ASGIApp,

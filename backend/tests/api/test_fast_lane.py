@@ -1,4 +1,4 @@
-"""The callback lane (``pao.core.callback_lane``, ADR 0033 step 2) answers the aggregators'
+"""The fast lane (``pao.core.fast_lane``, ADR 0033 step 2) answers the aggregators'
 callbacks as FastAPI's router does, and inside every guarantee of the middleware stack: the
 same answers (Hub88's exact paths, AMB's templated one), the security headers, the edge's body
 limit, the site's termination, a 500 for an unexpected error, the request metrics by route;
@@ -15,7 +15,7 @@ import pytest
 from fastapi import FastAPI
 
 from pao.core import metrics
-from pao.core.callback_lane import CallbackLane
+from pao.core.fast_lane import FastLane
 from pao.games.seamless import core
 from pao.games.seamless.hub88.signature import sign
 from pao.site.termination import invalidate_termination_cache
@@ -33,15 +33,15 @@ BET = "/api/hub88/transaction/bet"
 def lane_taken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths the lane answered (a spy on its match)."""
     taken: list[str] = []
-    real = CallbackLane._match
+    real = FastLane._match
 
-    def match(self: CallbackLane, path: str) -> Any:
+    def match(self: FastLane, path: str) -> Any:
         found = real(self, path)
         if found is not None:
             taken.append(path)
         return found
 
-    monkeypatch.setattr(CallbackLane, "_match", match)
+    monkeypatch.setattr(FastLane, "_match", match)
     return taken
 
 
@@ -71,7 +71,7 @@ async def test_hub88_and_amb_answer_as_through_the_router(
     through_lane = await scenario()
     assert len(lane_taken) == 5
     assert lane_taken[-1] == "/api/amb/pgsoft/placeBets"
-    monkeypatch.setattr(CallbackLane, "_match", lambda self, path: None)
+    monkeypatch.setattr(FastLane, "_match", lambda self, path: None)
     assert await scenario() == through_lane
 
 
@@ -132,9 +132,9 @@ async def test_other_methods_and_paths_go_on_to_the_app(
     assert lane_taken == []
 
 
-def _lane_of(app: FastAPI) -> CallbackLane:
+def _lane_of(app: FastAPI) -> FastLane:
     layer: Any = app.middleware_stack
-    while not isinstance(layer, CallbackLane):
+    while not isinstance(layer, FastLane):
         layer = layer.app
     return layer
 
