@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import Float, Numeric, bindparam, cast, func, inspect, select, type_coerce
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from sqlalchemy.sql import Select
 
 from pao.core import executor, reserve
+from pao.core.errors import is_database_outage
 from pao.core.inserts import insert_now
 from pao.games.models import Game, GameCategory
 from pao.kit.idempotency import IdempotencyRecord
@@ -348,6 +350,41 @@ async def test_a_dropped_connection_is_replaced_in_a_session_too(
             return int(found)
 
     assert await _after_the_drop(call, pid)
+
+
+async def test_an_announced_drop_fails_an_orm_statement_as_an_outage(
+    app: FastAPI, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race the executor's BEGIN handles (the drop announced, not yet seen closed: asyncpg
+    refuses with "another operation is in progress"), met by a statement of the ORM's own,
+    which does not go through the executor: a SQLAlchemy error flagged as a disconnect (the
+    outage answer, a 503, not a 500), the connection invalidated and the next session on
+    another backend (pao.core.db)."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("asyncpg's connection")
+    backend_pid = select(func.pg_backend_pid())
+    async with app.state.sessionmaker() as session:
+        pid = (await session.execute(backend_pid)).scalar_one()
+        adapter = (await (await session.connection()).get_raw_connection()).dbapi_connection
+        await session.commit()
+
+    start = asyncpg.transaction.Transaction.start
+
+    async def refused(self: Any) -> None:
+        if self._connection is adapter._connection:
+            raise asyncpg.exceptions.InterfaceError(
+                "cannot perform operation: another operation is in progress"
+            )
+        await start(self)
+
+    monkeypatch.setattr(asyncpg.transaction.Transaction, "start", refused)
+    async with app.state.sessionmaker() as session:
+        with pytest.raises(DBAPIError) as failed:
+            await session.execute(backend_pid)
+    assert failed.value.connection_invalidated
+    assert is_database_outage(failed.value)
+    async with app.state.sessionmaker() as session:
+        assert (await session.execute(backend_pid)).scalar_one() != pid
 
 
 async def _after_the_drop(call: Callable[[], Awaitable[int]], dropped: int) -> bool:

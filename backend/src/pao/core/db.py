@@ -11,6 +11,7 @@ from datetime import UTC
 from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -107,6 +108,21 @@ def _replace_dropped_connections(engine: AsyncEngine) -> None:
     def _checkout(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         if dbapi_connection.driver_connection.is_closed():
             raise DisconnectionError("the server closed this pooled connection")
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _announced_drop(context: ExceptionContext) -> None:
+        # A drop the server announced while the connection sat in the pool, not yet seen
+        # closed by asyncpg, refuses the next statement with "another operation is in
+        # progress" (SQLAlchemy's dialect counts only a closed socket as a disconnect). The
+        # connection will never serve again: flagged, the pool drops it and the request gets
+        # the outage answer, as the executor does with its own statements (ADR 0036). Two
+        # statements at once on one connection, a defect, would be answered so too.
+        if _ANOTHER_OPERATION in str(context.original_exception):
+            context.is_disconnect = True
+
+
+# asyncpg's refusal of a statement while its protocol is not idle.
+_ANOTHER_OPERATION = "another operation is in progress"
 
 
 def _name_connect_failures(engine: AsyncEngine) -> None:
