@@ -1,8 +1,9 @@
 """A money path's database work served bare (bench only, never in production): ``POST
 /bench/bare-script/withdraw``, ``/transfer`` (wallet → game), ``/transfer_out`` (game →
 wallet) and ``/slip`` run **the path's own pgbench script** (``bench/sql/withdraw.sql``,
-``transfer.sql``, ``transfer_out.sql``, ``slip.sql``: the statements the app sends, in its order and transactions, which ``bench.sqlcheck`` holds equal to the app's) on raw
-asyncpg, in front of the app, in the same worker processes.
+``transfer.sql``, ``transfer_out.sql``, ``slip.sql``: the statements the app sends, in its
+order and transactions, which ``bench.sqlcheck`` holds equal to the app's) on raw asyncpg, in
+front of the app, in the same worker processes.
 
 What the handler does is what any server must for the request: read the body and parse its
 JSON, take the member from ``Authorization: Bearer bench-token-<i>`` (the script finds the
