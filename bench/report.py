@@ -34,22 +34,15 @@ def _verdict(ok: bool) -> str:
 
 def rows(results: dict[str, Any]) -> list[list[str]]:
     out: list[list[str]] = []
-    targets = {
-        "withdraw, many wallets": 0.5,
-        "withdraw, one hot wallet": 0.7,
-        "transfer wallet → game, many members, one provider": 0.5,
-        "transfer game → wallet, many members, one provider": 0.5,
-        "slip deposit credited, many members": 0.5,
-    }
     paths = [
         *results.get("withdrawals", []),
         *results.get("transfers", []),
         *results.get("slips", []),
     ]
+    # Information since issue 36 (on two shared cores the rate ratio measures the CPU split):
+    # the target is the database work's share, in the CPU table below.
     for comparison in paths:
-        out.append(
-            _comparison_row(comparison, "pgbench, same SQL", targets[comparison.name])
-        )
+        out.append(_comparison_row(comparison, "pgbench, same SQL", None))
     for comparison in results.get("ceilings", []):
         out.append(_comparison_row(comparison, "pgbench, same SQL", None))
     out += _against_ceilings(paths, results.get("ceilings", []))
@@ -175,7 +168,8 @@ def _against_ceilings(
     paths: list[Comparison], ceilings: list[Comparison]
 ) -> list[list[str]]:
     """Each path against its asyncpg ceiling (both measured against the same pgbench): the
-    share of what Python itself can do that the request reaches (target ≥ 0.6)."""
+    share of what Python itself can do that the request reaches (information; issue 19's
+    target of 0.6 is retired with the rate ratio it is made of)."""
     out: list[list[str]] = []
     for path in paths:
         script, scenario = _ceiling_of(path.name)
@@ -196,8 +190,8 @@ def _against_ceilings(
                 "–",
                 "–",
                 f"**{ratio:.2f}** ({path.ratio:.2f} / {ceiling.ratio:.2f})",
-                "≥ 0.6",
-                _verdict(ratio >= 0.6),
+                "–",
+                "–",
                 "–",
                 "–",
             ]
@@ -303,7 +297,12 @@ CPU_HEADER = [
     "database work: pgbench ÷ measured",
     "all CPU: pgbench ÷ measured",
     "measured ratio",
+    "target (database work)",
 ]
+
+# The database's work per request of every money path against pgbench's on the same SQL, at
+# least (issue 36).
+DATABASE_WORK_TARGET = 0.9
 
 
 def _cpu_total(summary: dict[str, Any]) -> float | None:
@@ -319,15 +318,19 @@ def cpu_rows(results: dict[str, Any]) -> list[list[str]]:
     "database work" is the ratio the database would allow if the application had cores of
     its own."""
     out: list[list[str]] = []
-    for c in [
+    paths = [
         *results.get("withdrawals", []),
         *results.get("transfers", []),
         *results.get("slips", []),
-        *results.get("ceilings", []),
-    ]:
+    ]
+    for c in [*paths, *results.get("ceilings", [])]:
         subject, base = c.summary("subject"), c.summary("baseline")
         if subject.get("db_ms") is None or base.get("db_ms") is None:
             continue
+        target = "–"
+        if c in paths:
+            met = base["db_ms"] / subject["db_ms"] >= DATABASE_WORK_TARGET
+            target = f"≥ {DATABASE_WORK_TARGET:g}: {_verdict(met)}"
         out.append(
             [
                 c.name,
@@ -339,6 +342,7 @@ def cpu_rows(results: dict[str, Any]) -> list[list[str]]:
                 _ratio(base["db_ms"], subject["db_ms"]),
                 _ratio(_cpu_total(base), _cpu_total(subject)),
                 f"{c.ratio:.2f}",
+                target,
             ]
         )
     return out
