@@ -155,11 +155,11 @@ SEED = [
               h.id, (ARRAY['KBANK','SCB','BBL','KTB','BAY'])[1 + h.id % 5], 'MEMBER', lpad(h.id::text, 10, '0'),
               h.created_at, h.resolved_at
        FROM ledger_holds h JOIN wallets w ON w.id = h.account_id""",
-    """INSERT INTO promo_bonuses (code, kind, type, name, description, max_received, percent,
-         fixed_amount, max_amount, min_deposit, turnover_multiplier, percent_fail, claimed_count,
-         banners, is_active, sort_order, created_at)
+    """INSERT INTO promo_bonuses (code, kind, type, name, description, max_received, currency,
+         percent, fixed_amount, max_amount, min_deposit, turnover_multiplier, percent_fail,
+         claimed_count, banners, is_active, sort_order, created_at)
        SELECT 'PROMO' || n, 'BONUS', 'LIMIT', json_build_object('en', 'Promotion ' || n), '{}',
-              1000, 10 * n, 0, 100000, 0,
+              1000, 'THB', 10 * n, 0, 100000, 0,
               3, 10, 0, '[]', true, n, now()
        FROM generate_series(1, 5) AS n""",
     """INSERT INTO promo_member_bonuses (member_id, bonus_id, status, currency, deposit_amount,
