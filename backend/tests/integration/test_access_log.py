@@ -8,9 +8,6 @@ others check the redaction and the error log in process.
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -23,7 +20,7 @@ from pao.core.settings import Settings
 from pao.main import create_app
 
 from ..conftest import build_schema
-from .test_chat_socket import free_port, wait_until_serving
+from .serving import PAO, serve_environment, serving
 
 PASSWORD = "hunter2-Gam3pw"
 TOKEN = "sess-9f8e7d6c5b4a"
@@ -38,37 +35,19 @@ def test_the_access_log_of_pao_serve_never_shows_a_password(tmp_path: Path) -> N
         await engine.dispose()
 
     asyncio.run(prepare())
-    env = {
-        **os.environ,
-        "PAO_DATABASE_URL": url,
-        "PAO_DATA_DIR": str(tmp_path / "data"),
-        "PAO_SANDBOX": "1",
-        "PAO_ENV": "test",
-        "PAO_STATIC_DIR": str(tmp_path / "no-spa"),
-        "PAO_RUN_JOBS": "0",
-    }
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    out, err = tmp_path / "serve.out", tmp_path / "serve.err"
-    pao = str(Path(sys.executable).with_name("pao"))
-    with out.open("w") as stdout, err.open("w") as stderr:
-        proc = subprocess.Popen(
-            [pao, "serve", "--port", str(port)], env=env, stdout=stdout, stderr=stderr
-        )
-        try:
-            wait_until_serving(base, proc, err)
-            paths = [
-                f"/api/autoLogin/imi/alice/{PASSWORD}",
-                f"/api/autoLogin/pgslot/bob/{PASSWORD}?token={TOKEN}&lang=th",
-                f"/sandbox/games/play/{TOKEN}",
-                "/api/autoLogin/pg/carol",
-            ]
-            statuses = [httpx.get(base + path).status_code for path in paths]
-            assert statuses == [401, 401, 401, 401]
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-    log = out.read_text() + err.read_text()
+    log_file = tmp_path / "serve.log"
+    env = serve_environment(url, tmp_path)
+    # Stopped gracefully, not killed: its output is flushed as it exits.
+    with serving([PAO, "serve"], env, log_file, stop_seconds=30) as (base, _proc):
+        paths = [
+            f"/api/autoLogin/imi/alice/{PASSWORD}",
+            f"/api/autoLogin/pgslot/bob/{PASSWORD}?token={TOKEN}&lang=th",
+            f"/sandbox/games/play/{TOKEN}",
+            "/api/autoLogin/pg/carol",
+        ]
+        statuses = [httpx.get(base + path).status_code for path in paths]
+        assert statuses == [401, 401, 401, 401]
+    log = log_file.read_text()
     assert '"GET /api/autoLogin/imi/alice/*** HTTP/1.1" 401' in log
     assert '"GET /api/autoLogin/pgslot/bob/***?token=***&lang=th HTTP/1.1" 401' in log
     assert '"GET /sandbox/games/play/*** HTTP/1.1" 401' in log

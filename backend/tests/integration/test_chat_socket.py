@@ -4,11 +4,6 @@ two ``pao serve`` processes sharing rooms and agent presence through Redis."""
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -26,6 +21,7 @@ from pao.core.db import create_sessionmaker
 from pao.site.settings import set_value
 from tests.conftest import REDIS_URL, build_schema
 from tests.helpers import auth, member_id, register_and_login, set_site_setting
+from tests.integration.serving import PAO, serve_environment, serving
 from tests.staff_helpers import StaffAccount, add_staff, log_in
 
 PREFIX = "pao-chat-"
@@ -238,38 +234,11 @@ async def test_agents_receive_every_conversation_live(
 # ----- two processes, one Redis ---------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def redis_url() -> str:
     if not REDIS_URL:
         pytest.skip("PAO_TEST_REDIS_URL is not set")
     return REDIS_URL
-
-
-# A cold start imports the whole app and runs migrations; on a loaded 2-core CI machine that
-# has taken more than 10 s, so the wait is as long as the app's own startup allowance.
-SERVER_START_SECONDS = 60.0
-
-
-def wait_until_serving(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Poll /healthz until it answers 200; fail early, with the log, if the server died."""
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"{url} exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"{url} did not start in {SERVER_START_SECONDS:.0f} s:\n{log.read_text()}")
 
 
 @pytest.fixture
@@ -290,45 +259,20 @@ def two_servers(redis_url: str, tmp_path: Path) -> Iterator[tuple[str, str, Path
         return ann
 
     ann = asyncio.run(prepare())
-    env = {
-        **os.environ,
-        "PAO_DATABASE_URL": url,
-        "PAO_DATA_DIR": str(tmp_path / "data"),
-        "PAO_REDIS_URL": redis_url,
+    env = serve_environment(
+        url,
+        tmp_path,
+        PAO_REDIS_URL=redis_url,
         # A prefix of this run only: its Redis channel and presence key are private.
-        "PAO_CHAT_PREFIX": f"t{uuid.uuid4().hex[:12]}-",
-        "PAO_SANDBOX": "1",
-        "PAO_ENV": "test",
-        "PAO_STATIC_DIR": str(tmp_path / "no-spa"),
-        "PAO_RUN_JOBS": "0",
-    }
-    ports = [free_port(), free_port()]
-    pao = str(Path(sys.executable).with_name("pao"))
-    logs = [(tmp_path / f"serve-{port}.log").open("w") for port in ports]
-    procs = [
-        subprocess.Popen(
-            [pao, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=log
-        )
-        for port, log in zip(ports, logs, strict=True)
-    ]
-    try:
-        urls = [f"http://127.0.0.1:{port}" for port in ports]
-        for url, proc, port in zip(urls, procs, ports, strict=True):
-            wait_until_serving(url, proc, tmp_path / f"serve-{port}.log")
-        yield urls[0], urls[1], tmp_path, ann
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            # A long-polling socket keeps uvicorn's graceful shutdown waiting up to the
-            # ping interval; the test does not need to wait for it.
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
-        for log in logs:
-            log.close()
+        PAO_CHAT_PREFIX=f"t{uuid.uuid4().hex[:12]}-",
+    )
+    # A long-polling socket keeps uvicorn's graceful shutdown waiting up to the ping
+    # interval; the test does not need to wait for it.
+    with (
+        serving([PAO, "serve"], env, tmp_path / "serve-a.log", stop_seconds=5) as (a, _),
+        serving([PAO, "serve"], env, tmp_path / "serve-b.log", stop_seconds=5) as (b, _),
+    ):
+        yield a, b, tmp_path, ann
 
 
 @pytest.mark.redis

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -17,21 +16,7 @@ import pytest
 
 from pao.core.migrate import upgrade
 from pao.core.settings import Settings
-from tests.integration.test_chat_socket import SERVER_START_SECONDS, free_port
-
-
-def _wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"not ready in {SERVER_START_SECONDS:.0f} s:\n{log.read_text()}")
+from tests.integration.serving import serve_environment, serving
 
 
 def _wait_for(path: Path, seconds: float = 10.0) -> None:
@@ -48,37 +33,16 @@ def slow_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], 
     asyncio.run(upgrade(Settings(database_url=db, data_dir=tmp_path / "data")))
     gate = tmp_path / "gate"
     gate.mkdir()
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "PAO_DATABASE_URL": db,
-        "PAO_DATA_DIR": str(tmp_path / "data"),
-        "PAO_SANDBOX": "1",
-        "PAO_ENV": "test",
-        "PAO_STATIC_DIR": str(tmp_path / "no-spa"),
-        "PAO_TEST_GATE_DIR": str(gate),
-    }
-    env.pop("PAO_REDIS_URL", None)
+    env = serve_environment(db, tmp_path, PAO_TEST_GATE_DIR=str(gate))
+    del env["PAO_RUN_JOBS"]  # the jobs run, and are stopped with the rest
     log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "uvicorn", "tests.integration.slow_app:create_slow_app",
-                "--factory", "--host", "127.0.0.1", "--port", str(port),
-                "--timeout-graceful-shutdown", "20", "--log-level", "warning",
-            ],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        _wait_ready(url, proc, log)
+    uvicorn = [
+        sys.executable, "-m", "uvicorn", "tests.integration.slow_app:create_slow_app",
+        "--factory", "--timeout-graceful-shutdown", "20", "--log-level", "warning",
+    ]  # fmt: skip
+    # The test stops it (SIGTERM); killed at the end if it did not.
+    with serving(uvicorn, env, log, probe="/readyz", stop_seconds=0) as (url, proc):
         yield url, proc, gate, log
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 async def test_sigterm_finishes_in_flight_request_and_refuses_new_ones(

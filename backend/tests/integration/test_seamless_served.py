@@ -12,9 +12,6 @@ them all.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -27,7 +24,7 @@ from pao.ledger.service import check_books
 from tests.api import test_seamless_amb as amb
 from tests.api import test_seamless_hub88 as hub88
 from tests.helpers import ServedClient
-from tests.integration.test_chat_socket import free_port, wait_until_serving
+from tests.integration.serving import PAO, serve_environment, serving
 
 pytestmark = pytest.mark.sqlite
 
@@ -58,48 +55,20 @@ COMMON_FLOW: list[Scenario] = [
 ]
 
 
-def _environment(settings: Settings) -> dict[str, str]:
-    """The served process's settings: the test app's, so both use one database and keys."""
-    assert settings.database_url is not None
-    env = {
-        **os.environ,
-        "PAO_ENV": "test",
-        "PAO_SANDBOX": "1",
-        "PAO_DATABASE_URL": settings.database_url,
-        "PAO_DATA_DIR": str(settings.data_dir),
-        "PAO_STATIC_DIR": str(settings.static_dir),
-        "PAO_RUN_JOBS": "0",
-        "PAO_ARGON2_TIME_COST": str(settings.argon2_time_cost),
-        "PAO_ARGON2_MEMORY_KIB": str(settings.argon2_memory_kib),
-    }
-    env.pop("PAO_REDIS_URL", None)
-    return env
-
-
 @pytest.fixture
 def server(settings: Settings, tmp_path: Path) -> Iterator[str]:
-    """The URL of a ``pao serve`` on the test's database, stopped after the test."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = tmp_path / "serve.log"
-    pao = str(Path(sys.executable).with_name("pao"))
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [pao, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=_environment(settings),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_until_serving(url, proc, log)
+    """The URL of a ``pao serve`` on the test's database (and its keys), stopped after it."""
+    assert settings.database_url is not None
+    env = serve_environment(
+        settings.database_url,
+        tmp_path,
+        PAO_DATA_DIR=str(settings.data_dir),
+        PAO_STATIC_DIR=str(settings.static_dir),
+        PAO_ARGON2_TIME_COST=str(settings.argon2_time_cost),
+        PAO_ARGON2_MEMORY_KIB=str(settings.argon2_memory_kib),
+    )
+    with serving([PAO, "serve"], env, tmp_path / "serve.log") as (url, _proc):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @pytest.fixture

@@ -67,7 +67,8 @@ class FastLane:
     ) -> None:
         self.app = app
         # Routes answered here by a lean endpoint of their own, by method and path, which takes
-        # the request and answers what the route would (pao.wallet.router.lean_endpoints).
+        # the request and answers what the route would (the lean_endpoints of pao.wallet.router
+        # and pao.games.router).
         self._lean = {
             (method, route.path): (route, endpoint)
             for route, endpoint in lean
@@ -160,7 +161,8 @@ async def json_body(request: Request, model: type[ModelT]) -> ModelT | None:
     """The body as ``model``, taken as FastAPI takes a JSON body (``json.loads``, then the
     model in Python mode); ``None`` for anything else (another or no content type, a body
     that is not JSON or not the model's), which a lean endpoint leaves to FastAPI."""
-    if request.headers.get("content-type") != "application/json":
+    media_type = request.headers.get("content-type", "").partition(";")[0]
+    if media_type.strip().lower() != "application/json":  # FastAPI reads any charset so too
         return None
     try:
         return model.model_validate(json.loads(await request.body()))
