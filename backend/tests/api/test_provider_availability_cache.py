@@ -158,3 +158,27 @@ async def test_a_circuit_opened_by_this_process_is_seen_at_once(app: FastAPI) ->
             await ensure_available(app, session, ["PG", "JOKER"])
     await tracker.reset("PG")
     assert await _state(app, "PG") == ProviderState.OK
+
+
+async def test_a_maintenance_is_over_at_its_planned_end_though_the_states_are_cached(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The states are made once per snapshot and shared by every wallet screen, until the first
+    planned end of a maintenance still on: then they are made again, without a read."""
+    await seed(app)
+    _frozen(app)
+    end = utcnow() + timedelta(minutes=5)
+    async with app.state.sessionmaker() as session:
+        await providers_service.turn_on(
+            session, code="PG", reason="upgrade", until=end, actor=Actor.operator("t")
+        )
+        await session.commit()
+    async with app.state.sessionmaker() as session:
+        first = await availability.screen_statuses(app, session)
+        assert await availability.screen_statuses(app, session) is first  # made once
+    assert first["PG"].state == ProviderState.MAINTENANCE
+
+    monkeypatch.setattr(availability, "utcnow", lambda: end)
+    with executor.recorded(app.state.engine) as sent:
+        assert await _state(app, "PG") == ProviderState.OK
+    assert sent == []  # the same snapshot: no statement

@@ -18,7 +18,7 @@ planned end is judged at each use, on the application clock. :func:`statuses` re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -122,13 +122,27 @@ async def statuses(
 _generation = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Snapshot:
     read_at: float
     generation: int  # _generation when the read started
     tracker_changes: int  # the tracker's ``changes`` when the read started
     rows: dict[str, _Maintenance]
     health: dict[str, Health]
+    # The states made from it (every wallet screen asks for all of them), and when they
+    # change by themselves: the first planned end of a maintenance still on when they were made.
+    states: dict[str, ProviderStatus] | None = None
+    states_until: datetime | None = None
+
+    def states_at(self, now: datetime) -> dict[str, ProviderStatus]:
+        if self.states is None or (self.states_until is not None and now >= self.states_until):
+            self.states = {
+                code: _status(code, self.rows.get(code), health, now)
+                for code, health in self.health.items()
+            }
+            ends = [r.until for r in self.rows.values() if r.until is not None and r.until > now]
+            self.states_until = min(ends, default=None)
+        return self.states
 
 
 class AvailabilityCache:
@@ -145,7 +159,7 @@ class AvailabilityCache:
 
     async def statuses(
         self, tracker: HealthTracker, session: AsyncSession
-    ) -> dict[str, ProviderStatus]:
+    ) -> Mapping[str, ProviderStatus]:
         snapshot = self._snapshot
         if (
             snapshot is None
@@ -158,11 +172,8 @@ class AvailabilityCache:
             read_at, generation, changes = self.clock(), _generation, tracker.changes
             _, rows, health = await _read(tracker, session, None)
             snapshot = self._snapshot = _Snapshot(read_at, generation, changes, rows, health)
-        now = utcnow()
-        return {
-            code: _status(code, snapshot.rows.get(code), health, now)
-            for code, health in snapshot.health.items()
-        }
+        # Shared by every caller until the snapshot changes: read, never changed.
+        return snapshot.states_at(utcnow())
 
 
 def cache_of(app: Any) -> AvailabilityCache:
@@ -203,6 +214,6 @@ def maintenance_changed(session: AsyncSession) -> None:
     after_commit(session, _changed)
 
 
-async def screen_statuses(app: Any, session: AsyncSession) -> dict[str, ProviderStatus]:
+async def screen_statuses(app: Any, session: AsyncSession) -> Mapping[str, ProviderStatus]:
     """Every game's state, from the app's cache (the wallet screen)."""
     return await cache_of(app).statuses(tracker_of(app), session)
