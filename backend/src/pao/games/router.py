@@ -177,7 +177,7 @@ async def _transfer(
 async def transfer_lean(request: Request) -> Response | None:
     """``POST /api/wallet/transfer`` as the fast lane serves it
     (:func:`pao.core.fast_lane.lean_post`): what the route above does, the member by
-    ``current_member`` as its, without FastAPI's dependency solving."""
+    ``current_member`` as the route's, without FastAPI's dependency solving."""
 
     async def act(session: AsyncSession, asked: TransferRequest) -> TransferResponse:
         member = await request_member(request, session)
