@@ -123,8 +123,9 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
             [
                 f"frontend {route.route}: JS / CSS gzip (KiB)",
                 f"{route.js_gzip / 1024:.1f} / {route.css_gzip / 1024:.1f}",
-                f"budget {LOGIN_TARGET_KIB} (test)",
-                f"{route.js_gzip / 1024 / LOGIN_TARGET_KIB:.2f}",
+                # The test's budget (frontend/scripts/check-bundle.mjs) is /login's alone.
+                f"budget {LOGIN_TARGET_KIB} (test)" if target else "–",
+                f"{route.js_gzip / 1024 / LOGIN_TARGET_KIB:.2f}" if target else "–",
                 f"≤ {LOGIN_TARGET_KIB} KiB JS" if target else "–",
                 _verdict(route.js_gzip / 1024 <= LOGIN_TARGET_KIB) if target else "–",
                 f"+{route.on_demand_js_gzip / 1024:.1f} KiB on demand",
