@@ -100,16 +100,27 @@ def withdrawals(server: Server, members: int) -> list[Comparison]:
     ]
 
 
-def transfers(server: Server, members: int) -> list[Comparison]:
-    """Wallet → game over many members, one provider (its float shared), against pgbench."""
+# A transfer's direction: its row's name, pao.lua's mode, its pgbench script.
+_TRANSFERS = {
+    "in": ("transfer wallet → game", "transfer", "transfer.sql"),
+    "out": ("transfer game → wallet", "transfer-out", "transfer_out.sql"),
+}
+
+
+def transfers(server: Server, members: int, direction: str = "in") -> list[Comparison]:
+    """Wallet → game (``in``), or game → wallet (``out``: JOKER → WALLET, run after wallet →
+    game has put money on the game; the float may go negative all the same, an operator
+    account), 1 THB over many members, one provider (its float shared), against pgbench
+    running the same script."""
+    name, mode, script = _TRANSFERS[direction]
     duration = seconds(8)
     return [
         interleave(
-            "transfer wallet → game, many members, one provider",
+            f"{name}, many members, one provider",
             rounds(3),
             lambda: wrk(
                 server.url,
-                "transfer",
+                mode,
                 lo=1,
                 hi=members,
                 connections=CONCURRENCY,
@@ -117,36 +128,7 @@ def transfers(server: Server, members: int) -> list[Comparison]:
                 server=server,
             ),
             lambda: pgbench(
-                "transfer.sql", lo=1, hi=members, clients=CONCURRENCY, duration=duration
-            ),
-        )
-    ]
-
-
-def transfers_out(server: Server, members: int) -> list[Comparison]:
-    """Game → wallet (JOKER → WALLET, 1 THB) over many members, one provider (its float
-    shared), against pgbench running transfer_out.sql. Run after wallet → game, which has put
-    money on the game (the float may go negative all the same: an operator account)."""
-    duration = seconds(8)
-    return [
-        interleave(
-            "transfer game → wallet, many members, one provider",
-            rounds(3),
-            lambda: wrk(
-                server.url,
-                "transfer-out",
-                lo=1,
-                hi=members,
-                connections=CONCURRENCY,
-                duration=duration,
-                server=server,
-            ),
-            lambda: pgbench(
-                "transfer_out.sql",
-                lo=1,
-                hi=members,
-                clients=CONCURRENCY,
-                duration=duration,
+                script, lo=1, hi=members, clients=CONCURRENCY, duration=duration
             ),
         )
     ]
