@@ -9,7 +9,9 @@ visitors), ``join`` the guest's own room, answer pings. A message is sent the wa
 sends it — ``POST /api/chat/send-message`` (stored, then delivered through socket.io and, with
 Redis configured, its Redis manager) — and its latency runs from the POST to the
 ``messaging`` event on the room's socket. On the baseline the same socket emits ``say`` and
-the bare server emits ``messaging`` to the room.
+the bare server emits ``messaging`` to the room. A third server does Pao's work without its
+framework (bench.chat_same_work: the same body, throttle, statements and Redis-borne emits),
+timed as Pao is: the share of the delay that is Pao's own code.
 
 Both servers are timed alike: a few messages first, untimed (a server's first requests pay its
 start), and this process's own garbage collector held off while the messages are timed (one
@@ -34,6 +36,8 @@ from typing import Any
 import httpx
 import websockets
 
+from bench.chat_same_work import PREFIX as SAME_WORK_PREFIX
+from bench.chat_same_work import SEND_PATH
 from bench.common import HOST, QUICK, Server, free_port, log
 
 TARGET = 500 if QUICK else 5000
@@ -247,6 +251,23 @@ async def _pao_send(http: httpx.AsyncClient, client: Client, client_id: str) -> 
         )
 
 
+async def _same_work_send(
+    http: httpx.AsyncClient, client: Client, client_id: str
+) -> None:
+    """As :func:`_pao_send`, to the same-work baseline's bare handler."""
+    answer = await http.post(
+        SEND_PATH,
+        json={
+            "message": {"message_type": "text", "payload": "bench"},
+            "guestId": client.guest_id,
+            "clientId": client_id,
+        },
+        headers={"X-Guest-Id": client.guest_id},
+    )
+    if answer.status_code != 200:
+        raise RuntimeError(f"bare send answered {answer.status_code}")
+
+
 async def _bare_send(_http: httpx.AsyncClient, client: Client, client_id: str) -> None:
     payload = {"room": client.room, "clientId": client_id}
     await client.ws.send("42" + json.dumps(["say", payload]))
@@ -266,6 +287,20 @@ def chat() -> list[ChatResult]:
                     server.proc.pid,
                     prefix,
                     _pao_send,
+                    TARGET,
+                )  # type: ignore[union-attr]
+            )
+        )
+    port = free_port()
+    with Server(workers=1, port=port, app="bench.chat_same_work:app") as same:
+        results.append(
+            asyncio.run(
+                _measure(
+                    "same work",
+                    f"{HOST}:{port}",
+                    same.proc.pid,
+                    SAME_WORK_PREFIX,
+                    _same_work_send,
                     TARGET,
                 )  # type: ignore[union-attr]
             )

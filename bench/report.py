@@ -74,12 +74,9 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
             results["login"], f"raw {results.get('argon2', 'argon2id')}", None
         )
         out.append(row)
-    for chat in results.get("chat", []):
-        if chat.server == "pao":
-            pao = chat
-        else:
-            bare = chat
-    if "chat" in results:
+    servers = {chat.server: chat for chat in results.get("chat", [])}
+    pao, bare, same = servers.get("pao"), servers.get("bare"), servers.get("same work")
+    if pao is not None and bare is not None:
         out.append(
             [
                 "chat: clients held by one process",
@@ -115,6 +112,20 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
                 *_chat_p99(pao.percentile(99), bare.percentile(99), pao.lost),
                 f"lost {pao.lost}",
                 f"lost {bare.lost}",
+            ]
+        )
+    if pao is not None and same is not None:
+        out.append(
+            [
+                "chat: the same delivery vs a bare handler doing Pao's work (same body, "
+                "throttle, statements, Redis-borne emits), p50 / p99 ms, p99 ratio",
+                f"{_f(pao.percentile(50), 1)} / {_f(pao.percentile(99), 1)}",
+                f"{_f(same.percentile(50), 1)} / {_f(same.percentile(99), 1)}",
+                _ratio(pao.percentile(99), same.percentile(99)),
+                "information",
+                "–",
+                f"lost {pao.lost}",
+                f"lost {same.lost}",
             ]
         )
     for route in results.get("bundles", []):

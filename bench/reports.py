@@ -363,18 +363,21 @@ def run() -> dict[str, Any]:
     return results
 
 
-START = "<!-- reports-bench:start -->"
-END = "<!-- reports-bench:end -->"
+# Each scale has its own section in docs/benchmarks.md: a 10× run does not replace the 1× one.
+_SECTION = "reports-bench" if SCALE == 1 else f"reports-bench-{SCALE}x"
+START = f"<!-- {_SECTION}:start -->"
+END = f"<!-- {_SECTION}:end -->"
 
 
 def markdown(results: dict[str, Any]) -> str:
     seed = results["seed"]
     lines = [
         START,
-        "## Reports at scale",
+        "## Reports at scale" + ("" if SCALE == 1 else f" ({SCALE}× issue 36's base)"),
         "",
-        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `make bench "
-        'BENCH_ARGS="--only reports"` (`bench/reports.py`)'
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
+        + ("" if SCALE == 1 else f"`PAO_BENCH_REPORTS_SCALE={SCALE}` ")
+        + '`make bench BENCH_ARGS="--only reports"` (`bench/reports.py`)'
         + (" — QUICK smoke run, do not quote" if QUICK else "")
         + f": {seed['members']:,} members and {seed['postings']:,} ledger postings over a year,"
         f" seeded in SQL in {seed['seed_s']:.0f} s; the summaries built from nothing in"
