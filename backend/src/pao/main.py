@@ -70,6 +70,7 @@ from pao.site.line_qr import router as line_qr_router
 from pao.site.router import router as site_router
 from pao.site.termination import TerminationMiddleware
 from pao.site.variant import variant_document
+from pao.support.router import lean_endpoints as chat_lean
 from pao.support.uploads import MAX_BYTES as CHAT_MAX_BYTES
 from pao.support.uploads import too_large as chat_file_too_large
 from pao.support.wiring import install as install_chat
@@ -244,9 +245,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
     # the 410/503 answers carry them too. Innermost, the aggregators' callbacks, the wallet
-    # read, the withdrawal and the transfer are answered in front of FastAPI's routing
-    # (pao.core.fast_lane), inside every guarantee above.
-    lean = [*wallet_lean(), *games_lean()]
+    # read, the withdrawal, the transfer and a chat message are answered in front of
+    # FastAPI's routing (pao.core.fast_lane), inside every guarantee above.
+    lean = [*wallet_lean(), *games_lean(), *chat_lean()]
     app.add_middleware(FastLane, routes=callbacks, lean=lean)
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)

@@ -7,6 +7,8 @@ and it takes nothing else (another method, another path)."""
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +21,7 @@ from pao.core.fast_lane import FastLane
 from pao.games.seamless import core
 from pao.games.seamless.hub88.signature import sign
 from pao.site.termination import invalidate_termination_cache
+from pao.support.socket import ChatHub
 from tests.api.test_seamless_amb import _amb
 from tests.api.test_seamless_hub88 import KEY, _player
 from tests.api.test_security_headers import assert_api_headers
@@ -314,5 +317,93 @@ async def test_the_transfer_answers_as_through_the_router(
     ]
     assert answered == [200, 200, 409, 200, 400, 400, 404, 401, None]
     assert through_lane[-1][1] == 69_50
+    _lane_of(app)._lean.clear()
+    assert await answers() == through_lane
+
+
+@pytest.mark.sqlite
+async def test_a_chat_message_is_answered_and_delivered_as_through_the_router(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """POST /api/chat/send-message, given to the lane with its lean endpoint
+    (pao.support.router.send_message_lean): the same status, body and headers as the documented
+    route's (its ``Vary`` included), the same messages stored and the same deliveries after the
+    answer (the bot's reply too), for a guest, a member, a language asked, and every refusal:
+    no credential, a malformed guest id, a body naming another guest, the chat closed; and the
+    requests it leaves to FastAPI (an unknown ``lang``, not JSON, another content type, an
+    empty message)."""
+    delivered: list[tuple[str, str, Any]] = []
+
+    async def deliver(self: ChatHub, *, room: str, customer_view: Any, agent_view: Any) -> None:
+        delivered.append((room, customer_view.sender, customer_view.message))
+
+    monkeypatch.setattr(ChatHub, "deliver", deliver)
+    await set_site_setting(client, "chatBotEnabled", True)
+
+    async def answers() -> list[Any]:
+        await set_site_setting(client, "enableChatWidget", True)
+        token, _ = await funded_member(client, 0)
+        guest = str(uuid.uuid4())
+        as_guest = {"X-Guest-Id": guest, "Content-Type": "application/json"}
+        as_member = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        said = json.dumps({"message": {"message_type": "text", "payload": "hello"}}).encode()
+        tries: list[tuple[str, dict[str, str], bytes]] = [
+            ("", as_guest, said),
+            ("", as_guest, said),
+            ("?lang=la", {**as_guest, "Accept-Language": "en"}, said),
+            ("", {**as_member, "Accept-Language": "th"}, said),
+            ("", {"Content-Type": "application/json"}, said),
+            ("", {**as_guest, "X-Guest-Id": "not-a-uuid"}, said),
+            ("", as_guest, json.dumps({"guestId": str(uuid.uuid4()), "message": {}}).encode()),
+            (
+                "",
+                as_guest,
+                json.dumps(
+                    {
+                        "guestId": str(uuid.uuid4()),
+                        "message": {"message_type": "text", "payload": "x"},
+                    }
+                ).encode(),
+            ),
+            ("?lang=xx", as_guest, said),
+            ("", as_guest, b"{"),
+            ("", {**as_guest, "Content-Type": "text/plain"}, said),
+            ("", as_guest, b'{"message": {"message_type": "text", "payload": " "}}'),
+        ]
+        found: list[Any] = []
+        for query, headers, body in tries:
+            response = await client.post(
+                f"/api/chat/send-message{query}", headers=headers, content=body
+            )
+            kept = {k: v for k, v in response.headers.items() if k != "date"}
+            answer = response.json()
+            if response.status_code == 200:  # this run's own message: its id and time
+                kept.pop("content-length")
+                answer = {
+                    "_id": answer["_id"].isdigit(),
+                    "at": re.sub(r"\d", "0", answer["timestamp"]),
+                }
+            found.append((response.status_code, answer, kept))
+        await set_site_setting(client, "enableChatWidget", False)
+        closed = await client.post("/api/chat/send-message", headers=as_guest, content=said)
+        found.append((closed.status_code, closed.json(), {}))
+        history = await client.post("/api/chat/history", json={}, headers={"X-Guest-Id": guest})
+        found.append([(m["sender"], m["message"]) for m in history.json()])
+        # Rooms by whose they are (each run's guest and member are its own).
+        found.append([(room.endswith(guest), *rest) for room, *rest in delivered])
+        delivered.clear()
+        return found
+
+    answered = _spy_on_lean(app, ("POST", "/api/chat/send-message"))
+    through_lane = await answers()
+    statuses = [entry[0] for entry in through_lane[:13]]
+    assert statuses == [200, 200, 200, 200, 401, 401, 422, 403, 422, 400, 415, 422, 403]
+    assert answered == [200, 200, 200, 200, 401, 401, None, 403, *[None] * 4, 403]
+    assert through_lane[0][2]["vary"] == "Accept-Language"
+    assert len(through_lane[-2]) == 6  # three messages of the guest's, each answered by the bot
+    assert [(guests, sender) for guests, sender, _ in through_lane[-1]] == [
+        *[(True, "customer"), (True, "bot")] * 3,
+        *[(False, "customer"), (False, "bot")],
+    ]
     _lane_of(app)._lean.clear()
     assert await answers() == through_lane

@@ -19,7 +19,9 @@ The same holds for the member's busiest requests, given to the lane with a lean 
 (``lean``, by method and path): ``GET /api/wallet``, which every page load sends (FastAPI's
 request handling and the route's session were 30 % of its CPU once its statement ran alone,
 ADR 0037), the withdrawal and the transfer (FastAPI's dependency solving and the response's
-checks were about a third of each: ADR 0038). A lean endpoint and its documented route share
+checks were about a third of each: ADR 0038), and a chat message (half of its CPU was
+FastAPI's routing and request handling: the routing alone tries some hundred routes before the
+chat's). A lean endpoint and its documented route share
 their implementation (the wallet read is one function; a money route's lean endpoint runs the
 route's own body, :func:`lean_post`). It answers the requests it is sure of and returns
 ``None`` for the others (a body that is not the JSON its model takes, another content type):
@@ -40,12 +42,13 @@ handler does and leaves a body FastAPI would refuse to FastAPI.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.background import BackgroundTasks
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -175,12 +178,17 @@ async def lean_post(
     body_model: type[ModelT],
     answer_model: type[BaseModel],
     act: Callable[[AsyncSession, ModelT], Awaitable[Any]],
+    *,
+    background: BackgroundTasks | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Response | None:
     """A JSON ``POST`` answered as its FastAPI route answers it: the body taken as FastAPI
     takes it (:func:`json_body`; ``None`` otherwise, and the lane leaves the request to
     FastAPI), ``act`` run in the request's unit of work (as ``UnitOfWorkRoute`` runs the
     route), a refusal answered as the app's handler answers it, the answer checked by the
-    route's response model and written as FastAPI writes it."""
+    route's response model and written as FastAPI writes it. An answer carries what the
+    route's own would: the ``headers`` its dependencies set, and its ``background`` tasks
+    (run after it is sent), neither of which a refusal has."""
     asked = await json_body(request, body_model)
     if asked is None:
         return None
@@ -190,4 +198,6 @@ async def lean_post(
     except AppError as refused:
         return error_response(refused.status_code, refused.body(), refused.headers)
     checked = answer_model.model_validate(answer)
-    return JSONResponse(checked.model_dump(mode="json", by_alias=True))
+    return JSONResponse(
+        checked.model_dump(mode="json", by_alias=True), headers=headers, background=background
+    )

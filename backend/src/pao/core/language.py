@@ -13,7 +13,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request, Response
 
-from pao.kit.i18n import Locale, default_locale, pick_text, resolve_locale
+from pao.kit.i18n import LOCALES, Locale, default_locale, pick_text, resolve_locale
 
 LANGUAGE_DOC = (
     "\n\nTexts are answered in one locale: the `lang` query parameter (th, la or en) if "
@@ -51,3 +51,22 @@ def request_language(
 
 
 RequestLanguage = Annotated[Language, Depends(request_language)]
+
+# What a response that depends on the language carries (request_language sets it on the route's).
+VARY_LANGUAGE = {"Vary": "Accept-Language"}
+
+
+def lean_language(request: Request) -> Language | None:
+    """:func:`request_language` outside FastAPI's dependency solving (a lean endpoint of
+    :mod:`pao.core.fast_lane`, whose answer carries :data:`VARY_LANGUAGE`); ``None`` for a
+    ``lang`` that is not a locale, which the lean endpoint leaves to FastAPI (its 422)."""
+    lang = request.query_params.get("lang")
+    if lang is not None and lang not in LOCALES:
+        return None
+    lao_mode = bool(request.app.state.settings.lao_mode)
+    locale = resolve_locale(
+        lang=lang,
+        accept_language=request.headers.get("accept-language"),
+        lao_mode=lao_mode,
+    )
+    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
