@@ -54,6 +54,7 @@ from pao.payments.scb.oauth import create_token_cache
 from pao.payments.slips.decoder import MAX_BYTES as SLIP_MAX_BYTES
 from pao.payments.slips.exceptions import SlipTooLarge
 from pao.payments.slips.install import install_slips_and_payouts
+from pao.payments.slips.router import lean_endpoints as slips_lean
 from pao.payments.wiring import install_qr_payments
 from pao.promotions.routes import bonuses as bonus_routes
 from pao.promotions.routes import codes as promotion_code_routes
@@ -245,9 +246,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # query); it is added after the routers because it resolves BODY_LIMITS and the path
     # parameters against them. The security headers wrap everything, so the edge's 413/422 and
     # the 410/503 answers carry them too. Innermost, the aggregators' callbacks, the wallet
-    # read, the withdrawal, the transfer and a chat message are answered in front of
-    # FastAPI's routing (pao.core.fast_lane), inside every guarantee above.
-    lean = [*wallet_lean(), *games_lean(), *chat_lean()]
+    # read, the withdrawal, the transfer, the slip upload and a chat message are answered in
+    # front of FastAPI's routing (pao.core.fast_lane), inside every guarantee above.
+    lean = [*wallet_lean(), *games_lean(), *slips_lean(), *chat_lean()]
     app.add_middleware(FastLane, routes=callbacks, lean=lean)
     app.add_middleware(TerminationMiddleware)
     install_error_handlers(app)

@@ -184,17 +184,35 @@ async def lean_post(
 ) -> Response | None:
     """A JSON ``POST`` answered as its FastAPI route answers it: the body taken as FastAPI
     takes it (:func:`json_body`; ``None`` otherwise, and the lane leaves the request to
-    FastAPI), ``act`` run in the request's unit of work (as ``UnitOfWorkRoute`` runs the
-    route), a refusal answered as the app's handler answers it, the answer checked by the
-    route's response model and written as FastAPI writes it. An answer carries what the
-    route's own would: the ``headers`` its dependencies set, and its ``background`` tasks
-    (run after it is sent), neither of which a refusal has."""
+    FastAPI), then :func:`lean_answer`."""
     asked = await json_body(request, body_model)
     if asked is None:
         return None
+    return await lean_answer(
+        request,
+        answer_model,
+        lambda session: act(session, asked),
+        background=background,
+        headers=headers,
+    )
+
+
+async def lean_answer(
+    request: Request,
+    answer_model: type[BaseModel],
+    act: Callable[[AsyncSession], Awaitable[Any]],
+    *,
+    background: BackgroundTasks | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """``act`` run in the request's unit of work (as ``UnitOfWorkRoute`` runs the route), a
+    refusal answered as the app's handler answers it, the answer checked by the route's
+    response model and written as FastAPI writes it. An answer carries what the route's own
+    would: the ``headers`` its dependencies set, and its ``background`` tasks (run after it is
+    sent), neither of which a refusal has."""
     try:
         async with unit_of_work(request) as session:
-            answer = await act(session, asked)
+            answer = await act(session)
     except AppError as refused:
         return error_response(refused.status_code, refused.body(), refused.headers)
     checked = answer_model.model_validate(answer)

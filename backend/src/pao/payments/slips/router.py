@@ -18,12 +18,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from pao.core.errors import Unprocessable
+from pao.core.fast_lane import LeanEndpoint, lean_answer
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.params import DbId
+from pao.core.request_limits import FORM_LIMITS
 from pao.core.uow import SessionDep, UnitOfWorkRoute
-from pao.identity.deps import CurrentMember
+from pao.identity.deps import CurrentMember, request_member
+from pao.identity.models import Member
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.kit.money import Currency
 from pao.kit.pagination import PageRequest
@@ -85,6 +91,53 @@ async def upload(
     member: CurrentMember,
     file: Annotated[UploadFile | None, File(description="The slip image.")] = None,
     idempotency_key: IdempotencyKeyHeader = None,
+) -> SlipUploadResponse:
+    return await _upload(request, session, member, file, idempotency_key)
+
+
+async def upload_lean(request: Request) -> Response | None:
+    """``POST /api/wallet/slip`` as the fast lane serves it (:func:`pao.core.fast_lane.
+    lean_answer`): the form parsed as FastAPI parses it (Starlette's parser, the app's
+    ``FORM_LIMITS``), the route's own body, the member by ``current_member`` as the route's.
+    A request that is not a multipart form with one file named ``file`` is FastAPI's to
+    answer (its 400 or 422, or the route's SLIP_NO_FILE), its body replayed."""
+    media_type = request.headers.get("content-type", "").partition(";")[0]
+    if media_type.strip().lower() != "multipart/form-data":
+        return None
+    await request.body()  # kept, for FastAPI to parse again if this is not the lane's to answer
+    try:
+        form = await request.form(**FORM_LIMITS)
+    except Exception:  # FastAPI answers any failure to parse a form (its 400)
+        return None
+    try:
+        file = form.get("file")
+        if not isinstance(file, StarletteUploadFile):
+            return None
+
+        async def act(session: AsyncSession) -> SlipUploadResponse:
+            member = await request_member(request, session)
+            return await _upload(
+                request, session, member, file, request.headers.get("idempotency-key")
+            )
+
+        return await lean_answer(request, SlipUploadResponse, act)
+    finally:
+        await form.close()
+
+
+def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
+    """The slip upload, answered by the fast lane in front of the routing (as declared: its
+    metrics label, its contract) with :func:`upload_lean`."""
+    declared = {r.path: r for r in router.routes if isinstance(r, APIRoute)}
+    return [(declared["/api/wallet/slip"], upload_lean)]
+
+
+async def _upload(
+    request: Request,
+    session: AsyncSession,
+    member: Member,
+    file: StarletteUploadFile | None,
+    idempotency_key: str | None,
 ) -> SlipUploadResponse:
     if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
