@@ -183,6 +183,27 @@ async def test_idempotent_retry_moves_once(app: FastAPI, client: httpx.AsyncClie
     assert other.json() == {"message": "IDEMPOTENCY_KEY_REUSED"}
 
 
+async def test_a_replay_is_answered_from_its_record_whatever_changed_since(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """The key is claimed before anything is checked: after the wallet emptied, the retry of
+    a transfer still answers what the first did and moves nothing (issue 36: whoever folds the
+    claim into the transfer's function keeps this order)."""
+    await seed(app)
+    token, mid = await funded_member(client, 10_00)
+    await activate(client, token, "JOKER")
+    first = await _transfer(client, token, "WALLET", "JOKER", 4, key="before-it-emptied")
+    assert first.status_code == 200, first.text
+    assert (await _transfer(client, token, "WALLET", "JOKER", 6)).status_code == 200
+    fresh = await _transfer(client, token, "WALLET", "JOKER", 4)
+    assert fresh.json() == {"message": "MONEY_NOT_ENOUGH"}  # the same request, new
+
+    again = await _transfer(client, token, "WALLET", "JOKER", 4, key="before-it-emptied")
+    assert (again.status_code, again.json()) == (200, first.json())
+    assert await wallet_minor(app, mid) == 0
+    assert await provider_balance(client, "JOKER", await username_of(app, mid, "JOKER")) == 10_00
+
+
 async def test_transfer_all_both_ways(app: FastAPI, client: httpx.AsyncClient) -> None:
     await seed(app)
     token, mid = await funded_member(client, 30_00)

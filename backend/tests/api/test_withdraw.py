@@ -206,6 +206,31 @@ async def test_same_key_twice_holds_once(client: httpx.AsyncClient, session: Asy
     assert await balance(session, member_id) == 850_00
 
 
+async def test_a_replay_is_answered_from_its_record_whatever_changed_since(
+    client: httpx.AsyncClient, session: AsyncSession
+) -> None:
+    """The key is claimed before anything is checked, and a replay answered from its record:
+    since the first request the limits moved past its amount and the wallet emptied, and the
+    retry still answers what the first did, moving nothing (issue 36: whoever folds the claim
+    into the withdrawal's function keeps this order)."""
+    member_id, token = await funded_member(client, session, 1_000_00)
+    headers = {**auth(token), "Idempotency-Key": "before-the-limits-moved"}
+    first = await client.post("/api/wallet/withdraw", json={"amount": 150}, headers=headers)
+    assert first.status_code == 200, first.text
+    rest = await client.post("/api/wallet/withdraw", json={"amount": 850}, headers=auth(token))
+    assert rest.status_code == 200, rest.text
+    await set_money_setting(client, "withdrawMin", THB=200_00)
+    await set_money_setting(client, "withdrawMax", THB=100_00)
+    fresh = await client.post("/api/wallet/withdraw", json={"amount": 150}, headers=auth(token))
+    assert fresh.status_code == 400  # what the same request is answered when it is new
+
+    for path in WITHDRAW_PATHS:
+        again = await client.post(path, json={"amount": 150}, headers=headers)
+        assert (again.status_code, again.json()) == (200, first.json())
+    assert await count(session, Hold) == 2
+    assert await balance(session, member_id) == 0
+
+
 async def test_a_refused_request_does_not_burn_its_key(
     client: httpx.AsyncClient, session: AsyncSession
 ) -> None:
