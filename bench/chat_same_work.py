@@ -5,8 +5,8 @@ A bare ASGI handler in front of a python-socketio server that shares Redis as Pa
 (socket.io's Redis manager, the same channel naming): read the body and parse its JSON, take
 the guest from ``X-Guest-Id``, count the send in Redis (Pao's throttle: INCR and EXPIRE NX in
 one MULTI), then **the statements Pao sends, in its order and transaction** on raw asyncpg
-(the conversation looked up, created under a savepoint when new, the message inserted, the
-conversation's counters bumped and read back), commit, answer, and emit ``messaging`` to the
+(the conversation looked up, created when new unless a twin did, the message inserted, the
+conversation's counters bumped and returned), commit, answer, and emit ``messaging`` to the
 guest's room and to the agents' room, as Pao's delivery does after its response.
 
 No FastAPI, no SQLAlchemy, no pydantic, no middleware. The chat bench times delivery through
@@ -42,21 +42,23 @@ _COLUMNS = (
 )
 _FIND = f"SELECT {_COLUMNS} FROM chat_conversations WHERE guest_id = $1"
 _CREATE = (
-    "INSERT INTO chat_conversations (member_id, guest_id, line_user_id, display_name,"
-    " username, created_at, last_message_at, agent_unread, customer_unread, wants_agent,"
-    " locale, assigned_staff_id, assigned_at) VALUES"
-    " (NULL, $1, NULL, $2, NULL, $3, NULL, 0, 0, false, $4, NULL, NULL) RETURNING id"
+    "INSERT INTO chat_conversations (guest_id, display_name, created_at, agent_unread,"
+    " customer_unread, wants_agent, locale) VALUES ($1, $2, $3, 0, 0, false, $4)"
+    f" ON CONFLICT (guest_id) DO NOTHING RETURNING {_COLUMNS}"
+)
+_MESSAGE_COLUMNS = (
+    "id, conversation_id, sender, agent_id, message_type, body, client_id, session_id,"
+    " created_at, delivery"
 )
 _STORE = (
     "INSERT INTO chat_messages (conversation_id, sender, agent_id, message_type, body,"
     " client_id, session_id, created_at, delivery) VALUES"
-    " ($1, 'customer', NULL, $2, $3, $4, NULL, $5, NULL) RETURNING id"
+    f" ($1, 'customer', NULL, $2, $3, $4, NULL, $5, NULL) RETURNING {_MESSAGE_COLUMNS}"
 )
 _COUNT = (
     "UPDATE chat_conversations SET last_message_at = $1, agent_unread = agent_unread + 1"
-    " WHERE id = $2"
+    " WHERE id = $2 RETURNING agent_unread, customer_unread, last_message_at, wants_agent"
 )
-_READ_BACK = f"SELECT {_COLUMNS} FROM chat_conversations WHERE id = $1"
 
 sio = socketio.AsyncServer(
     async_mode="asgi",
@@ -114,13 +116,12 @@ class SameWork:
         async with pool.acquire() as connection, connection.transaction():
             conversation = await connection.fetchrow(_FIND, guest)
             if conversation is None:
-                async with connection.transaction():  # Pao's savepoint
-                    conversation_id = await connection.fetchval(
-                        _CREATE, guest, f"Guest {guest[:4].upper()}", now, "en"
-                    )
-            else:
-                conversation_id = conversation["id"]
-            message_id = await connection.fetchval(
+                name = f"Guest {guest[:4].upper()}"
+                conversation = await connection.fetchrow(
+                    _CREATE, guest, name, now, "en"
+                )
+            conversation_id = conversation["id"]
+            stored = await connection.fetchrow(
                 _STORE,
                 conversation_id,
                 message["message_type"],
@@ -128,8 +129,8 @@ class SameWork:
                 body.get("clientId"),
                 now,
             )
-            await connection.execute(_COUNT, now, conversation_id)
-            conversation = await connection.fetchrow(_READ_BACK, conversation_id)
+            await connection.fetchrow(_COUNT, now, conversation_id)
+        message_id = stored["id"]
         await _answer(send, 200, {"timestamp": now.isoformat(), "id": str(message_id)})
         view = {
             "_id": str(message_id),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -66,6 +67,29 @@ async def test_config_answers_prefix(client: httpx.AsyncClient) -> None:
     response = await client.get("/api/chat/config")
     assert response.status_code == 200
     assert response.json() == {"PREFIX": "pao-chat-"}
+
+
+@pytest.mark.sqlite
+async def test_first_messages_at_once_open_one_conversation_and_count_each(
+    chat: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """A guest's first messages sent at the same time: one conversation (the others find the
+    one the first created), every message stored and counted unread for the agents."""
+    me = guest()
+    sent = await asyncio.gather(*(send(chat, gh(me), text(f"m{i}")) for i in range(6)))
+    assert [r.status_code for r in sent] == [200] * 6, [r.text for r in sent]
+    async with app.state.sessionmaker() as session:
+        conversations = (
+            (await session.execute(select(ChatConversation).where(ChatConversation.guest_id == me)))
+            .scalars()
+            .all()
+        )
+        assert len(conversations) == 1
+        assert conversations[0].agent_unread == 6
+        stored = await session.execute(
+            select(func.count()).where(ChatMessage.conversation_id == conversations[0].id)
+        )
+        assert stored.scalar_one() == 6
 
 
 async def test_member_sends_and_reads_history_newest_first(

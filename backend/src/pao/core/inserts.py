@@ -27,6 +27,7 @@ T = TypeVar("T")
 # Prebuilt statements: a statement object reused keeps its compiled form and cache key.
 _statements: dict[tuple[Table, frozenset[str]], Insert] = {}
 _updates: dict[tuple[Table, frozenset[str]], Update] = {}
+_unless_present: dict[tuple[Table, frozenset[str], str], dict[str, Insert]] = {}
 
 
 async def insert_now(session: AsyncSession, obj: T) -> T:
@@ -34,23 +35,46 @@ async def insert_now(session: AsyncSession, obj: T) -> T:
 
     Columns the caller did not set get their column defaults, as with ``flush``; every column
     the database returns (ids, defaults) is set on ``obj``."""
+    table, columns, params = _insertion(obj)
+    key = (table, frozenset(params))
+    statement = _statements.get(key)
+    if statement is None:
+        statement = _statements[key] = insert(table).returning(*columns)
+    # On PostgreSQL on the driver, in the session's transaction (pao.core.executor).
+    executor.persist(session, obj, (await executor.fetch(session, statement, params))[0])
+    return obj
+
+
+async def insert_now_unless_present(session: AsyncSession, obj: T, *, unique: str) -> T | None:
+    """:func:`insert_now`, unless a row with ``obj``'s value of the unique column ``unique``
+    exists (:func:`insert_unless_present`): then ``None``, and ``obj`` stays transient. One
+    statement where a savepoint around a plain INSERT, to survive its IntegrityError, is
+    three."""
+    table, columns, params = _insertion(obj)
+    key = (table, frozenset(params), unique)
+    statements = _unless_present.get(key)
+    if statements is None:
+        statements = _unless_present[key] = insert_unless_present(
+            table, unique=[unique], returning=columns
+        )
+    statement = statements[session.get_bind().dialect.name]
+    row = await executor.fetch_one_or_none(session, statement, params)
+    if row is None:
+        return None
+    executor.persist(session, obj, row)
+    return obj
+
+
+def _insertion(obj: object) -> tuple[Any, list[Any], dict[str, Any]]:
+    """(table, every column in the mapper's attribute order, the values set on ``obj``)."""
     state = inspect(obj)
     mapper = state.mapper
-    table: Any = mapper.local_table
     given = state.dict
     params = {
         prop.columns[0].key: given[prop.key] for prop in mapper.column_attrs if prop.key in given
     }
-    key = (table, frozenset(params))
-    statement = _statements.get(key)
-    if statement is None:
-        # RETURNING in the order of the mapper's attributes, which the loop above zips with.
-        statement = _statements[key] = insert(table).returning(
-            *(prop.columns[0] for prop in mapper.column_attrs)
-        )
-    # On PostgreSQL on the driver, in the session's transaction (pao.core.executor).
-    executor.persist(session, obj, (await executor.fetch(session, statement, params))[0])
-    return obj
+    # RETURNING in the order of the mapper's attributes, which executor.persist zips with.
+    return mapper.local_table, [prop.columns[0] for prop in mapper.column_attrs], params
 
 
 async def update_now(session: AsyncSession, obj: object, values: Mapping[str, Any]) -> None:

@@ -7,14 +7,15 @@ return what was stored, and the router delivers it to the socket.io rooms after 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import anyio
 from pydantic import BaseModel
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Update, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core import executor
+from pao.core.inserts import insert_now, insert_now_unless_present
 from pao.identity.models import Member
 from pao.kit.clock import utcnow
 from pao.kit.i18n import Locale
@@ -122,14 +123,15 @@ async def open_conversation(
         conversation = ChatConversation(
             guest_id=customer.guest_id, display_name=name, locale=locale
         )
-    try:
-        async with session.begin_nested():
-            session.add(conversation)
-    except IntegrityError:
-        again = await find_conversation(session, customer=customer)
-        assert again is not None
-        return again
-    return conversation
+    owner = (
+        "member_id" if customer.member else "line_user_id" if customer.line_user_id else "guest_id"
+    )
+    if await insert_now_unless_present(session, conversation, unique=owner) is not None:
+        return conversation
+    # A first message of the same customer's, at the same time, created it.
+    again = await find_conversation(session, customer=customer)
+    assert again is not None
+    return again
 
 
 async def get_conversation(session: AsyncSession, *, conversation_id: int) -> ChatConversation:
@@ -172,19 +174,40 @@ async def store_message(
         created_at=now,
         delivery="sending" if conversation.line_user_id and sender != "customer" else None,
     )
-    session.add(row)
-    counter = (
-        ChatConversation.agent_unread if sender == "customer" else ChatConversation.customer_unread
+    await insert_now(session, row)
+    # The counters as they now stand (another message may have counted at the same time).
+    counted = await executor.fetch_one_or_none(
+        session, _COUNTING[sender], {"conversation_id_": conversation.id, "at_": now}
     )
-    values: dict[Any, Any] = {counter: counter + 1, ChatConversation.last_message_at: now}
-    if sender == "agent":
-        values[ChatConversation.wants_agent] = False
-    await session.execute(
-        update(ChatConversation).where(ChatConversation.id == conversation.id).values(values)
-    )
-    await session.flush()
-    await session.refresh(conversation)
+    assert counted is not None
+    executor.set_committed_values(conversation, dict(zip(_COUNTED, counted, strict=True)))
     return row
+
+
+_COUNTED = ("agent_unread", "customer_unread", "last_message_at", "wants_agent")
+
+
+def _counting(sender: Sender) -> Update:
+    """A message counted on its conversation: unread for the other side, the time of the last
+    message, and an agent's answer ends a wait for an agent; the counters as they now stand."""
+    table: Any = ChatConversation.__table__
+    counter = table.c.agent_unread if sender == "customer" else table.c.customer_unread
+    values: dict[Any, Any] = {
+        counter: counter + 1,
+        table.c.last_message_at: bindparam("at_", type_=table.c.last_message_at.type),
+    }
+    if sender == "agent":
+        values[table.c.wants_agent] = False
+    return (
+        update(table)
+        .where(table.c.id == bindparam("conversation_id_"))
+        .values(values)
+        .returning(*(table.c[name] for name in _COUNTED))
+    )
+
+
+# Built once: a statement reused keeps its compiled form (pao.core.executor).
+_COUNTING: dict[Sender, Update] = {sender: _counting(sender) for sender in get_args(Sender)}
 
 
 async def history(
