@@ -31,7 +31,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,8 @@ import pyotp
 from redis import Redis
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.integration.serving import free_port, wait_until_serving
 
 HERE = Path(__file__).resolve().parent
 BACKEND = HERE.parents[1]
@@ -95,12 +96,6 @@ DICTIONARY_PROBABILITY = 0.5
 
 def log(message: str) -> None:
     print(f"[fuzz {time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 async def _admin(url: URL, *statements: str) -> None:
@@ -164,20 +159,6 @@ def pao(env: dict[str, str], *args: str) -> None:
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"pao {args[0]} failed ({done.returncode})")
-
-
-def wait_healthy(base: str, server: subprocess.Popen[bytes], timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"pao serve exited with {server.returncode}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"pao serve did not answer /healthz in {timeout:.0f} s")
 
 
 def token(base: str, path: str, credentials: dict[str, str]) -> str:
@@ -331,7 +312,8 @@ def fuzz(
     base: str, server: subprocess.Popen[bytes], env: dict[str, str], reports: Path, work: Path
 ) -> int:
     """Log in, prepare, run schemathesis twice; non-zero when anything was found."""
-    wait_healthy(base, server)
+    # Its log is printed after any failure of the run (main).
+    wait_until_serving(base, server, seconds=90)
     log(f"pao serve on {base}")
     member_token = token(base, "/api/login", MEMBER)
     agent_token = staff_token(base)

@@ -48,20 +48,30 @@ def serve_environment(database_url: str, tmp_path: Path, **settings: str) -> dic
 
 
 def wait_until_serving(
-    url: str, proc: subprocess.Popen[bytes], log: Path, probe: str = "/healthz"
+    url: str,
+    proc: subprocess.Popen[bytes],
+    log: Path | None = None,
+    probe: str = "/healthz",
+    *,
+    seconds: float = SERVER_START_SECONDS,
 ) -> None:
-    """Poll ``probe`` until it answers 200; fail early, with the log, if the server died."""
-    deadline = time.monotonic() + SERVER_START_SECONDS
+    """Poll ``probe`` until it answers 200; fail early if the server died, with its ``log``
+    (when the caller does not show it itself: the fuzz prints it after any failure)."""
+
+    def shown() -> str:
+        return f":\n{log.read_text()}" if log is not None else ""
+
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"{url} exited with {proc.returncode}:\n{log.read_text()}")
+            raise AssertionError(f"{url} exited with {proc.returncode}{shown()}")
         try:
             if httpx.get(f"{url}{probe}", timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
             pass
         time.sleep(0.1)
-    raise AssertionError(f"{url} did not start in {SERVER_START_SECONDS:.0f} s:\n{log.read_text()}")
+    raise AssertionError(f"{url} did not start in {seconds:.0f} s{shown()}")
 
 
 @contextmanager
