@@ -19,13 +19,13 @@ The same holds for the member's busiest requests, given to the lane with a lean 
 (``lean``, by method and path): ``GET /api/wallet``, which every page load sends (FastAPI's
 request handling and the route's session were 30 % of its CPU once its statement ran alone,
 ADR 0037), the withdrawal and the transfer (FastAPI's dependency solving and the response's
-checks were about a third of each: ADR 0038), and a chat message (half of its CPU was
-FastAPI's routing and request handling: the routing alone tries some hundred routes before the
-chat's). A lean endpoint and its documented route share
-their implementation (the wallet read is one function; a money route's lean endpoint runs the
-route's own body, :func:`lean_post`). It answers the requests it is sure of and returns
-``None`` for the others (a body that is not the JSON its model takes, another content type):
-the lane then passes the request on to FastAPI, its body replayed, and the refusal is
+checks were about a third of each: ADR 0038), the slip upload, and a chat message (half of
+its CPU was FastAPI's routing and request handling: the routing alone tried some hundred routes
+before the chat's). A lean endpoint and its documented route share their implementation (the
+wallet read is one function; any other lean endpoint runs its route's own body,
+:func:`lean_post` for a JSON body, :func:`lean_answer` for the slip's form). It answers the
+requests it is sure of and returns ``None`` for the others (a body that is not the JSON its
+model takes, another content type, a form without its file): the lane then passes the request on to FastAPI, its body replayed, and the refusal is
 FastAPI's own (``tests/api/test_fast_lane.py`` holds the answers through the lane equal to the
 router's, refusals included).
 
