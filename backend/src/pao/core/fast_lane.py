@@ -25,9 +25,10 @@ before the chat's). A lean endpoint and its documented route share their impleme
 wallet read is one function; any other lean endpoint runs its route's own body,
 :func:`lean_post` for a JSON body, :func:`lean_answer` for the slip's form). It answers the
 requests it is sure of and returns ``None`` for the others (a body that is not the JSON its
-model takes, another content type, a form without its file): the lane then passes the request on to FastAPI, its body replayed, and the refusal is
-FastAPI's own (``tests/api/test_fast_lane.py`` holds the answers through the lane equal to the
-router's, refusals included).
+model takes, another content type, a form without its file): the lane then passes the
+request on to FastAPI, its body replayed, and the refusal is FastAPI's own
+(``tests/api/test_fast_lane.py`` holds the answers through the lane equal to the router's,
+refusals included).
 
 It is installed innermost of the app's middleware (``pao.main``), so every guarantee of the
 stack still holds for a request it answers: the request metrics and the shutdown drain, the
