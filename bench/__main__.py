@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
                     ("transfer_out", sqlcheck.check("transfer_out"))
                 )
                 with timed("game → wallet transfers"):
-                    results["transfers"] += wallet.transfers(server, args.members, "out")
+                    results["transfers"] += wallet.transfers(
+                        server, args.members, "out"
+                    )
                 with timed("game → wallet vs its bare handler"):
                     results.setdefault("bare_paths", []).append(
                         wallet.against_bare_script(server, args.members, "transfer_out")

@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 import asyncpg
-from starlette.types import Receive
+from starlette.types import Receive, Send
 
 from bench.driver import Statement
 
@@ -57,6 +57,21 @@ class Connections:
         async with self.returned:
             self.opened -= 1
             self.returned.notify()
+
+
+async def send_json(send: Send, status: int, body: bytes) -> None:
+    """An answer of ``body`` (JSON already), with its length: all a bare handler writes."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def read_body(receive: Receive) -> bytes:

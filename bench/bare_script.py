@@ -34,7 +34,7 @@ import anyio
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bench import bare_slip
-from bench.bare_common import Connections, Runner, read_body
+from bench.bare_common import Connections, Runner, read_body, send_json
 from bench.common import BENCH_DIR, WORK_DIR
 from bench.driver import Statement, parse
 
@@ -73,17 +73,7 @@ class BareScript:
         status, payload = await self._answer(
             name, await read_body(receive), scope["headers"]
         )
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        await send_json(send, status, payload)
 
     async def _answer(
         self, name: str, body: bytes, headers: list[tuple[bytes, bytes]]

@@ -235,37 +235,26 @@ def _collector_paused() -> Iterator[None]:
         gc.unfreeze()
 
 
-async def _pao_send(http: httpx.AsyncClient, client: Client, client_id: str) -> None:
-    answer = await http.post(
-        "/api/chat/send-message",
-        json={
-            "message": {"message_type": "text", "payload": "bench"},
-            "guestId": client.guest_id,
-            "clientId": client_id,
-        },
-        headers={"X-Guest-Id": client.guest_id},
-    )
-    if answer.status_code != 200:
-        raise RuntimeError(
-            f"send-message answered {answer.status_code}: {answer.text[:200]}"
+def _posting(path: str) -> Any:
+    """A sender that posts the message as the widget does (``POST /api/chat/send-message``'s
+    body and guest header) to ``path``: Pao's route, or the same-work baseline's."""
+
+    async def send(http: httpx.AsyncClient, client: Client, client_id: str) -> None:
+        answer = await http.post(
+            path,
+            json={
+                "message": {"message_type": "text", "payload": "bench"},
+                "guestId": client.guest_id,
+                "clientId": client_id,
+            },
+            headers={"X-Guest-Id": client.guest_id},
         )
+        if answer.status_code != 200:
+            raise RuntimeError(
+                f"{path} answered {answer.status_code}: {answer.text[:200]}"
+            )
 
-
-async def _same_work_send(
-    http: httpx.AsyncClient, client: Client, client_id: str
-) -> None:
-    """As :func:`_pao_send`, to the same-work baseline's bare handler."""
-    answer = await http.post(
-        SEND_PATH,
-        json={
-            "message": {"message_type": "text", "payload": "bench"},
-            "guestId": client.guest_id,
-            "clientId": client_id,
-        },
-        headers={"X-Guest-Id": client.guest_id},
-    )
-    if answer.status_code != 200:
-        raise RuntimeError(f"bare send answered {answer.status_code}")
+    return send
 
 
 async def _bare_send(_http: httpx.AsyncClient, client: Client, client_id: str) -> None:
@@ -286,7 +275,7 @@ def chat() -> list[ChatResult]:
                     f"{HOST}:{server.port}",
                     server.proc.pid,
                     prefix,
-                    _pao_send,
+                    _posting("/api/chat/send-message"),
                     TARGET,
                 )  # type: ignore[union-attr]
             )
@@ -300,7 +289,7 @@ def chat() -> list[ChatResult]:
                     f"{HOST}:{port}",
                     same.proc.pid,
                     SAME_WORK_PREFIX,
-                    _same_work_send,
+                    _posting(SEND_PATH),
                     TARGET,
                 )  # type: ignore[union-attr]
             )

@@ -27,7 +27,7 @@ import socketio
 from redis.asyncio import Redis
 from starlette.types import Receive, Scope, Send
 
-from bench.bare_common import read_body
+from bench.bare_common import read_body, send_json
 from bench.common import PG_URL, REDIS_URL
 
 SEND_PATH = "/bench/chat-send"
@@ -108,7 +108,7 @@ class SameWork:
             pipe.expire(key, 60, nx=True)
             count, _ = await pipe.execute()
         if int(count) > SENDS_PER_MINUTE:
-            await _answer(send, 429, {"code": "REQUEST_LIMIT"})
+            await send_json(send, 429, b'{"message": "REQUEST_LIMIT"}')
             return
         message = body["message"]
         now = datetime.now(UTC)
@@ -131,7 +131,8 @@ class SameWork:
             )
             await connection.fetchrow(_COUNT, now, conversation_id)
         message_id = stored["id"]
-        await _answer(send, 200, {"timestamp": now.isoformat(), "id": str(message_id)})
+        answer = {"timestamp": now.isoformat(), "id": str(message_id)}
+        await send_json(send, 200, json.dumps(answer).encode())
         view = {
             "_id": str(message_id),
             "sender": "customer",
@@ -149,21 +150,6 @@ class SameWork:
         }
         await sio.emit("messaging", view, to=PREFIX + guest)
         await sio.emit("messaging", {**view, "guestId": None}, to=AGENTS_ROOM)
-
-
-async def _answer(send: Send, status: int, payload: dict[str, Any]) -> None:
-    data = json.dumps(payload).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(data)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": data})
 
 
 app = SameWork()

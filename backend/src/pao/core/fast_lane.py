@@ -52,6 +52,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.background import BackgroundTasks
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pao.core.errors import AppError, error_response
@@ -159,6 +160,12 @@ def _replaying(body: bytes, receive: Receive) -> Receive:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replay
+
+
+def declared_route(routes: Iterable[BaseRoute], path: str) -> APIRoute:
+    """The documented route of ``path`` among ``routes``: a lean endpoint is given to the lane
+    with it (the request metrics label by it, the contract is its)."""
+    return next(r for r in routes if isinstance(r, APIRoute) and r.path == path)
 
 
 async def json_body(request: Request, model: type[ModelT]) -> ModelT | None:

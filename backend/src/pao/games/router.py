@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.core.fast_lane import LeanEndpoint, lean_post
+from pao.core.fast_lane import LeanEndpoint, declared_route, lean_post
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import SessionDep, UnitOfWorkRoute
 from pao.games import service, transfers
@@ -191,8 +191,7 @@ async def transfer_lean(request: Request) -> Response | None:
 def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
     """The transfer's route as declared (its metrics label, its contract) with its lean
     endpoint, for the fast lane."""
-    route = next(r for r in _api_routes(transfer_router) if r.path == "/api/wallet/transfer")
-    return [(route, transfer_lean)]
+    return [(declared_route(_api_routes(transfer_router), "/api/wallet/transfer"), transfer_lean)]
 
 
 @router.post(

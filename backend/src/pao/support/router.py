@@ -36,7 +36,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import Forbidden, Unauthorized
-from pao.core.fast_lane import LeanEndpoint, lean_post
+from pao.core.fast_lane import LeanEndpoint, declared_route, lean_post
 from pao.core.language import VARY_LANGUAGE, Language, RequestLanguage, lean_language
 from pao.core.openapi import VALIDATION, errors
 from pao.core.params import DbId
@@ -233,8 +233,7 @@ def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
     """The chat's routes the fast lane answers in front of the routing (as declared: their
     metrics label, their contract), with their lean endpoints: a message sent, which is what
     a chat is made of (issue 36's delivery to a room)."""
-    declared = {r.path: r for r in router.routes if isinstance(r, APIRoute)}
-    return [(declared["/api/chat/send-message"], send_message_lean)]
+    return [(declared_route(router.routes, "/api/chat/send-message"), send_message_lean)]
 
 
 async def _send_message(

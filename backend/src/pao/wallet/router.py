@@ -9,7 +9,7 @@ from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import AppError, error_response
-from pao.core.fast_lane import LeanEndpoint, lean_post
+from pao.core.fast_lane import LeanEndpoint, declared_route, lean_post
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
@@ -197,9 +197,9 @@ def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
     """The routes the fast lane answers in front of the routing, as declared (their
     metrics label, their contract), with their lean endpoints: ``GET /api/wallet`` with
     :func:`wallet_read`, the withdrawal's two paths with :func:`withdraw_lean`."""
-    declared = {r.path: r for r in (*router.routes, *reads.routes) if isinstance(r, APIRoute)}
+    routes = (*router.routes, *reads.routes)
     return [
-        (declared["/api/wallet"], wallet_read),
-        (declared["/api/wallet/withdraw"], withdraw_lean),
-        (declared["/api/wallet/withdrawAll"], withdraw_lean),
+        (declared_route(routes, "/api/wallet"), wallet_read),
+        (declared_route(routes, "/api/wallet/withdraw"), withdraw_lean),
+        (declared_route(routes, "/api/wallet/withdrawAll"), withdraw_lean),
     ]

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from pao.core.errors import Unprocessable
-from pao.core.fast_lane import LeanEndpoint, lean_answer
+from pao.core.fast_lane import LeanEndpoint, declared_route, lean_answer
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.params import DbId
 from pao.core.request_limits import FORM_LIMITS
@@ -128,8 +128,7 @@ async def upload_lean(request: Request) -> Response | None:
 def lean_endpoints() -> list[tuple[APIRoute, LeanEndpoint]]:
     """The slip upload, answered by the fast lane in front of the routing (as declared: its
     metrics label, its contract) with :func:`upload_lean`."""
-    declared = {r.path: r for r in router.routes if isinstance(r, APIRoute)}
-    return [(declared["/api/wallet/slip"], upload_lean)]
+    return [(declared_route(router.routes, "/api/wallet/slip"), upload_lean)]
 
 
 async def _upload(
