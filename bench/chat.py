@@ -38,7 +38,7 @@ import websockets
 
 from bench.chat_same_work import PREFIX as SAME_WORK_PREFIX
 from bench.chat_same_work import SEND_PATH
-from bench.common import HOST, QUICK, Server, free_port, log
+from bench.common import HOST, QUICK, Server, log
 
 TARGET = 500 if QUICK else 5000
 MESSAGES = 40 if QUICK else 200
@@ -265,42 +265,29 @@ async def _bare_send(_http: httpx.AsyncClient, client: Client, client_id: str) -
 def chat() -> list[ChatResult]:
     limit = raise_nofile()
     log(f"chat: open-files limit {limit}, target {TARGET} clients per process")
-    results = []
-    with Server(workers=1) as server:
-        prefix = httpx.get(f"{server.url}/api/chat/config", timeout=10).json()["PREFIX"]
-        results.append(
-            asyncio.run(
-                _measure(
-                    "pao",
-                    f"{HOST}:{server.port}",
-                    server.proc.pid,
-                    prefix,
-                    _posting("/api/chat/send-message"),
-                    TARGET,
-                )  # type: ignore[union-attr]
-            )
+    return [
+        _on_server(
+            "pao", "bench.app:create_bench_app", _posting("/api/chat/send-message")
+        ),
+        _on_server(
+            "same work",
+            "bench.chat_same_work:app",
+            _posting(SEND_PATH),
+            SAME_WORK_PREFIX,
+        ),
+        _on_server("bare", "bench.chat_baseline:app", _bare_send, "room-"),
+    ]
+
+
+def _on_server(name: str, app: str, send: Any, prefix: str | None = None) -> ChatResult:
+    """:func:`_measure` on one server process serving ``app``; the rooms' ``prefix`` is the
+    server's own (``/api/chat/config``) unless given."""
+    with Server(workers=1, app=app) as server:
+        if prefix is None:
+            config = httpx.get(f"{server.url}/api/chat/config", timeout=10).json()
+            prefix = str(config["PREFIX"])
+        assert server.proc is not None
+        address = f"{HOST}:{server.port}"
+        return asyncio.run(
+            _measure(name, address, server.proc.pid, prefix, send, TARGET)
         )
-    port = free_port()
-    with Server(workers=1, port=port, app="bench.chat_same_work:app") as same:
-        results.append(
-            asyncio.run(
-                _measure(
-                    "same work",
-                    f"{HOST}:{port}",
-                    same.proc.pid,
-                    SAME_WORK_PREFIX,
-                    _posting(SEND_PATH),
-                    TARGET,
-                )  # type: ignore[union-attr]
-            )
-        )
-    port = free_port()
-    with Server(workers=1, port=port, app="bench.chat_baseline:app") as bare:
-        results.append(
-            asyncio.run(
-                _measure(
-                    "bare", f"{HOST}:{port}", bare.proc.pid, "room-", _bare_send, TARGET
-                )  # type: ignore[union-attr]
-            )
-        )
-    return results
