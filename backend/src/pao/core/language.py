@@ -35,6 +35,10 @@ class Language:
         return pick_text(texts, self.locale, fallback=self.fallback)
 
 
+# What a response that depends on the language carries.
+VARY_LANGUAGE = {"Vary": "Accept-Language"}
+
+
 def request_language(
     request: Request,
     response: Response,
@@ -44,16 +48,17 @@ def request_language(
     ] = None,
 ) -> Language:
     # Caches must not hand one language's answer to a client that asked for another.
-    response.headers["Vary"] = "Accept-Language"
-    lao_mode = bool(request.app.state.settings.lao_mode)
-    locale = resolve_locale(lang=lang, accept_language=accept_language, lao_mode=lao_mode)
-    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
+    response.headers.update(VARY_LANGUAGE)
+    return _language(request, lang, accept_language)
 
 
 RequestLanguage = Annotated[Language, Depends(request_language)]
 
-# What a response that depends on the language carries (request_language sets it on the route's).
-VARY_LANGUAGE = {"Vary": "Accept-Language"}
+
+def _language(request: Request, lang: Locale | None, accept_language: str | None) -> Language:
+    lao_mode = bool(request.app.state.settings.lao_mode)
+    locale = resolve_locale(lang=lang, accept_language=accept_language, lao_mode=lao_mode)
+    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
 
 
 def lean_language(request: Request) -> Language | None:
@@ -63,10 +68,4 @@ def lean_language(request: Request) -> Language | None:
     lang = request.query_params.get("lang")
     if lang is not None and lang not in LOCALES:
         return None
-    lao_mode = bool(request.app.state.settings.lao_mode)
-    locale = resolve_locale(
-        lang=lang,
-        accept_language=request.headers.get("accept-language"),
-        lao_mode=lao_mode,
-    )
-    return Language(locale=locale, fallback=default_locale(lao_mode=lao_mode))
+    return _language(request, lang, request.headers.get("accept-language"))
