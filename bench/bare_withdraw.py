@@ -4,9 +4,9 @@ served by a bare ASGI handler (bench only, never in production).
 Issue 19's proposal is to serve the money paths from bare ASGI handlers; this measures what
 that would save before anyone builds it. :class:`BareWithdraw` answers
 ``POST /bench/bare-withdraw`` in front of the app: it reads the body and the two headers
-itself, then runs **the route's own code** — ``pao.identity.deps.current_member`` on a session
-of the app's sessionmaker, ``pao.wallet.router._withdraw`` (the idempotency key, the gate, the
-hold, the withdrawal, the statement line, the domain event), the commit — and writes the answer
+itself, then runs **the route's own code** — ``pao.wallet.router._withdraw`` with a session of
+the app's sessionmaker (the login, the idempotency key, the gate, the hold, the withdrawal, the
+statement line: one statement on PostgreSQL; the domain event), the commit — and writes the answer
 as JSON. What it leaves out is exactly the framework: Pao's middleware stack, Starlette's
 routing, FastAPI's dependency solving and its validation of the answer against the response
 model. Same statements, same transaction, same money rules.
@@ -22,7 +22,6 @@ from typing import Any
 
 from fastapi.security import HTTPAuthorizationCredentials
 from pao.core.errors import AppError
-from pao.identity.deps import current_member
 from pao.wallet.router import _withdraw
 from pao.wallet.schemas import WithdrawRequest
 from pydantic import ValidationError
@@ -57,25 +56,21 @@ class BareWithdraw:
         )
         await send({"type": "http.response.body", "body": json.dumps(answer).encode()})
 
-    async def _answer(
-        self, body: bytes, authorization: str, key: bytes | None
-    ) -> tuple[int, Any]:
+    async def _answer(self, body: bytes, authorization: str, key: bytes | None) -> tuple[int, Any]:
         scheme, _, token = authorization.partition(" ")
         credentials = (
-            HTTPAuthorizationCredentials(scheme=scheme, credentials=token)
-            if token
-            else None
+            HTTPAuthorizationCredentials(scheme=scheme, credentials=token) if token else None
         )
         try:
             request = WithdrawRequest.model_validate_json(body)
         except ValidationError:
             return 422, {"message": "INVALID_BODY"}
         sessionmaker = self.app.state.sessionmaker  # type: ignore[attr-defined]
+        engine = self.app.state.engine  # type: ignore[attr-defined]
         async with sessionmaker() as session:
             try:
-                member = await current_member(session, credentials)
                 answer = await _withdraw(
-                    session, member, request, key.decode() if key else None
+                    engine, session, credentials, request, key.decode() if key else None
                 )
             except AppError as error:
                 # As pao.core.uow: a counted failure keeps its changes, any other rolls back.

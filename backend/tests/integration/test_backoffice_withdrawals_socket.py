@@ -1,6 +1,7 @@
 """The cashiers' live queue over real sockets: staff holding ``withdrawals.read`` join the
 ``backoffice:withdrawals`` room with their staff token and hear ``withdrawals:changed`` with
-the ``new`` withdrawals when members ask (after the commit) and the ``updated`` ones on a
+the ``new`` withdrawals when members ask (after the commit, whichever way the request was
+done) and the ``updated`` ones on a
 claim, the withdrawals of one batch window in one event; a member's token cannot join, and a
 member's socket hears nothing."""
 
@@ -69,6 +70,11 @@ async def test_staff_hear_new_withdrawals_and_members_cannot_join(
             [updated] = batch["updated"]
             assert (updated["id"], updated["status"]) == (withdrawal_id, "PENDING")
             assert updated["claimedBy"] == claimed.json()["claimedBy"]
+            # The member's next withdrawal (on PostgreSQL one statement in autocommit, the
+            # first took the steps that open the accounts) is heard the same.
+            second_id = await request_withdrawal(http, member_token, 125)
+            batch = await staff.next()
+            assert [(n["id"], n["amount"]) for n in batch["new"]] == [(second_id, 125)]
         await asyncio.sleep(0.3)
         assert member.events.empty()
     finally:

@@ -69,6 +69,11 @@ class IdempotencyKeyReused(Conflict):
     code = "IDEMPOTENCY_KEY_REUSED"
 
 
+def key_is_well_formed(key: str) -> bool:
+    """Whether ``key`` may be stored (else 422 ``KEY_INVALID``)."""
+    return 1 <= len(key) <= 200
+
+
 def request_hash(operation: str, payload: Any) -> str:
     body = json.dumps({"op": operation, "payload": payload}, sort_keys=True, default=str)
     return hashlib.sha256(body.encode()).hexdigest()
@@ -98,7 +103,7 @@ async def run_idempotent(
     """Run ``action`` once per (owner, key); return its JSON-ready answer."""
     if key is None:
         return (await action()).model_dump(mode="json", by_alias=True)
-    if not 1 <= len(key) <= 200:
+    if not key_is_well_formed(key):
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
     digest = request_hash(operation, payload)
     record_id = await _claim(session, owner=owner, key=key, digest=digest)
@@ -123,7 +128,7 @@ async def replayed_answer(
     the party again."""
     if key is None:
         return None
-    if not 1 <= len(key) <= 200:
+    if not key_is_well_formed(key):
         raise Unprocessable("KEY_INVALID", field="Idempotency-Key")
     existing = await executor.fetch_one_or_none(session, _RECORDED, {"owner": owner, "key": key})
     if existing is None or existing[1] is None:

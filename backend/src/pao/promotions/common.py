@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import structlog
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import ColumnElement, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core import executor
@@ -63,6 +63,19 @@ async def has_active_bonus(session: AsyncSession, *, member_id: int) -> bool:
     """Whether the member has an active bonus: the gate every withdrawal and transfer asks,
     run through pao.core.executor (on PostgreSQL on the driver)."""
     return bool(await executor.fetch(session, _ACTIVE_ID, {"member_id": member_id}))
+
+
+def active_bonus_exists(member_id: ColumnElement[Any]) -> ColumnElement[bool]:
+    """:func:`has_active_bonus` as an expression of an enclosing statement, for ``member_id``
+    (one of its columns or scalar subqueries)."""
+    return (
+        select(MemberBonus.id)
+        .where(
+            MemberBonus.member_id == member_id,
+            MemberBonus.status == MemberBonusStatus.ACTIVE,
+        )
+        .exists()
+    )
 
 
 # Prebuilt: every withdrawal and transfer asks (pao.promotions.gates).

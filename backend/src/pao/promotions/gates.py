@@ -13,18 +13,35 @@ them): they call their ports (``pao.wallet.ports.WITHDRAWAL_GATE``,
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pao.promotions.common import has_active_bonus
+from pao.core.errors import AppError
+from pao.promotions.common import active_bonus_exists, has_active_bonus
 from pao.promotions.exceptions import BonusRemaining
 
 WALLET = "wallet"
 
 
-async def check_withdrawal_allowed(session: AsyncSession, *, member_id: int) -> None:
-    """Raise ``BONUS_REMAINING`` while the member has an active bonus."""
-    if await has_active_bonus(session, member_id=member_id):
-        raise BonusRemaining()
+class BonusGateOnWithdrawals:
+    """The withdrawal gate (``pao.wallet.ports.WithdrawalGate``): ``BONUS_REMAINING`` while
+    the member has an active bonus, asked as a statement or inside the wallet's own."""
+
+    async def check(self, session: AsyncSession, *, member_id: int) -> None:
+        if await has_active_bonus(session, member_id=member_id):
+            raise BonusRemaining()
+
+    def refuses(self, member_id: ColumnElement[Any]) -> ColumnElement[bool]:
+        return active_bonus_exists(member_id)
+
+    def refusal(self) -> AppError:
+        return BonusRemaining()
+
+
+# One instance: the withdrawal's statement is built once per plugged-in gate.
+BONUS_GATE_ON_WITHDRAWALS = BonusGateOnWithdrawals()
 
 
 async def check_transfer_allowed(

@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from pao.ledger import hold_sql
 
-DROP_POSTGRES = ["DROP FUNCTION IF EXISTS pao_request_withdrawal"]
+DROP_POSTGRES = [
+    "DROP FUNCTION IF EXISTS pao_withdraw",
+    "DROP FUNCTION IF EXISTS pao_request_withdrawal",
+]
 
 # Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 POSTGRES = [
@@ -65,6 +68,117 @@ POSTGRES = [
     END $$
     """
     ),
+    # The whole request around it (pao.wallet.withdrawal_statement): run alone, in autocommit,
+    # so whatever it writes is exactly what it answers OK. A refusal returns before the key is
+    # claimed, except the two the hold finds after it, which take the claim back.
+    """
+    CREATE FUNCTION pao_withdraw(
+      p_digest text, p_now timestamptz, p_active_status text, p_owner_prefix text,
+      p_key text, p_request_hash text, p_amount bigint,
+      p_currencies text[], p_minimums bigint[], p_maximums bigint[], p_gate_refuses boolean,
+      p_answer jsonb, p_answer_id_field text, p_memo_prefix text,
+      p_wallet_kind text, p_suspense_kind text, p_entry_kind text, p_purpose text,
+      p_hold_status text, p_status text, p_statement_type text, p_statement_status text,
+      p_from_label text, p_ref_type text,
+      OUT outcome text, OUT member_id bigint, OUT currency text, OUT withdrawal_id bigint,
+      OUT answer json
+    ) LANGUAGE plpgsql AS $$
+    DECLARE
+      v_me record;
+      v_owner text;
+      v_recorded record;
+      v_slot integer;
+      v_claim bigint;
+      v_placed record;
+    BEGIN
+      SELECT s.revoked_at, s.expires_at, m.id, m.status, m.currency, m.bank_code,
+             m.bank_account_name, m.bank_account_no
+        INTO v_me
+        FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id
+        WHERE s.token_digest = p_digest;
+      IF NOT FOUND OR v_me.revoked_at IS NOT NULL OR v_me.expires_at <= p_now
+         OR v_me.status <> p_active_status THEN
+        outcome := 'UNAUTHORIZED';
+        RETURN;
+      END IF;
+      member_id := v_me.id;
+      currency := v_me.currency;
+      v_owner := p_owner_prefix || CAST(v_me.id AS text);
+      -- A retry is answered from its record before anything is checked: the limits may have
+      -- moved and the wallet emptied since the first request (money rule 5).
+      IF p_key IS NOT NULL THEN
+        SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
+          WHERE k.owner = v_owner AND k.key = p_key;
+        IF FOUND THEN
+          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
+                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
+          answer := v_recorded.response;
+          RETURN;
+        END IF;
+      END IF;
+      IF p_amount <= 0 THEN
+        outcome := 'AMOUNT_NOT_POSITIVE';
+        RETURN;
+      END IF;
+      v_slot := array_position(p_currencies, v_me.currency);
+      IF p_minimums[v_slot] IS NULL OR p_maximums[v_slot] IS NULL THEN
+        outcome := 'CURRENCY_NOT_OFFERED';
+        RETURN;
+      END IF;
+      IF p_amount < p_minimums[v_slot] THEN
+        outcome := 'BELOW_MINIMUM';
+        RETURN;
+      END IF;
+      IF p_amount > p_maximums[v_slot] THEN
+        outcome := 'ABOVE_MAXIMUM';
+        RETURN;
+      END IF;
+      IF coalesce(v_me.bank_code, '') = '' OR coalesce(v_me.bank_account_no, '') = '' THEN
+        outcome := 'NO_BANK_ACCOUNT';
+        RETURN;
+      END IF;
+      IF p_gate_refuses THEN
+        outcome := 'GATE_REFUSED';
+        RETURN;
+      END IF;
+      IF p_key IS NOT NULL THEN
+        -- A duplicate in flight holds this key: the insert waits for its end, then finds its
+        -- row if it committed (answered from it) or claims the key if it did not.
+        INSERT INTO idempotency_keys AS k (owner, key, request_hash, created_at)
+          VALUES (v_owner, p_key, p_request_hash, p_now)
+          ON CONFLICT (owner, key) DO NOTHING
+          RETURNING k.id INTO v_claim;
+        IF v_claim IS NULL THEN
+          SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
+            WHERE k.owner = v_owner AND k.key = p_key;
+          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
+                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
+          answer := v_recorded.response;
+          RETURN;
+        END IF;
+      END IF;
+      SELECT * INTO v_placed FROM pao_request_withdrawal(
+        v_me.id, v_me.currency, p_amount, p_wallet_kind, p_suspense_kind, p_entry_kind,
+        v_owner, p_memo_prefix || v_me.bank_code || ' ' || v_me.bank_account_no, p_purpose,
+        p_hold_status, p_status, v_me.bank_code, v_me.bank_account_name, v_me.bank_account_no,
+        p_statement_type, p_statement_status, p_from_label, p_ref_type, p_now);
+      IF v_placed.outcome <> 'OK' THEN
+        -- Refused with nothing written: the key goes back, as a rollback would take it back,
+        -- so that a retry is evaluated afresh.
+        DELETE FROM idempotency_keys AS k WHERE k.id = v_claim;
+        outcome := v_placed.outcome;
+        RETURN;
+      END IF;
+      withdrawal_id := v_placed.withdrawal_id;
+      answer := CAST(jsonb_set(p_answer, ARRAY[p_answer_id_field], to_jsonb(withdrawal_id))
+                     AS json);
+      IF v_claim IS NOT NULL THEN
+        UPDATE idempotency_keys AS k SET status_code = 200, response = answer
+          WHERE k.id = v_claim;
+      END IF;
+      outcome := 'OK';
+    END $$
+    """,
 ]
 
 

@@ -3,7 +3,9 @@ them (imports point downward; :mod:`pao.kit.ports`). Promotions plugs both in
 (``pao.promotions.wiring.install``):
 
 * :data:`WITHDRAWAL_GATE`: may the member withdraw now? (no while a bonus is active:
-  ``BONUS_REMAINING``). Asked by every withdrawal request, before the hold;
+  ``BONUS_REMAINING``). Asked by every withdrawal request, before the hold: as a statement of
+  its own by the steps, as a column of the request's one statement on PostgreSQL
+  (:mod:`pao.wallet.withdrawal_statement`);
 * :data:`INVITE_SUMMARY`: the member's invite income for the wallet screen, as columns of its
   one statement (:mod:`pao.wallet.screen`).
 
@@ -21,12 +23,22 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, Label
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pao.core.errors import AppError
 from pao.kit.ports import Port
 
 
 class WithdrawalGate(Protocol):
-    async def __call__(self, session: AsyncSession, *, member_id: int) -> None:
-        """Return when ``member_id`` may withdraw; raise the refusal (a 4xx error) if not."""
+    async def check(self, session: AsyncSession, *, member_id: int) -> None:
+        """Return when ``member_id`` may withdraw; raise :meth:`refusal` if not."""
+        ...
+
+    def refuses(self, member_id: ColumnElement[Any]) -> ColumnElement[bool]:
+        """Whether :meth:`check` would refuse ``member_id`` (a column or scalar subquery of
+        the enclosing statement), as an expression of that statement."""
+        ...
+
+    def refusal(self) -> AppError:
+        """The refusal (a 4xx error) of a member the gate stops."""
         ...
 
 

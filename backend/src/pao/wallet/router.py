@@ -6,15 +6,15 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
-from sqlalchemy.ext.asyncio import AsyncSession
+from fastapi.security import HTTPAuthorizationCredentials
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from pao.core.errors import AppError, error_response
 from pao.core.fast_lane import LeanEndpoint, declared_route, lean_post
 from pao.core.language import Language, RequestLanguage
 from pao.core.openapi import AUTH_ERRORS, errors
 from pao.core.uow import ReadRoute, SessionDep, UnitOfWorkRoute
-from pao.identity.deps import BearerCredentials, CurrentMember, bearer, request_member
-from pao.identity.models import Member
+from pao.identity.deps import BearerCredentials, CurrentMember, bearer, current_member
 from pao.kit.idempotency import IdempotencyKeyHeader, run_idempotent
 from pao.kit.pagination import PageRequest
 from pao.wallet.models import Statement
@@ -29,7 +29,8 @@ from pao.wallet.schemas import (
 from pao.wallet.screen import wallet_screen
 from pao.wallet.statement_notes import params_in, render
 from pao.wallet.statements import list_statements
-from pao.wallet.withdrawals import request_withdrawal
+from pao.wallet.withdrawal_statement import takes_the_statement, withdraw_alone
+from pao.wallet.withdrawals import OPERATION, key_owner, request_withdrawal
 
 router = APIRouter(route_class=UnitOfWorkRoute)
 # Pure reads, without a transaction (every page load asks for the wallet).
@@ -77,18 +78,31 @@ async def wallet_read(request: Request) -> Response:
 
 
 async def _withdraw(
-    session: SessionDep, member: Member, body: WithdrawRequest, key: str | None
+    engine: AsyncEngine,
+    session: AsyncSession,
+    credentials: HTTPAuthorizationCredentials | None,
+    body: WithdrawRequest,
+    key: str | None,
 ) -> Any:
+    """The withdrawal request, in one statement on PostgreSQL
+    (:mod:`pao.wallet.withdrawal_statement`), else in steps: the member, then the key
+    around the request (/withdraw and /withdrawAll are one intent: a key reused across them
+    replays)."""
+    if takes_the_statement(session, key):
+        answer = await withdraw_alone(engine, session, credentials, amount=body.amount, key=key)
+        if answer is not None:
+            return answer
+    member = await current_member(session, credentials)
+
     async def action() -> WithdrawResponse:
         withdrawal = await request_withdrawal(session, member=member, amount=body.amount)
         return WithdrawResponse(code="OK", status=withdrawal.status, withdrawal_id=withdrawal.id)
 
-    # /withdraw and /withdrawAll are one intent: a key reused across them replays.
     return await run_idempotent(
         session,
-        owner=f"member:{member.id}",
+        owner=key_owner(member.id),
         key=key,
-        operation="wallet.withdraw",
+        operation=OPERATION,
         payload={"amount": body.amount},
         action=action,
     )
@@ -96,12 +110,13 @@ async def _withdraw(
 
 async def withdraw_lean(request: Request) -> Response | None:
     """``POST /api/wallet/withdraw`` and ``/withdrawAll`` as the fast lane serves them
-    (:func:`pao.core.fast_lane.lean_post`): what the routes below do, the member by
-    ``current_member`` as theirs, without FastAPI's dependency solving."""
+    (:func:`pao.core.fast_lane.lean_post`): what the routes below do, the bearer token read by
+    the same ``HTTPBearer``, without FastAPI's dependency solving."""
+    credentials = await bearer(request)
+    key = request.headers.get("idempotency-key")
 
     async def act(session: AsyncSession, asked: WithdrawRequest) -> Any:
-        member = await request_member(request, session)
-        return await _withdraw(session, member, asked, request.headers.get("idempotency-key"))
+        return await _withdraw(request.app.state.engine, session, credentials, asked, key)
 
     return await lean_post(request, WithdrawRequest, WithdrawResponse, act)
 
@@ -114,13 +129,16 @@ async def withdraw_lean(request: Request) -> Response | None:
     responses=WITHDRAW_ERRORS,
 )
 async def withdraw(
+    request: Request,
     body: WithdrawRequest,
     session: SessionDep,
     member: CurrentMember,
+    credentials: BearerCredentials,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Any:
     """Hold ``amount`` out of the wallet for a payout to the member's bank account."""
-    return await _withdraw(session, member, body, idempotency_key)
+    del member  # solved first: without a login, 401 before the body is looked at
+    return await _withdraw(request.app.state.engine, session, credentials, body, idempotency_key)
 
 
 @router.post(
@@ -131,13 +149,16 @@ async def withdraw(
     responses=WITHDRAW_ERRORS,
 )
 async def withdraw_all(
+    request: Request,
     body: WithdrawRequest,
     session: SessionDep,
     member: CurrentMember,
+    credentials: BearerCredentials,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Any:
     """The same as ``/api/wallet/withdraw`` (the withdraw modal calls this one)."""
-    return await _withdraw(session, member, body, idempotency_key)
+    del member  # solved first: without a login, 401 before the body is looked at
+    return await _withdraw(request.app.state.engine, session, credentials, body, idempotency_key)
 
 
 def _note(stored: dict[str, Any], language: Language) -> StatementNote:

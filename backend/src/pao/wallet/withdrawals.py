@@ -60,6 +60,16 @@ WITHDRAWAL_TRANSITIONS: dict[WithdrawalStatus, frozenset[WithdrawalStatus]] = {
 # The statement line of a withdrawal is ("withdrawal", withdrawal id).
 STATEMENT_REF = "withdrawal"
 HOLD_PURPOSE = withdrawal_function.HOLD_PURPOSE
+# A withdrawal request's idempotency operation (/withdraw and /withdrawAll are one intent) and
+# the owner of its keys (OWNER_PREFIX + the member's id, also the hold's actor); the hold's
+# memo is MEMO_PREFIX + the bank account.
+OPERATION = "wallet.withdraw"
+OWNER_PREFIX = "member:"
+MEMO_PREFIX = "withdrawal to "
+
+
+def key_owner(member_id: int) -> str:
+    return f"{OWNER_PREFIX}{member_id}"
 
 
 def withdraw_limits(settings: SiteSettings, currency: Currency) -> tuple[int | None, int | None]:
@@ -88,9 +98,9 @@ async def request_withdrawal(session: AsyncSession, *, member: Member, amount: i
         raise NoBankAccount()
     # The BONUS_REMAINING gate belongs to promotions (plugged into the wallet's port); it runs
     # before the hold is placed.
-    await WITHDRAWAL_GATE.impl(session, member_id=member.id)
-    actor = f"member:{member.id}"
-    memo = f"withdrawal to {member.bank_code} {member.bank_account_no}"
+    await WITHDRAWAL_GATE.impl.check(session, member_id=member.id)
+    actor = key_owner(member.id)
+    memo = f"{MEMO_PREFIX}{member.bank_code} {member.bank_account_no}"
     withdrawal: Withdrawal | None = None
     if withdrawal_function.on_postgres(session):
         withdrawal = await withdrawal_function.place(
