@@ -297,19 +297,6 @@ async def fetch_alone(
         return await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
 
 
-async def fetch_whole(
-    engine: AsyncEngine, session: AsyncSession, statement: Executable, params: Params
-) -> list[tuple[Any, ...]]:
-    """A statement that is a whole transaction on its own, in a request that has a session:
-    run alone (:func:`fetch_alone`), unless the session already holds a connection (it read
-    something first, the settings once a second), in whose transaction it then runs. A request
-    never holds two of the pool's connections at once: a burst of requests each holding one
-    and waiting for a second would wait on each other until the pool's timeout."""
-    if session.in_transaction():
-        return await fetch(session, statement, params)
-    return await fetch_alone(engine, statement, params)
-
-
 async def read(
     engine: AsyncEngine, session: AsyncSession, statement: Executable, params: Params
 ) -> list[tuple[Any, ...]]:

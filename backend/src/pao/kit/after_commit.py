@@ -22,11 +22,17 @@ and the callbacks wait in ``session.info`` beside the transaction they belong to
 
 A callback runs after the data is committed: it cannot undo the commit, so an exception in
 it is logged and the remaining callbacks still run.
+
+Work done outside the session, by a statement run alone in autocommit (a withdrawal request:
+pao.wallet.withdrawal_statement), is committed when the statement returns: what is published
+about it inside :func:`committed_already` runs at once, without beginning a transaction for
+nothing to commit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import structlog
 from sqlalchemy import event
@@ -37,6 +43,8 @@ log = structlog.get_logger(__name__)
 
 # Session.info key: the _Pending of the session's current outermost transaction.
 _PENDING = "pao.kit.after_commit"
+# Session.info key, set inside committed_already().
+_COMMITTED = "pao.kit.after_commit.committed"
 
 
 class _Pending:
@@ -54,8 +62,12 @@ def after_commit(session: AsyncSession, callback: Callable[[], None]) -> None:
 
     Dropped if that transaction rolls back. A session with no transaction yet begins one
     (SQLAlchemy begins it on first use anyway): the callback waits for that one's commit.
-    Each call adds a run: a callback added twice runs twice."""
+    Each call adds a run: a callback added twice runs twice. Inside :func:`committed_already`
+    it runs at once."""
     sync_session = session.sync_session
+    if sync_session.info.get(_COMMITTED):
+        _run([callback])
+        return
     transaction = sync_session.get_transaction() or sync_session.begin()
     pending = sync_session.info.get(_PENDING)
     if pending is None or pending.transaction is not transaction:
@@ -73,11 +85,29 @@ def _run_pending(session: Session) -> None:
     # During the dispatch the committing transaction is still the session's own.
     if pending is None or pending.transaction is not session.get_transaction():
         return
-    for callback in pending.callbacks:
+    _run(pending.callbacks)
+
+
+def _run(callbacks: list[Callable[[], None]]) -> None:
+    for callback in callbacks:
         try:
             callback()
         except Exception:
             log.exception("after-commit callback failed", callback=repr(callback))
+
+
+@contextmanager
+def committed_already(session: AsyncSession) -> Iterator[None]:
+    """Inside, :func:`after_commit` runs its callback at once: the work it follows was
+    committed outside ``session``, which must have no transaction of its own open (its
+    callbacks would then run before its commit)."""
+    if session.in_transaction():
+        raise RuntimeError("the session has a transaction of its own: wait for its commit")
+    session.sync_session.info[_COMMITTED] = True
+    try:
+        yield
+    finally:
+        del session.sync_session.info[_COMMITTED]
 
 
 @event.listens_for(Session, "after_rollback")

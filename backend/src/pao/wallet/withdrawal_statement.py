@@ -17,12 +17,24 @@ serve SQLite and a key the kit refuses as malformed (:func:`takes_the_statement`
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi.security import HTTPAuthorizationCredentials
-from sqlalchemy import JSON, BigInteger, Select, String, bindparam, column, func, select
-from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    ColumnElement,
+    Select,
+    String,
+    bindparam,
+    column,
+    func,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from pao.core import executor
@@ -30,6 +42,7 @@ from pao.core.db import UtcDateTime
 from pao.core.errors import AppError, CurrencyNotOffered, Unauthorized
 from pao.identity.deps import bearer_digest
 from pao.identity.models import LoginSession, MemberStatus
+from pao.kit.after_commit import committed_already
 from pao.kit.clock import utcnow
 from pao.kit.events import WithdrawalRequested, publish
 from pao.kit.idempotency import IdempotencyKeyReused, key_is_well_formed, request_hash
@@ -72,24 +85,18 @@ _ANSWER = WithdrawResponse(code="OK", status=WithdrawalStatus.PENDING, withdrawa
     mode="json", by_alias=True
 )
 _CURRENCIES = list(Currency)
-_CONSTANTS: dict[str, Any] = {
-    "active_status": MemberStatus.ACTIVE.value,
-    "owner_prefix": OWNER_PREFIX,
-    "currencies": [c.value for c in _CURRENCIES],
-    "answer": _ANSWER,
-    "answer_id_field": _ANSWER_ID_FIELD,
-    "memo_prefix": MEMO_PREFIX,
-    "wallet_kind": AccountKind.PLAYER_WALLET.value,
-    "suspense_kind": AccountKind.WITHDRAWALS_PENDING.value,
-    "entry_kind": f"hold:{HOLD_PURPOSE}",
-    "purpose": HOLD_PURPOSE,
-    "hold_status": HoldStatus.PENDING.value,
-    "status": WithdrawalStatus.PENDING.value,
-    "statement_type": StatementType.WITHDRAW.value,
-    "statement_status": StatementStatus.PENDING.value,
-    "from_label": WALLET_LABEL,
-    "ref_type": STATEMENT_REF,
-}
+
+
+# What every request passes the same is written into the statement once, quoted (the
+# constants stay in Python, and the driver encodes only what changes per request).
+def _quoted(value: str) -> str:
+    if "'" in value or "\\" in value:
+        raise ValueError(f"not a constant to write into SQL: {value!r}")
+    return f"'{value}'"
+
+
+def _constant(value: str) -> ColumnElement[Any]:
+    return literal_column(_quoted(value), String())
 
 
 @dataclass(frozen=True)
@@ -105,34 +112,35 @@ def _build(gate: WithdrawalGate) -> _Built:
         .where(logins.c.token_digest == bindparam("digest"))
         .scalar_subquery()
     )
+    currencies = ", ".join(_quoted(c.value) for c in _CURRENCIES)
     call = func.pao_withdraw(
         bindparam("digest", type_=String()),
         bindparam("now", type_=UtcDateTime()),
-        bindparam("active_status", type_=String()),
-        bindparam("owner_prefix", type_=String()),
+        _constant(MemberStatus.ACTIVE.value),
+        _constant(OWNER_PREFIX),
         bindparam("key", type_=String()),
         bindparam("request_hash", type_=String()),
         bindparam("amount", type_=BigInteger()),
-        bindparam("currencies", type_=ARRAY(String())),
+        literal_column(f"ARRAY[{currencies}]"),
         bindparam("minimums", type_=ARRAY(BigInteger())),
         bindparam("maximums", type_=ARRAY(BigInteger())),
         gate.refuses(member_of_token),
-        bindparam("answer", type_=JSONB()),
+        literal_column(f"CAST({_quoted(json.dumps(_ANSWER))} AS jsonb)"),
         *(
-            bindparam(name, type_=String())
-            for name in (
-                "answer_id_field",
-                "memo_prefix",
-                "wallet_kind",
-                "suspense_kind",
-                "entry_kind",
-                "purpose",
-                "hold_status",
-                "status",
-                "statement_type",
-                "statement_status",
-                "from_label",
-                "ref_type",
+            _constant(value)
+            for value in (
+                _ANSWER_ID_FIELD,
+                MEMO_PREFIX,
+                AccountKind.PLAYER_WALLET.value,
+                AccountKind.WITHDRAWALS_PENDING.value,
+                f"hold:{HOLD_PURPOSE}",
+                HOLD_PURPOSE,
+                HoldStatus.PENDING.value,
+                WithdrawalStatus.PENDING.value,
+                StatementType.WITHDRAW.value,
+                StatementStatus.PENDING.value,
+                WALLET_LABEL,
+                STATEMENT_REF,
             )
         ),
     ).table_valued(
@@ -178,32 +186,37 @@ async def withdraw_alone(
     cashiers' queue hears of a new withdrawal through ``session``'s commit, which has nothing
     else to write."""
     settings = await load_site_settings(session)
-    rows = await executor.fetch_whole(
-        engine,
-        session,
-        _statement(),
-        {
-            **_CONSTANTS,
-            "digest": bearer_digest(credentials),
-            "now": utcnow(),
-            "key": key,
-            "request_hash": request_hash(OPERATION, {"amount": amount}),
-            "amount": amount,
-            "minimums": [settings.withdraw_min.for_currency(c) for c in _CURRENCIES],
-            "maximums": [settings.withdraw_max.for_currency(c) for c in _CURRENCIES],
-        },
-    )
+    statement = _statement()
+    params = {
+        "digest": bearer_digest(credentials),
+        "now": utcnow(),
+        "key": key,
+        "request_hash": request_hash(OPERATION, {"amount": amount}),
+        "amount": amount,
+        "minimums": [settings.withdraw_min.for_currency(c) for c in _CURRENCIES],
+        "maximums": [settings.withdraw_max.for_currency(c) for c in _CURRENCIES],
+    }
+    # One of the pool's connections per request at a time: a session that read the settings
+    # holds one, and the statement runs in its transaction (N requests each holding one and
+    # waiting for a second would wait on each other until the pool's timeout).
+    alone = not session.in_transaction()
+    if alone:
+        rows = await executor.fetch_alone(engine, statement, params)
+    else:
+        rows = await executor.fetch(session, statement, params)
     outcome, member_id, currency, withdrawal_id, answer = rows[0]
     if outcome == "OK":
-        await publish(
-            session,
-            WithdrawalRequested(
-                withdrawal_id=withdrawal_id,
-                member_id=member_id,
-                amount=amount,
-                currency=Currency(currency),
-            ),
+        event = WithdrawalRequested(
+            withdrawal_id=withdrawal_id,
+            member_id=member_id,
+            amount=amount,
+            currency=Currency(currency),
         )
+        if alone:
+            with committed_already(session):
+                await publish(session, event)
+        else:
+            await publish(session, event)
         return answer
     if outcome == "REPLAYED":
         return answer
