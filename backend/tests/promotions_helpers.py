@@ -17,7 +17,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pao.identity.models import Member
 from pao.kit.money import Currency
 from pao.ledger.service import check_books
-from pao.promotions.models import Bonus, BonusKind, BonusType, PrizeType, Wheel, WheelSlice
+from pao.promotions.models import (
+    Bonus,
+    BonusKind,
+    BonusType,
+    MemberBonus,
+    MemberBonusStatus,
+    PrizeType,
+    Wheel,
+    WheelSlice,
+)
 from pao.wallet.adjustments import credit_manually
 from tests.helpers import auth, member_id, register_and_login
 
@@ -44,6 +53,25 @@ async def add_bonus(app: FastAPI, **overrides: Any) -> Bonus:
         session.add(bonus)
         await session.commit()
         return bonus
+
+
+async def give_active_bonus(app: FastAPI, member_id: int, **overrides: Any) -> None:
+    """An ACTIVE bonus of ``member_id`` (of a new offer), written directly: what the gates
+    then refuse (BONUS_REMAINING)."""
+    offer = await add_bonus(app, code=f"ACTIVE{member_id}")
+    values: dict[str, Any] = {
+        "member_id": member_id,
+        "bonus_id": offer.id,
+        "status": MemberBonusStatus.ACTIVE,
+        "currency": Currency.THB,
+        "bonus_amount": 100_00,
+        "turnover_required": 500_00,
+        "percent_fail": 10,
+    }
+    values.update(overrides)
+    async with app.state.sessionmaker() as session:
+        session.add(MemberBonus(**values))
+        await session.commit()
 
 
 async def add_wheel(

@@ -20,13 +20,11 @@ from pao.backoffice.staff.roles import Role
 from pao.identity.changes import Origin, record_change
 from pao.identity.models import MemberChangeKind
 from pao.kit.clock import clock
-from pao.kit.money import Currency
-from pao.promotions.models import MemberBonus, MemberBonusStatus
 from pao.wallet.adjustments import credit_manually
 from pao.wallet.models import Withdrawal
 from pao.wallet.service import find_member_by_phone
 from tests.helpers import app_of, member_id, new_bank_account_no, register_and_login
-from tests.promotions_helpers import add_bonus
+from tests.promotions_helpers import give_active_bonus
 from tests.staff_helpers import add_staff, bearer, open_token
 from tests.withdrawal_helpers import PREFIX, request_withdrawal
 
@@ -160,20 +158,7 @@ async def test_flags_and_clean(client: httpx.AsyncClient, app: FastAPI) -> None:
     await register_and_login(
         client, bank_account_name=str(payee), bank_account_no=new_bank_account_no()
     )
-    offer = await add_bonus(app)
-    async with app.state.sessionmaker() as s:
-        s.add(
-            MemberBonus(
-                member_id=bonus_member,
-                bonus_id=offer.id,
-                status=MemberBonusStatus.ACTIVE,
-                currency=Currency.THB,
-                bonus_amount=100_00,
-                turnover_required=500_00,
-                percent_fail=10,
-            )
-        )
-        await s.commit()
+    await give_active_bonus(app, bonus_member)
 
     headers = await cashier(app, Role.VIEWER)
     rows = {

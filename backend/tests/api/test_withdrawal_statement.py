@@ -25,14 +25,13 @@ from pao.kit.idempotency import IdempotencyRecord
 from pao.kit.money import Currency
 from pao.ledger.models import Hold
 from pao.ledger.service import check_books
-from pao.promotions.models import MemberBonus, MemberBonusStatus
 from pao.wallet import router as wallet_router
 from pao.wallet.adjustments import credit_manually
 from pao.wallet.service import find_member_by_phone, wallet_balance
 from tests.api.test_withdrawal_function import WRITTEN, accounts, normalised
 from tests.conftest import is_postgres
 from tests.helpers import app_of, auth, set_money_setting
-from tests.promotions_helpers import add_bonus
+from tests.promotions_helpers import give_active_bonus
 from tests.withdrawal_helpers import funded_member, request_withdrawal
 from tests.written_rows import high_marks, rows_after
 
@@ -154,7 +153,7 @@ async def _refusal(client: httpx.AsyncClient, app: FastAPI, case: str) -> tuple[
             .values(revoked_at=utcnow()),
         )
     if case == "bonus":
-        await edit(app, None, active_bonus_of=member.id)
+        await give_active_bonus(app, member.id)
     if case == "reused":
         first = await client.post(PATH, json={"amount": 100}, headers=headers)
         assert first.status_code == 200, first.text
@@ -172,23 +171,9 @@ async def _refusal(client: httpx.AsyncClient, app: FastAPI, case: str) -> tuple[
     return response.status_code, response.json()
 
 
-async def edit(app: FastAPI, statement: Any, *, active_bonus_of: int | None = None) -> None:
-    bonus = None if active_bonus_of is None else await add_bonus(app, code=f"B{active_bonus_of}")
+async def edit(app: FastAPI, statement: Any) -> None:
     async with app.state.sessionmaker() as session:
-        if statement is not None:
-            await session.execute(statement)
-        if active_bonus_of is not None and bonus is not None:
-            session.add(
-                MemberBonus(
-                    member_id=active_bonus_of,
-                    bonus_id=bonus.id,
-                    status=MemberBonusStatus.ACTIVE,
-                    currency=Currency.THB,
-                    bonus_amount=10_00,
-                    turnover_required=1_000_00,
-                    percent_fail=0,
-                )
-            )
+        await session.execute(statement)
         await session.commit()
 
 
