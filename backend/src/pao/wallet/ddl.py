@@ -19,10 +19,16 @@ with an exception, so that the transaction stays usable and the caller decides:
 * ``ACCOUNTS_MISSING``: the member's first withdrawal, whose accounts are opened by the
   step-by-step path; nothing written (what exists stays locked, as the steps would lock it).
 
+``pao_withdraw`` is the member's whole request around it, run alone in autocommit
+(:mod:`pao.wallet.withdrawal_statement`, ADR 0039): the login and its member, the key's replay,
+the limits, the bank account, the gate (an argument: promotions' expression), the key's claim,
+``pao_request_withdrawal``, and the key's answer. Its refusals are data too: all but two return
+before anything is written, and those two (the hold's) delete the claim they follow.
+
 The hold itself is :mod:`pao.ledger.hold_sql`'s, shared with the transfer's function. The
 deferred ``postings_balanced`` trigger and the ``non_negative`` check guard it as they guard
 the steps. ``tests/api/test_withdrawal_function.py`` holds it to the same rows as the
-steps.
+steps, ``tests/api/test_withdrawal_statement.py`` the whole request.
 """
 
 from __future__ import annotations

@@ -183,12 +183,13 @@ async def withdraw_alone(
 ) -> Any | None:
     """The JSON-ready answer of the withdrawal request, done in one statement; ``None`` when
     the steps must do it (nothing written). A refusal raises what the steps raise. The
-    cashiers' queue hears of a new withdrawal through ``session``'s commit, which has nothing
-    else to write."""
+    cashiers' queue hears of a new withdrawal once it is committed: at once when the statement
+    ran alone, else at ``session``'s commit."""
+    digest = bearer_digest(credentials)
     settings = await load_site_settings(session)
     statement = _statement()
     params = {
-        "digest": bearer_digest(credentials),
+        "digest": digest,
         "now": utcnow(),
         "key": key,
         "request_hash": request_hash(OPERATION, {"amount": amount}),
