@@ -8,7 +8,10 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import true
 
+from pao.core.errors import AppError, BadRequest
+from pao.games.ports import TRANSFER_GATE
 from pao.kit.events import GameTransferSettled, _subscribers
 from pao.ledger.models import AccountKind
 from tests.games_support import (
@@ -249,26 +252,39 @@ async def test_settled_transfers_publish_events(app: FastAPI, client: httpx.Asyn
     ]
 
 
+class RefusingGate:
+    """A transfer gate (``pao.games.ports.TransferGate``) that refuses every move it is asked
+    about and records (source, destination)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str]] = []
+
+    async def __call__(
+        self, _session: Any, *, member_id: int, source: str, destination: str, amount: int
+    ) -> None:
+        self.asked.append((source, destination))
+        raise self.refusal()
+
+    def refuses(self, member_id: Any, *, source: str, destination: str) -> Any:
+        self.asked.append((source, destination))
+        return true()
+
+    def refusal(self) -> AppError:
+        return BadRequest("BONUS_REMAINING")
+
+
 async def test_the_gate_is_asked_before_money_moves(
     app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pao.core.errors import BadRequest
-    from pao.games.ports import TRANSFER_GATE
-
     await seed(app)
     token, mid = await funded_member(client, 10_00)
     await activate(client, token, "JOKER")
-    asked: list[tuple[str, str, int]] = []
-
-    async def refuse(
-        _session: Any, *, member_id: int, source: str, destination: str, amount: int
-    ) -> None:
-        asked.append((source, destination, amount))
-        raise BadRequest("BONUS_REMAINING")
-
-    # The gate promotions plugs in, swapped for one that refuses and records what it saw.
-    monkeypatch.setattr(TRANSFER_GATE, "impl", refuse)
+    gate = RefusingGate()
+    # The gate promotions plugs in, swapped for one that refuses and records what it saw: the
+    # steps ask it with a statement of their own, the one statement on PostgreSQL (wallet →
+    # game) asks its SQL expression.
+    monkeypatch.setattr(TRANSFER_GATE, "impl", gate)
     response = await _transfer(client, token, "WALLET", "JOKER", 5)
     assert response.json() == {"message": "BONUS_REMAINING"}
-    assert asked == [("WALLET", "JOKER", 5_00)]
+    assert gate.asked == [("WALLET", "JOKER")]
     assert await wallet_minor(app, mid) == 10_00

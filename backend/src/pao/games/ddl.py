@@ -44,6 +44,7 @@ from pao.ledger import hold_sql
 
 # Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 DROP_POSTGRES = [
+    "DROP FUNCTION IF EXISTS pao_transfer_in",
     "DROP FUNCTION IF EXISTS pao_begin_transfer_in",
     "DROP FUNCTION IF EXISTS pao_settle_transfer",
 ]
@@ -246,6 +247,100 @@ POSTGRES = [
     END $$
     """,
 ]
+
+
+# A member's whole wallet → game request up to the provider call, run alone in autocommit
+# (pao.games.transfer_statement, ADR 0039): the login, player protection's flags (a member with
+# limits set or excluded takes the steps, which record the refusal), the key's replay, the
+# provider's state and the gate (arguments), the key's claim, pao_begin_transfer_in and the
+# key's answer. A refusal returns before anything is written, but the three of
+# pao_begin_transfer_in, which delete the claim they follow.
+POSTGRES.append(
+    """
+    CREATE FUNCTION pao_transfer_in(
+      p_digest text, p_now timestamptz, p_active_status text, p_owner_prefix text,
+      p_key text, p_request_hash text, p_unavailable boolean, p_gate_refuses boolean,
+      p_answer jsonb, p_code text, p_amount bigint, p_wallet_kind text, p_suspense_kind text,
+      p_entry_kind text, p_memo text, p_purpose text, p_hold_status text, p_transfer_id text,
+      p_direction text, p_status text, p_from_label text, p_next_check_at timestamptz,
+      p_statement_type text, p_statement_status text, p_ref_type text,
+      OUT outcome text, OUT username text, OUT transfer_pk bigint, OUT answer json
+    ) LANGUAGE plpgsql AS $$
+    DECLARE
+      v_me record;
+      v_owner text;
+      v_recorded record;
+      v_claim bigint;
+      v_begun record;
+    BEGIN
+      SELECT s.revoked_at, s.expires_at, m.id, m.status, m.currency, m.limits_set,
+             m.excluded_until
+        INTO v_me
+        FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id
+        WHERE s.token_digest = p_digest;
+      IF NOT FOUND OR v_me.revoked_at IS NOT NULL OR v_me.expires_at <= p_now
+         OR v_me.status <> p_active_status THEN
+        outcome := 'UNAUTHORIZED';
+        RETURN;
+      END IF;
+      IF v_me.limits_set OR v_me.excluded_until > p_now THEN
+        outcome := 'STEPS';
+        RETURN;
+      END IF;
+      v_owner := p_owner_prefix || CAST(v_me.id AS text);
+      IF p_key IS NOT NULL THEN
+        SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
+          WHERE k.owner = v_owner AND k.key = p_key;
+        IF FOUND THEN
+          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
+                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
+          answer := v_recorded.response;
+          RETURN;
+        END IF;
+      END IF;
+      IF p_unavailable THEN
+        outcome := 'UNAVAILABLE';
+        RETURN;
+      END IF;
+      IF p_gate_refuses THEN
+        outcome := 'GATE_REFUSED';
+        RETURN;
+      END IF;
+      IF p_key IS NOT NULL THEN
+        INSERT INTO idempotency_keys AS k (owner, key, request_hash, created_at)
+          VALUES (v_owner, p_key, p_request_hash, p_now)
+          ON CONFLICT (owner, key) DO NOTHING
+          RETURNING k.id INTO v_claim;
+        IF v_claim IS NULL THEN
+          SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
+            WHERE k.owner = v_owner AND k.key = p_key;
+          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
+                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
+          answer := v_recorded.response;
+          RETURN;
+        END IF;
+      END IF;
+      SELECT * INTO v_begun FROM pao_begin_transfer_in(
+        v_me.id, v_me.currency, p_code, p_amount, p_wallet_kind, p_suspense_kind, p_entry_kind,
+        v_owner, p_memo, p_purpose, p_hold_status, p_transfer_id, p_direction, p_status, NULL,
+        p_from_label, p_next_check_at, p_statement_type, p_statement_status, p_ref_type, p_now);
+      IF v_begun.outcome <> 'OK' THEN
+        DELETE FROM idempotency_keys AS k WHERE k.id = v_claim;
+        outcome := v_begun.outcome;
+        RETURN;
+      END IF;
+      username := v_begun.username;
+      transfer_pk := v_begun.transfer_pk;
+      answer := CAST(jsonb_set(p_answer, ARRAY['transfers', '0', 'transferId'],
+                               to_jsonb(CAST(transfer_pk AS text))) AS json);
+      IF v_claim IS NOT NULL THEN
+        UPDATE idempotency_keys AS k SET status_code = 200, response = answer
+          WHERE k.id = v_claim;
+      END IF;
+      outcome := 'OK';
+    END $$
+    """
+)
 
 
 def statements_for(dialect: str) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.routing import APIRoute
+from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.fast_lane import LeanEndpoint, declared_route, lean_post
@@ -28,8 +29,7 @@ from pao.games.schemas import (
     TransferRequest,
     TransferResponse,
 )
-from pao.identity.deps import CurrentMember, request_member
-from pao.identity.models import Member
+from pao.identity.deps import BearerCredentials, CurrentMember, bearer, current_member
 from pao.kit.idempotency import IdempotencyKeyHeader
 from pao.protection.service import ensure_may_stake
 from pao.site.settings import load_site_settings
@@ -145,22 +145,39 @@ async def transfer(
     request: Request,
     session: SessionDep,
     member: CurrentMember,
+    credentials: BearerCredentials,
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> Any:
     """Move ``amount`` from ``from`` to ``to`` (WALLET or a game code; game → game goes
     through the wallet). PENDING means the provider's answer is not known yet: the money is
     held safely and the transfer settles by itself. An excluded member may only bring money
     back to the wallet (PLAY_EXCLUDED otherwise)."""
-    return await _transfer(request, session, member, body, idempotency_key)
+    del member  # solved first: without a login, 401 before the body is looked at
+    return await _transfer(request, session, credentials, body, idempotency_key)
 
 
 async def _transfer(
     request: Request,
     session: AsyncSession,
-    member: Member,
+    credentials: HTTPAuthorizationCredentials | None,
     body: TransferRequest,
     key: str | None,
 ) -> TransferResponse:
+    """Wallet → game with its first transaction in one statement on PostgreSQL
+    (:func:`pao.games.transfers.transfer_in_alone`), else in steps: the member, player
+    protection before money goes to play, then the transfer."""
+    answer = await transfers.transfer_in_alone(
+        request.app,
+        session,
+        credentials,
+        source=body.from_,
+        destination=body.to,
+        amount=body.amount,
+        key=key,
+    )
+    if answer is not None:
+        return answer
+    member = await current_member(session, credentials)
     if body.to != WALLET:
         await ensure_may_stake(session, member, body.amount)
     return await transfers.request_transfer(
@@ -176,14 +193,13 @@ async def _transfer(
 
 async def transfer_lean(request: Request) -> Response | None:
     """``POST /api/wallet/transfer`` as the fast lane serves it
-    (:func:`pao.core.fast_lane.lean_post`): what the route above does, the member by
-    ``current_member`` as the route's, without FastAPI's dependency solving."""
+    (:func:`pao.core.fast_lane.lean_post`): what the route above does, the bearer token read by
+    the same ``HTTPBearer``, without FastAPI's dependency solving."""
+    credentials = await bearer(request)
+    key = request.headers.get("idempotency-key")
 
     async def act(session: AsyncSession, asked: TransferRequest) -> TransferResponse:
-        member = await request_member(request, session)
-        return await _transfer(
-            request, session, member, asked, request.headers.get("idempotency-key")
-        )
+        return await _transfer(request, session, credentials, asked, key)
 
     return await lean_post(request, TransferRequest, TransferResponse, act)
 

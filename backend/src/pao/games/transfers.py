@@ -42,13 +42,15 @@ from datetime import timedelta
 from typing import Any, cast
 
 import structlog
+from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.exc import NoResultFound
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from pao.core import executor
+from pao.core.errors import AppError
 from pao.core.inserts import insert_now, update_now
-from pao.games import transfer_functions
+from pao.games import transfer_functions, transfer_statement
 from pao.games.availability import ensure_available
 from pao.games.exceptions import NoGame, SameAccount, TransferFailed, TransferMinimum
 from pao.games.models import (
@@ -737,6 +739,62 @@ async def request_transfer(
         begin=_counting(begin, before),
     )
     return await _finish(app, pks, before.plans)
+
+
+async def transfer_in_alone(
+    app: Any,
+    session: AsyncSession,
+    credentials: HTTPAuthorizationCredentials | None,
+    *,
+    source: str,
+    destination: str,
+    amount: int,
+    key: str | None,
+) -> TransferResponse | None:
+    """``POST /api/wallet/transfer`` wallet → game with transaction 1 in one statement on
+    PostgreSQL (:mod:`pao.games.transfer_statement`), then the provider call and transaction 2
+    as :func:`request_transfer` drives them; ``None`` when the request is the steps' (another
+    direction, under the minimum, SQLite, a first transfer, a protected member), nothing
+    written."""
+    code = destination.strip().upper()
+    if not (
+        transfer_functions.on_postgres(session)
+        and _is_wallet(source.strip())
+        and not _is_wallet(code)
+        and amount >= TRANSFER_MINIMUM
+    ):
+        return None
+    try:
+        await ensure_available(app, session, [code])
+        unavailable = None
+    except AppError as refused:  # answered after a replay, as the steps answer it
+        unavailable = refused
+    now = utcnow()
+    begun = await transfer_statement.begin_alone(
+        app.state.engine,
+        session,
+        credentials,
+        code=code,
+        amount=amount,
+        key=key,
+        unavailable=unavailable,
+        transfer_id=uuid.uuid4().hex,
+        next_check_at=now + RECONCILE_GRACE,
+        now=now,
+    )
+    if begun is None:
+        return None
+    if isinstance(begun, transfer_statement.Replayed):
+        return await _finish(app, begun.pks, None)
+    plan = _Plan(
+        pk=begun.pk,
+        code=code,
+        direction=TransferDirection.IN.value,
+        username=begun.username,
+        amount=amount,
+        transfer_id=begun.transfer_id,
+    )
+    return await _finish(app, [begun.pk], [plan])
 
 
 class _Counter:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, false
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core.errors import AppError
@@ -44,11 +44,29 @@ class BonusGateOnWithdrawals:
 BONUS_GATE_ON_WITHDRAWALS = BonusGateOnWithdrawals()
 
 
-async def check_transfer_allowed(
-    session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
-) -> None:
-    """Raise ``BONUS_REMAINING`` for a transfer into the wallet while a bonus is active."""
-    if destination.strip().lower() != WALLET:
-        return
-    if await has_active_bonus(session, member_id=member_id):
-        raise BonusRemaining()
+class BonusGateOnTransfers:
+    """The transfer gate (``pao.games.ports.TransferGate``): ``BONUS_REMAINING`` for a
+    transfer into the wallet while a bonus is active, asked as a statement or inside the
+    games' own."""
+
+    async def __call__(
+        self, session: AsyncSession, *, member_id: int, source: str, destination: str, amount: int
+    ) -> None:
+        if _into_wallet(destination) and await has_active_bonus(session, member_id=member_id):
+            raise BonusRemaining()
+
+    def refuses(
+        self, member_id: ColumnElement[Any], *, source: str, destination: str
+    ) -> ColumnElement[bool]:
+        return active_bonus_exists(member_id) if _into_wallet(destination) else false()
+
+    def refusal(self) -> AppError:
+        return BonusRemaining()
+
+
+def _into_wallet(destination: str) -> bool:
+    return destination.strip().lower() == WALLET
+
+
+# One instance, called as the function it was; the transfer statement is built per gate.
+check_transfer_allowed = BonusGateOnTransfers()
