@@ -5,7 +5,7 @@
 -- transactions but the app's own code. -D lo=… -D hi=… pick the member.
 \set i random(:lo, :hi)
 -- transaction 1, games.transfer_statement.begin_alone: the whole request up to the provider
--- call in one statement, alone in autocommit (pao.games.ddl's pao_transfer_in, ADR 0039): the
+-- call in one statement, alone in autocommit (pao.games.ddl's pao_transfer_begin, ADR 0039): the
 -- login of the token (member i's is 'bench-token-<i>', stored as its SHA-256) and its member,
 -- player protection's flags, the key's replay, the provider's state (from the process's cache,
 -- games.availability: passed in) and the gate (promotions' expression: false for wallet → game),
@@ -13,7 +13,7 @@
 -- and the member's game-transfers suspense account locked together, the hold, the transfer row
 -- and its statement line), the key's answer. The provider call is planned from what it
 -- returns.
-SELECT outcome, username, transfer_pk, answer FROM pao_transfer_in(encode(sha256(convert_to('bench-token-' || :i, 'UTF8')), 'hex'), now(), 'ACTIVE', 'member:', 'pgbench-' || txid_current(), 'ee97b2663777f48b8b1772685451f514dc3dd81edc42efdc862c2f9ac0f6667e', false, false, CAST('{"code": "PENDING", "transfers": [{"transferId": "0", "from": "WALLET", "to": "JOKER", "amount": 1.0, "status": "PENDING"}]}' AS jsonb), 'JOKER', 100, 'player_wallet', 'game_transfers_pending', 'hold:' || 'game', 'transfer to JOKER', 'game', 'PENDING', 'pgbench-' || txid_current(), 'in', 'PENDING', 'WALLET', now() + interval '30 seconds', 'transfer', 'PENDING', 'game_transfer') \gset b_
+SELECT outcome, username, transfer_pk, answer FROM pao_transfer_begin(encode(sha256(convert_to('bench-token-' || :i, 'UTF8')), 'hex'), now(), 'ACTIVE', 'member:', 'pgbench-' || txid_current(), 'ee97b2663777f48b8b1772685451f514dc3dd81edc42efdc862c2f9ac0f6667e', false, false, CAST('{"code": "PENDING", "transfers": [{"transferId": "0", "from": "WALLET", "to": "JOKER", "amount": 1.0, "status": "PENDING"}]}' AS jsonb), true, 'JOKER', 'JOKER', 100, 'player_wallet', 'game_transfers_pending', 'hold:' || 'game', 'transfer to JOKER', 'game', 'PENDING', 'pgbench-' || txid_current(), 'in', 'PENDING', 'WALLET', now() + interval '30 seconds', 'transfer', 'PENDING', 'game_transfer') \gset b_
 -- (the provider confirms at once)
 -- transaction 2, games.transfers.settle: pao_settle_transfer (pao.games.ddl) locks the
 -- transfer, posts the hold to the member's shard of JOKER's float (the hold locked, then the

@@ -39,6 +39,7 @@ from tests.games_support import (
     transfer_headers,
     wallet_minor,
 )
+from tests.promotions_helpers import give_active_bonus
 from tests.staff_helpers import add_staff, bearer, open_token
 
 PATH = "/api/wallet/transfer"
@@ -60,13 +61,25 @@ async def past_first(client: httpx.AsyncClient, app: FastAPI, funds: int) -> tup
 
 
 async def move(
-    client: httpx.AsyncClient, token: str, amount: Any, key: str | None = None, to: str = "JOKER"
+    client: httpx.AsyncClient,
+    token: str,
+    amount: Any,
+    key: str | None = None,
+    to: str = "JOKER",
+    source: str = "WALLET",
 ) -> httpx.Response:
     return await client.post(
         PATH,
-        json={"from": "WALLET", "to": to, "amount": amount},
+        json={"from": source, "to": to, "amount": amount},
         headers=transfer_headers(token, key),
     )
+
+
+async def back(
+    client: httpx.AsyncClient, token: str, amount: Any, key: str | None = None, game: str = "JOKER"
+) -> httpx.Response:
+    """Game → wallet."""
+    return await move(client, token, amount, key, to="WALLET", source=game)
 
 
 def steps_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,7 +88,7 @@ def steps_only(monkeypatch: pytest.MonkeyPatch) -> None:
     async def none(*_args: Any, **_kwargs: Any) -> None:
         return None
 
-    monkeypatch.setattr(transfers, "transfer_in_alone", none)
+    monkeypatch.setattr(transfers, "transfer_alone", none)
 
 
 async def count(app: FastAPI, model: Any, *where: Any) -> int:
@@ -101,7 +114,7 @@ async def test_transaction_1_is_one_statement_alone(
     # Transaction 1 is one call; transaction 2 is the settling function; a replay is the call
     # and the read of the transfers it answers from. No login, no key statement of its own.
     calls = [s for s in sent if "site_settings" not in s and "provider_maintenance" not in s]
-    assert sum("pao_transfer_in(" in s for s in calls) == 2, calls
+    assert sum("pao_transfer_begin(" in s for s in calls) == 2, calls
     assert sum("pao_settle_transfer(" in s for s in calls) == 1, calls
     assert not any(
         "FROM login_sessions AS" in s or "idempotency_keys" in s.split("(")[0] for s in calls
@@ -266,3 +279,95 @@ async def test_concurrent_transfers_cannot_overdraw(
     assert await wallet_minor(app, mid) == 0
     assert await count(app, IdempotencyRecord, IdempotencyRecord.owner == f"member:{mid}") == 2
     await assert_books_balance(app)
+
+
+async def test_game_to_wallet_is_one_statement_too(client: httpx.AsyncClient, app: FastAPI) -> None:
+    await seed(app)
+    token, mid = await past_first(client, app, 100_00)
+    assert (await move(client, token, 10)).status_code == 200
+    with executor.recorded(app.state.engine) as sent:
+        first = await back(client, token, 4, key="back-once")
+        again = await back(client, token, 4, key="back-once")
+    assert first.status_code == again.status_code == 200, first.text
+    assert again.json() == first.json()
+    assert first.json()["transfers"][0]["status"] == "SUCCESS"
+    calls = [s for s in sent if "site_settings" not in s and "provider_maintenance" not in s]
+    assert sum("pao_transfer_begin(" in s for s in calls) == 2, calls
+    assert sum("pao_settle_transfer(" in s for s in calls) == 1, calls
+    assert await wallet_minor(app, mid) == 93_00
+
+
+async def _back_answer_and_rows(client: httpx.AsyncClient, app: FastAPI) -> tuple[Any, ...]:
+    token, mid = await past_first(client, app, 100_00)
+    assert (await move(client, token, 10)).status_code == 200
+    response = await back(client, token, 3, key="back")
+    assert response.status_code == 200, response.text
+    body = response.json()
+    async with app.state.sessionmaker() as session:
+        transfer = (
+            (
+                await session.execute(
+                    select(GameTransfer)
+                    .where(GameTransfer.member_id == mid)
+                    .order_by(GameTransfer.id.desc())
+                )
+            )
+            .scalars()
+            .first()
+        )
+        record = (
+            await session.execute(
+                select(IdempotencyRecord).where(
+                    IdempotencyRecord.owner == f"member:{mid}", IdempotencyRecord.key == "back"
+                )
+            )
+        ).scalar_one()
+    assert transfer is not None
+    row = {
+        c: getattr(transfer, c)
+        for c in ("direction", "amount", "status", "from_label", "to_label", "hold_id")
+    }
+    [started] = record.response["transfers"]
+    assert started["transferId"] == str(transfer.id)
+    shown = {**body, "transfers": [{**body["transfers"][0], "transferId": "<id>"}]}
+    return shown, row, {**started, "transferId": "<pk>"}, await wallet_minor(app, mid)
+
+
+async def test_game_to_wallet_answers_and_writes_what_the_steps_do(
+    client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await seed(app)
+    by_statement = await _back_answer_and_rows(client, app)
+    steps_only(monkeypatch)
+    by_steps = await _back_answer_and_rows(client, app)
+    assert by_statement == by_steps
+
+
+async def _back_refusal(client: httpx.AsyncClient, app: FastAPI, case: str) -> tuple[int, Any]:
+    token, mid = await past_first(client, app, 20_00)
+    assert (await move(client, token, 10)).status_code == 200
+    game, key = "JOKER", f"back-refused-{case}"
+    if case == "no-game":
+        game = "NOSUCHGAME"
+    if case == "reused":
+        assert (await back(client, token, 2, key=key)).status_code == 200
+    if case == "bonus":
+        await give_active_bonus(app, mid)
+    transfers_before = await count(app, GameTransfer, GameTransfer.member_id == mid)
+    keys = await count(app, IdempotencyRecord, IdempotencyRecord.owner == f"member:{mid}")
+    response = await back(client, token, 3, key=key, game=game)
+    assert await count(app, GameTransfer, GameTransfer.member_id == mid) == transfers_before
+    assert await count(app, IdempotencyRecord, IdempotencyRecord.owner == f"member:{mid}") == keys
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize("case", ["no-game", "reused", "bonus"])
+async def test_each_game_to_wallet_refusal_is_the_steps_and_writes_nothing(
+    client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    await seed(app)
+    by_statement = await _back_refusal(client, app, case)
+    steps_only(monkeypatch)
+    by_steps = await _back_refusal(client, app, case)
+    assert by_statement == by_steps
+    assert 400 <= by_statement[0] < 500, by_statement

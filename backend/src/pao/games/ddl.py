@@ -44,7 +44,7 @@ from pao.ledger import hold_sql
 
 # Dropped first: CREATE OR REPLACE cannot change a function's result columns.
 DROP_POSTGRES = [
-    "DROP FUNCTION IF EXISTS pao_transfer_in",
+    "DROP FUNCTION IF EXISTS pao_transfer_begin",
     "DROP FUNCTION IF EXISTS pao_begin_transfer_in",
     "DROP FUNCTION IF EXISTS pao_settle_transfer",
 ]
@@ -249,18 +249,21 @@ POSTGRES = [
 ]
 
 
-# A member's whole wallet → game request up to the provider call, run alone in autocommit
-# (pao.games.transfer_statement, ADR 0039): the login, player protection's flags (a member with
-# limits set or excluded takes the steps, which record the refusal), the key's replay, the
-# provider's state and the gate (arguments), the key's claim, pao_begin_transfer_in and the
-# key's answer. A refusal returns before anything is written, but the three of
-# pao_begin_transfer_in, which delete the claim they follow.
+# A member's whole wallet → game or game → wallet request up to the provider call, run alone in
+# autocommit (pao.games.transfer_statement, ADR 0039): the login, player protection's flags
+# when money goes to play (a member with limits set or excluded takes the steps, which record
+# the refusal), the key's replay, the provider's state and the gate (arguments), the key's
+# claim, the transfer begun (pao_begin_transfer_in's hold for wallet → game; for game → wallet
+# the game's account, the transfer row and its statement line, as transfers.begin_out writes
+# them) and the key's answer. A refusal returns before anything is written, but those of the
+# transfer's beginning, which delete the claim they follow.
 POSTGRES.append(
     """
-    CREATE FUNCTION pao_transfer_in(
+    CREATE FUNCTION pao_transfer_begin(
       p_digest text, p_now timestamptz, p_active_status text, p_owner_prefix text,
       p_key text, p_request_hash text, p_unavailable boolean, p_gate_refuses boolean,
-      p_answer jsonb, p_code text, p_amount bigint, p_wallet_kind text, p_suspense_kind text,
+      p_answer jsonb, p_stake boolean, p_to_label text,
+      p_code text, p_amount bigint, p_wallet_kind text, p_suspense_kind text,
       p_entry_kind text, p_memo text, p_purpose text, p_hold_status text, p_transfer_id text,
       p_direction text, p_status text, p_from_label text, p_next_check_at timestamptz,
       p_statement_type text, p_statement_status text, p_ref_type text,
@@ -283,7 +286,7 @@ POSTGRES.append(
         outcome := 'UNAUTHORIZED';
         RETURN;
       END IF;
-      IF v_me.limits_set OR v_me.excluded_until > p_now THEN
+      IF p_stake AND (v_me.limits_set OR v_me.excluded_until > p_now) THEN
         outcome := 'STEPS';
         RETURN;
       END IF;
@@ -320,17 +323,42 @@ POSTGRES.append(
           RETURN;
         END IF;
       END IF;
-      SELECT * INTO v_begun FROM pao_begin_transfer_in(
-        v_me.id, v_me.currency, p_code, p_amount, p_wallet_kind, p_suspense_kind, p_entry_kind,
-        v_owner, p_memo, p_purpose, p_hold_status, p_transfer_id, p_direction, p_status, NULL,
-        p_from_label, p_next_check_at, p_statement_type, p_statement_status, p_ref_type, p_now);
-      IF v_begun.outcome <> 'OK' THEN
-        DELETE FROM idempotency_keys AS k WHERE k.id = v_claim;
-        outcome := v_begun.outcome;
-        RETURN;
+      IF p_stake THEN
+        SELECT * INTO v_begun FROM pao_begin_transfer_in(
+          v_me.id, v_me.currency, p_code, p_amount, p_wallet_kind, p_suspense_kind,
+          p_entry_kind, v_owner, p_memo, p_purpose, p_hold_status, p_transfer_id, p_direction,
+          p_status, NULL, p_from_label, p_next_check_at, p_statement_type, p_statement_status,
+          p_ref_type, p_now);
+        IF v_begun.outcome <> 'OK' THEN
+          DELETE FROM idempotency_keys AS k WHERE k.id = v_claim;
+          outcome := v_begun.outcome;
+          RETURN;
+        END IF;
+        username := v_begun.username;
+        transfer_pk := v_begun.transfer_pk;
+      ELSE
+        -- No money moves before the provider confirms: the intent and its statement line.
+        SELECT ga.username INTO username FROM games AS g
+          JOIN game_accounts AS ga ON ga.game_code = g.code AND ga.member_id = v_me.id
+          WHERE g.code = p_code AND g.enabled;
+        IF NOT FOUND THEN
+          DELETE FROM idempotency_keys AS k WHERE k.id = v_claim;
+          outcome := 'NO_GAME';
+          RETURN;
+        END IF;
+        INSERT INTO game_transfers AS t (transfer_id, member_id, game_code, direction, amount,
+                                         currency, status, hold_id, then_to, parent_id,
+                                         from_label, to_label, attempts, next_check_at, error,
+                                         created_at, settled_at)
+          VALUES (p_transfer_id, v_me.id, p_code, p_direction, p_amount, v_me.currency,
+                  p_status, NULL, NULL, NULL, p_from_label, p_to_label, 0, p_next_check_at,
+                  NULL, p_now, NULL)
+          RETURNING t.id INTO transfer_pk;
+        INSERT INTO statements (member_id, statement_type, status, from_label, to_label,
+                                amount, currency, ref_type, ref_id, extra, created_at)
+          VALUES (v_me.id, p_statement_type, p_statement_status, p_from_label, p_to_label,
+                  p_amount, v_me.currency, p_ref_type, CAST(transfer_pk AS text), NULL, p_now);
       END IF;
-      username := v_begun.username;
-      transfer_pk := v_begun.transfer_pk;
       answer := CAST(jsonb_set(p_answer, ARRAY['transfers', '0', 'transferId'],
                                to_jsonb(CAST(transfer_pk AS text))) AS json);
       IF v_claim IS NOT NULL THEN

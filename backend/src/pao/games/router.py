@@ -163,10 +163,10 @@ async def _transfer(
     body: TransferRequest,
     key: str | None,
 ) -> TransferResponse:
-    """Wallet → game with its first transaction in one statement on PostgreSQL
-    (:func:`pao.games.transfers.transfer_in_alone`), else in steps: the member, player
+    """Between the wallet and a game with its first transaction in one statement on
+    PostgreSQL (:func:`pao.games.transfers.transfer_alone`), else in steps: the member, player
     protection before money goes to play, then the transfer."""
-    answer = await transfers.transfer_in_alone(
+    answer = await transfers.transfer_alone(
         request.app,
         session,
         credentials,

@@ -1,16 +1,18 @@
-"""A member's wallet → game transfer, up to the provider call, as one statement on PostgreSQL
-(issue 36, ADR 0039).
+"""A member's transfer between the wallet and a game, up to the provider call, as one
+statement on PostgreSQL (issue 36, ADR 0039).
 
-:func:`begin_alone` runs ``pao_transfer_in`` (:mod:`pao.games.ddl`) by itself, in autocommit,
-as the withdrawal's request runs (:mod:`pao.wallet.withdrawal_statement`). It covers, in
-order:
+:func:`begin_alone` runs ``pao_transfer_begin`` (:mod:`pao.games.ddl`) by itself, in
+autocommit, as the withdrawal's request runs (:mod:`pao.wallet.withdrawal_statement`). It
+covers, in order:
 - the login behind the bearer token and its member;
-- player protection's flags: a member with limits set or excluded takes the steps, which
-  check and record the refusal;
+- player protection's flags, when money goes to play: a member with limits set or excluded
+  takes the steps, which check and record the refusal;
 - the replay of a recorded ``Idempotency-Key``;
 - the provider's state and the transfer gate, both passed in;
 - the key's claim;
-- ``pao_begin_transfer_in``: the hold, the transfer and its statement line;
+- the transfer begun: wallet → game by ``pao_begin_transfer_in`` (the hold, the transfer and
+  its statement line); game → wallet, the game's account checked, the transfer and its
+  statement line (no money moves before the provider confirms);
 - the key's answer.
 
 Transaction 1 is then committed, and the caller drives the provider call and transaction 2 as
@@ -19,7 +21,7 @@ the steps' path does (:func:`pao.games.transfers.drive`).
 It answers :class:`Begun` (the transfer to drive), :class:`Replayed` (the transfers a first
 request started), or ``None`` ("take the steps", nothing written). ``None`` covers a member's
 first transfer, whose suspense account the steps open, and a protected member. The steps also
-serve SQLite, game → wallet and game → game (:func:`pao.games.transfers.transfer_in_alone`).
+serve SQLite and game → game (:func:`pao.games.transfers.transfer_alone`).
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ from sqlalchemy import (
     String,
     bindparam,
     column,
+    false,
     func,
     literal_column,
     select,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
@@ -95,14 +99,16 @@ def _constant(value: str) -> ColumnElement[Any]:
     return literal_column(f"'{value}'", String())
 
 
-def _build(gate: TransferGate, code: str) -> Select[Any]:
+def _build(gate: TransferGate, code: str, direction: TransferDirection) -> Select[Any]:
     logins = LoginSession.__table__
     member_of_token = (
         select(logins.c.member_id)
         .where(logins.c.token_digest == bindparam("digest"))
         .scalar_subquery()
     )
-    call = func.pao_transfer_in(
+    stake = direction == TransferDirection.IN
+    source, destination = (WALLET_LABEL, code) if stake else (code, WALLET_LABEL)
+    call = func.pao_transfer_begin(
         bindparam("digest", type_=String()),
         bindparam("now", type_=UtcDateTime()),
         _constant(MemberStatus.ACTIVE.value),
@@ -110,8 +116,10 @@ def _build(gate: TransferGate, code: str) -> Select[Any]:
         bindparam("key", type_=String()),
         bindparam("request_hash", type_=String()),
         bindparam("unavailable", type_=Boolean()),
-        gate.refuses(member_of_token, source=WALLET_LABEL, destination=code),
+        gate.refuses(member_of_token, source=source, destination=destination),
         bindparam("answer", type_=JSONB()),
+        true() if stake else false(),
+        _constant(destination),
         _constant(code),
         bindparam("amount", type_=BigInteger()),
         _constant(AccountKind.PLAYER_WALLET.value),
@@ -121,9 +129,9 @@ def _build(gate: TransferGate, code: str) -> Select[Any]:
         _constant(HOLD_PURPOSE),
         _constant(HoldStatus.PENDING.value),
         bindparam("transfer_id", type_=String()),
-        _constant(TransferDirection.IN.value),
+        _constant(direction.value),
         _constant(GameTransferStatus.PENDING.value),
-        _constant(WALLET_LABEL),
+        _constant(source),
         bindparam("next_check_at", type_=UtcDateTime()),
         _constant(StatementType.TRANSFER.value),
         _constant(StatementStatus.PENDING.value),
@@ -137,19 +145,19 @@ def _build(gate: TransferGate, code: str) -> Select[Any]:
     return select(*call.c).select_from(call)
 
 
-# The statements of the plugged-in gate, one per game (the gate is asked about the move as
-# the member asked it), built on first use.
-_built: tuple[TransferGate, dict[str, Select[Any]]] | None = None
+# The statements of the plugged-in gate, one per game and direction (the gate is asked about
+# the move as the member asked it), built on first use.
+_built: tuple[TransferGate, dict[tuple[str, TransferDirection], Select[Any]]] | None = None
 
 
-def _statement(code: str) -> Select[Any]:
+def _statement(code: str, direction: TransferDirection) -> Select[Any]:
     global _built
     gate = TRANSFER_GATE.impl
     if _built is None or _built[0] is not gate:
         _built = (gate, {})
-    statement = _built[1].get(code)
+    statement = _built[1].get((code, direction))
     if statement is None:
-        statement = _built[1][code] = _build(gate, code)
+        statement = _built[1][(code, direction)] = _build(gate, code, direction)
     return statement
 
 
@@ -159,6 +167,7 @@ async def begin_alone(
     credentials: HTTPAuthorizationCredentials | None,
     *,
     code: str,
+    direction: TransferDirection,
     amount: int,
     key: str | None,
     unavailable: AppError | None,
@@ -166,18 +175,22 @@ async def begin_alone(
     next_check_at: datetime,
     now: datetime,
 ) -> Begun | Replayed | None:
-    """Transaction 1 of a wallet → game transfer to ``code``, in one statement, committed
-    (``unavailable``: the provider's refusal as the cache knows its state, answered after a
-    replay, as the steps answer it)."""
+    """Transaction 1 of a transfer between the wallet and game ``code`` (``direction``: in,
+    wallet → game; out, game → wallet), in one statement, committed (``unavailable``: the
+    provider's refusal as the cache knows its state, answered after a replay, as the steps
+    answer it)."""
     if key is not None and not key_is_well_formed(key):
         return None
+    source, destination = (
+        (WALLET_LABEL, code) if direction == TransferDirection.IN else (code, WALLET_LABEL)
+    )
     answer = TransferResponse(
         code="PENDING",
         transfers=[
             TransferOut(
                 transfer_id="0",
-                from_=WALLET_LABEL,
-                to=code,
+                from_=source,
+                to=destination,
                 amount=amount,
                 status=GameTransferStatus.PENDING,
             )
@@ -188,7 +201,7 @@ async def begin_alone(
         "now": now,
         "key": key,
         "request_hash": request_hash(
-            OPERATION, {"from": WALLET_LABEL, "to": code, "amount": amount}
+            OPERATION, {"from": source, "to": destination, "amount": amount}
         ),
         "unavailable": unavailable is not None,
         "answer": answer,
@@ -199,10 +212,10 @@ async def begin_alone(
     # One of the pool's connections per request at a time (ADR 0039): a session that has read
     # something runs the statement in its transaction, committed before the provider call.
     if session.in_transaction():
-        rows = await executor.fetch(session, _statement(code), params)
+        rows = await executor.fetch(session, _statement(code, direction), params)
         await session.commit()
     else:
-        rows = await executor.fetch_alone(engine, _statement(code), params)
+        rows = await executor.fetch_alone(engine, _statement(code, direction), params)
     outcome, username, pk, recorded = rows[0]
     if outcome == "OK":
         return Begun(pk=pk, transfer_id=transfer_id, username=username)

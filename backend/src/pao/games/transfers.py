@@ -741,7 +741,7 @@ async def request_transfer(
     return await _finish(app, pks, before.plans)
 
 
-async def transfer_in_alone(
+async def transfer_alone(
     app: Any,
     session: AsyncSession,
     credentials: HTTPAuthorizationCredentials | None,
@@ -751,19 +751,21 @@ async def transfer_in_alone(
     amount: int,
     key: str | None,
 ) -> TransferResponse | None:
-    """``POST /api/wallet/transfer`` wallet → game with transaction 1 in one statement on
-    PostgreSQL (:mod:`pao.games.transfer_statement`), then the provider call and transaction 2
-    as :func:`request_transfer` drives them; ``None`` when the request is the steps' (another
-    direction, under the minimum, SQLite, a first transfer, a protected member), nothing
-    written."""
-    code = destination.strip().upper()
+    """``POST /api/wallet/transfer`` between the wallet and a game with transaction 1 in one
+    statement on PostgreSQL (:mod:`pao.games.transfer_statement`), then the provider call and
+    transaction 2 as :func:`request_transfer` drives them; ``None`` when the request is the
+    steps' (game → game, under the minimum, SQLite, a first transfer, a protected member),
+    nothing written."""
+    source, destination = source.strip().upper(), destination.strip().upper()
     if not (
         transfer_functions.on_postgres(session)
-        and _is_wallet(source.strip())
-        and not _is_wallet(code)
+        and _is_wallet(source) != _is_wallet(destination)
         and amount >= TRANSFER_MINIMUM
     ):
         return None
+    into_game = _is_wallet(source)
+    code = destination if into_game else source
+    direction = TransferDirection.IN if into_game else TransferDirection.OUT
     try:
         await ensure_available(app, session, [code])
         unavailable = None
@@ -775,6 +777,7 @@ async def transfer_in_alone(
         session,
         credentials,
         code=code,
+        direction=direction,
         amount=amount,
         key=key,
         unavailable=unavailable,
@@ -789,7 +792,7 @@ async def transfer_in_alone(
     plan = _Plan(
         pk=begun.pk,
         code=code,
-        direction=TransferDirection.IN.value,
+        direction=direction.value,
         username=begun.username,
         amount=amount,
         transfer_id=begun.transfer_id,

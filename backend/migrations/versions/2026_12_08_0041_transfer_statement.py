@@ -1,6 +1,6 @@
-"""games: a member's wallet → game transfer up to the provider call as one PostgreSQL function
-(pao_transfer_in; issue 36, ADR 0039, pao.games.ddl), beside pao_begin_transfer_in, which it
-calls. Nothing on SQLite.
+"""games: a member's transfer between the wallet and a game, up to the provider call, as one
+PostgreSQL function (pao_transfer_begin; issue 36, ADR 0039, pao.games.ddl), beside
+pao_begin_transfer_in, which it calls. Nothing on SQLite.
 
 Revision ID: 0041
 Revises: 0040
@@ -20,11 +20,11 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    # The games' functions dropped and made again, pao_transfer_in with them.
+    # The games' functions dropped and made again, pao_transfer_begin with them.
     for statement in ddl.statements_for(op.get_bind().dialect.name):
         op.execute(statement)
 
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
-        op.execute("DROP FUNCTION IF EXISTS pao_transfer_in")
+        op.execute("DROP FUNCTION IF EXISTS pao_transfer_begin")
