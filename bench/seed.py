@@ -22,7 +22,9 @@ from pao.games.models import GameAccount
 from pao.games.seamless import ddl as seamless_ddl
 from pao.games.seamless.hub88 import PROVIDER as HUB88
 from pao.games.seamless.models import SeamlessGame, SeamlessSession
+from pao.identity import ddl as identity_ddl
 from pao.identity.models import LoginSession, Member
+from pao.kit import idempotency_ddl
 from pao.kit.clock import utcnow
 from pao.kit.money import Currency
 from pao.ledger import credit_ddl
@@ -83,6 +85,8 @@ async def reset_database() -> None:
         await conn.run_sync(Base.metadata.create_all)
         for statement in (
             *statements_for("postgresql"),
+            *identity_ddl.statements_for("postgresql"),
+            *idempotency_ddl.statements_for("postgresql"),
             *wallet_ddl.statements_for("postgresql"),
             *games_ddl.statements_for("postgresql"),
             *credit_ddl.statements_for("postgresql"),

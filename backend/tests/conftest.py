@@ -39,6 +39,8 @@ from pao.core.db import Base
 from pao.core.settings import Settings
 from pao.games import ddl as games_ddl
 from pao.games.seamless import ddl as seamless_ddl
+from pao.identity import ddl as identity_ddl
+from pao.kit import idempotency_ddl
 from pao.kit.clock import clock
 from pao.ledger import credit_ddl
 from pao.ledger.ddl import statements_for
@@ -80,6 +82,8 @@ async def build_schema(engine: AsyncEngine) -> None:
         await conn.run_sync(Base.metadata.create_all)
         for statement in (
             *statements_for(engine.dialect.name),
+            *identity_ddl.statements_for(engine.dialect.name),
+            *idempotency_ddl.statements_for(engine.dialect.name),
             *backoffice_ddl.statements_for(engine.dialect.name),
             *wallet_ddl.statements_for(engine.dialect.name),
             *games_ddl.statements_for(engine.dialect.name),

@@ -256,7 +256,8 @@ POSTGRES = [
 # claim, the transfer begun (pao_begin_transfer_in's hold for wallet → game; for game → wallet
 # the game's account, the transfer row and its statement line, as transfers.begin_out writes
 # them) and the key's answer. A refusal returns before anything is written, but those of the
-# transfer's beginning, which delete the claim they follow.
+# transfer's beginning, which delete the claim they follow. The login and the key's record are
+# pao.identity.ddl's and pao.kit.idempotency_ddl's functions, as for the withdrawal.
 POSTGRES.append(
     """
     CREATE FUNCTION pao_transfer_begin(
@@ -272,17 +273,12 @@ POSTGRES.append(
     DECLARE
       v_me record;
       v_owner text;
-      v_recorded record;
+      v_key record;
       v_claim bigint;
       v_begun record;
     BEGIN
-      SELECT s.revoked_at, s.expires_at, m.id, m.status, m.currency, m.limits_set,
-             m.excluded_until
-        INTO v_me
-        FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id
-        WHERE s.token_digest = p_digest;
-      IF NOT FOUND OR v_me.revoked_at IS NOT NULL OR v_me.expires_at <= p_now
-         OR v_me.status <> p_active_status THEN
+      SELECT * INTO v_me FROM pao_member_of_token(p_digest, p_now, p_active_status);
+      IF v_me.id IS NULL THEN
         outcome := 'UNAUTHORIZED';
         RETURN;
       END IF;
@@ -292,12 +288,10 @@ POSTGRES.append(
       END IF;
       v_owner := p_owner_prefix || CAST(v_me.id AS text);
       IF p_key IS NOT NULL THEN
-        SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
-          WHERE k.owner = v_owner AND k.key = p_key;
-        IF FOUND THEN
-          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
-                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
-          answer := v_recorded.response;
+        SELECT * INTO v_key FROM pao_key_record(v_owner, p_key, p_request_hash);
+        IF v_key.outcome IS NOT NULL THEN
+          outcome := v_key.outcome;
+          answer := v_key.answer;
           RETURN;
         END IF;
       END IF;
@@ -310,18 +304,14 @@ POSTGRES.append(
         RETURN;
       END IF;
       IF p_key IS NOT NULL THEN
-        INSERT INTO idempotency_keys AS k (owner, key, request_hash, created_at)
-          VALUES (v_owner, p_key, p_request_hash, p_now)
-          ON CONFLICT (owner, key) DO NOTHING
-          RETURNING k.id INTO v_claim;
-        IF v_claim IS NULL THEN
-          SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
-            WHERE k.owner = v_owner AND k.key = p_key;
-          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
-                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
-          answer := v_recorded.response;
+        -- A duplicate in flight holds this key: answered from its record if it committed.
+        SELECT * INTO v_key FROM pao_claim_key(v_owner, p_key, p_request_hash, p_now);
+        IF v_key.claim_id IS NULL THEN
+          outcome := v_key.outcome;
+          answer := v_key.answer;
           RETURN;
         END IF;
+        v_claim := v_key.claim_id;
       END IF;
       IF p_stake THEN
         SELECT * INTO v_begun FROM pao_begin_transfer_in(

@@ -23,7 +23,9 @@ with an exception, so that the transaction stays usable and the caller decides:
 (:mod:`pao.wallet.withdrawal_statement`, ADR 0039): the login and its member, the key's replay,
 the limits, the bank account, the gate (an argument: promotions' expression), the key's claim,
 ``pao_request_withdrawal``, and the key's answer. Its refusals are data too: all but two return
-before anything is written, and those two (the hold's) delete the claim they follow.
+before anything is written, and those two (the hold's) delete the claim they follow. The login
+and the key's record are functions of their own (:mod:`pao.identity.ddl`,
+:mod:`pao.kit.idempotency_ddl`), shared with the transfer's (:mod:`pao.games.ddl`).
 
 The hold itself is :mod:`pao.ledger.hold_sql`'s, shared with the transfer's function. The
 deferred ``postings_balanced`` trigger and the ``non_negative`` check guard it as they guard
@@ -92,18 +94,13 @@ POSTGRES = [
     DECLARE
       v_me record;
       v_owner text;
-      v_recorded record;
+      v_key record;
       v_slot integer;
       v_claim bigint;
       v_placed record;
     BEGIN
-      SELECT s.revoked_at, s.expires_at, m.id, m.status, m.currency, m.bank_code,
-             m.bank_account_name, m.bank_account_no
-        INTO v_me
-        FROM login_sessions AS s JOIN members AS m ON m.id = s.member_id
-        WHERE s.token_digest = p_digest;
-      IF NOT FOUND OR v_me.revoked_at IS NOT NULL OR v_me.expires_at <= p_now
-         OR v_me.status <> p_active_status THEN
+      SELECT * INTO v_me FROM pao_member_of_token(p_digest, p_now, p_active_status);
+      IF v_me.id IS NULL THEN
         outcome := 'UNAUTHORIZED';
         RETURN;
       END IF;
@@ -113,12 +110,10 @@ POSTGRES = [
       -- A retry is answered from its record before anything is checked: the limits may have
       -- moved and the wallet emptied since the first request (money rule 5).
       IF p_key IS NOT NULL THEN
-        SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
-          WHERE k.owner = v_owner AND k.key = p_key;
-        IF FOUND THEN
-          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
-                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
-          answer := v_recorded.response;
+        SELECT * INTO v_key FROM pao_key_record(v_owner, p_key, p_request_hash);
+        IF v_key.outcome IS NOT NULL THEN
+          outcome := v_key.outcome;
+          answer := v_key.answer;
           RETURN;
         END IF;
       END IF;
@@ -148,20 +143,14 @@ POSTGRES = [
         RETURN;
       END IF;
       IF p_key IS NOT NULL THEN
-        -- A duplicate in flight holds this key: the insert waits for its end, then finds its
-        -- row if it committed (answered from it) or claims the key if it did not.
-        INSERT INTO idempotency_keys AS k (owner, key, request_hash, created_at)
-          VALUES (v_owner, p_key, p_request_hash, p_now)
-          ON CONFLICT (owner, key) DO NOTHING
-          RETURNING k.id INTO v_claim;
-        IF v_claim IS NULL THEN
-          SELECT k.request_hash, k.response INTO v_recorded FROM idempotency_keys AS k
-            WHERE k.owner = v_owner AND k.key = p_key;
-          outcome := CASE WHEN v_recorded.request_hash = p_request_hash
-                          THEN 'REPLAYED' ELSE 'KEY_REUSED' END;
-          answer := v_recorded.response;
+        -- A duplicate in flight holds this key: answered from its record if it committed.
+        SELECT * INTO v_key FROM pao_claim_key(v_owner, p_key, p_request_hash, p_now);
+        IF v_key.claim_id IS NULL THEN
+          outcome := v_key.outcome;
+          answer := v_key.answer;
           RETURN;
         END IF;
+        v_claim := v_key.claim_id;
       END IF;
       SELECT * INTO v_placed FROM pao_request_withdrawal(
         v_me.id, v_me.currency, p_amount, p_wallet_kind, p_suspense_kind, p_entry_kind,
