@@ -297,6 +297,20 @@ async def fetch_alone(
         return await _fetch_on(pooled.dbapi_connection, engine.dialect, statement, params or {})
 
 
+async def fetch_in_request(
+    engine: AsyncEngine, session: AsyncSession, statement: Executable, params: Params
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """A statement that is a whole transaction on its own, in a request that has a session,
+    and whether it ran alone (committed when this returns). Alone (:func:`fetch_alone`),
+    unless the session already holds a connection (it read the settings, or a provider's
+    state), in whose transaction it then runs, to be committed with it: a request never holds
+    two of the pool's connections at once (a burst of requests each holding one and waiting
+    for a second would wait on each other until the pool's timeout)."""
+    if session.in_transaction():
+        return await fetch(session, statement, params), False
+    return await fetch_alone(engine, statement, params), True
+
+
 async def read(
     engine: AsyncEngine, session: AsyncSession, statement: Executable, params: Params
 ) -> list[tuple[Any, ...]]:

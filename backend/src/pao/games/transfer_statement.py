@@ -35,14 +35,12 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
-    ColumnElement,
     Select,
     String,
     bindparam,
     column,
     false,
     func,
-    literal_column,
     select,
     true,
 )
@@ -52,13 +50,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from pao.core import executor
 from pao.core.db import UtcDateTime
 from pao.core.errors import AppError, Unauthorized
+from pao.core.literals import constant
 from pao.games.exceptions import NoGame
 from pao.games.models import GameTransferStatus, TransferDirection
 from pao.games.ports import TRANSFER_GATE, TransferGate
 from pao.games.schemas import TransferOut, TransferResponse
 from pao.games.transfer_functions import HOLD_PURPOSE, STATEMENT_REF
-from pao.identity.deps import bearer_digest
-from pao.identity.models import LoginSession, MemberStatus
+from pao.identity.deps import bearer_digest, member_id_of_token
+from pao.identity.models import MemberStatus
 from pao.kit.idempotency import IdempotencyKeyReused, key_is_well_formed, request_hash
 from pao.ledger.exceptions import InsufficientFunds
 from pao.ledger.models import AccountKind, HoldStatus
@@ -92,50 +91,37 @@ class Replayed:
     pks: list[int]
 
 
-def _constant(value: str) -> ColumnElement[Any]:
-    # Every request's same value, written into the statement once (the constants stay here).
-    if "'" in value or "\\" in value:
-        raise ValueError(f"not a constant to write into SQL: {value!r}")
-    return literal_column(f"'{value}'", String())
-
-
 def _build(gate: TransferGate, code: str, direction: TransferDirection) -> Select[Any]:
-    logins = LoginSession.__table__
-    member_of_token = (
-        select(logins.c.member_id)
-        .where(logins.c.token_digest == bindparam("digest"))
-        .scalar_subquery()
-    )
     stake = direction == TransferDirection.IN
     source, destination = (WALLET_LABEL, code) if stake else (code, WALLET_LABEL)
     call = func.pao_transfer_begin(
         bindparam("digest", type_=String()),
         bindparam("now", type_=UtcDateTime()),
-        _constant(MemberStatus.ACTIVE.value),
-        _constant(OWNER_PREFIX),
+        constant(MemberStatus.ACTIVE.value),
+        constant(OWNER_PREFIX),
         bindparam("key", type_=String()),
         bindparam("request_hash", type_=String()),
         bindparam("unavailable", type_=Boolean()),
-        gate.refuses(member_of_token, source=source, destination=destination),
+        gate.refuses(member_id_of_token(), source=source, destination=destination),
         bindparam("answer", type_=JSONB()),
         true() if stake else false(),
-        _constant(destination),
-        _constant(code),
+        constant(destination),
+        constant(code),
         bindparam("amount", type_=BigInteger()),
-        _constant(AccountKind.PLAYER_WALLET.value),
-        _constant(AccountKind.GAME_TRANSFERS_PENDING.value),
-        _constant(f"hold:{HOLD_PURPOSE}"),
-        _constant(f"transfer to {code}"),
-        _constant(HOLD_PURPOSE),
-        _constant(HoldStatus.PENDING.value),
+        constant(AccountKind.PLAYER_WALLET.value),
+        constant(AccountKind.GAME_TRANSFERS_PENDING.value),
+        constant(f"hold:{HOLD_PURPOSE}"),
+        constant(f"transfer to {code}"),
+        constant(HOLD_PURPOSE),
+        constant(HoldStatus.PENDING.value),
         bindparam("transfer_id", type_=String()),
-        _constant(direction.value),
-        _constant(GameTransferStatus.PENDING.value),
-        _constant(source),
+        constant(direction.value),
+        constant(GameTransferStatus.PENDING.value),
+        constant(source),
         bindparam("next_check_at", type_=UtcDateTime()),
-        _constant(StatementType.TRANSFER.value),
-        _constant(StatementStatus.PENDING.value),
-        _constant(STATEMENT_REF),
+        constant(StatementType.TRANSFER.value),
+        constant(StatementStatus.PENDING.value),
+        constant(STATEMENT_REF),
     ).table_valued(
         column("outcome", String()),
         column("username", String()),
@@ -209,13 +195,11 @@ async def begin_alone(
         "transfer_id": transfer_id,
         "next_check_at": next_check_at,
     }
-    # One of the pool's connections per request at a time (ADR 0039): a session that has read
-    # something runs the statement in its transaction, committed before the provider call.
-    if session.in_transaction():
-        rows = await executor.fetch(session, _statement(code, direction), params)
+    rows, alone = await executor.fetch_in_request(
+        engine, session, _statement(code, direction), params
+    )
+    if not alone:  # transaction 1 is committed before the provider is called
         await session.commit()
-    else:
-        rows = await executor.fetch_alone(engine, _statement(code, direction), params)
     outcome, username, pk, recorded = rows[0]
     if outcome == "OK":
         return Begun(pk=pk, transfer_id=transfer_id, username=username)

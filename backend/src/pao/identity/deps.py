@@ -11,7 +11,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import bindparam, inspect, select
+from sqlalchemy import ScalarSelect, bindparam, inspect, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pao.core import executor
@@ -41,6 +41,17 @@ def bearer_digest(credentials: HTTPAuthorizationCredentials | None) -> str:
     if credentials is None or not credentials.credentials:
         raise Unauthorized()
     return token_digest(credentials.credentials)
+
+
+def member_id_of_token() -> ScalarSelect[int]:
+    """The member id of the login whose digest is the statement's ``digest`` parameter, as a
+    scalar subquery (a gate's expression inside a request that is one statement, ADR 0039)."""
+    logins = LoginSession.__table__
+    return (
+        select(logins.c.member_id)
+        .where(logins.c.token_digest == bindparam("digest"))
+        .scalar_subquery()
+    )
 
 
 def require_open_login(*, revoked_at: datetime | None, expires_at: datetime) -> None:

@@ -25,7 +25,6 @@ from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy import (
     JSON,
     BigInteger,
-    ColumnElement,
     Select,
     String,
     bindparam,
@@ -40,8 +39,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from pao.core import executor
 from pao.core.db import UtcDateTime
 from pao.core.errors import AppError, CurrencyNotOffered, Unauthorized
-from pao.identity.deps import bearer_digest
-from pao.identity.models import LoginSession, MemberStatus
+from pao.core.literals import constant, quoted
+from pao.identity.deps import bearer_digest, member_id_of_token
+from pao.identity.models import MemberStatus
 from pao.kit.after_commit import committed_already
 from pao.kit.clock import utcnow
 from pao.kit.events import WithdrawalRequested, publish
@@ -87,18 +87,6 @@ _ANSWER = WithdrawResponse(code="OK", status=WithdrawalStatus.PENDING, withdrawa
 _CURRENCIES = list(Currency)
 
 
-# What every request passes the same is written into the statement once, quoted (the
-# constants stay in Python, and the driver encodes only what changes per request).
-def _quoted(value: str) -> str:
-    if "'" in value or "\\" in value:
-        raise ValueError(f"not a constant to write into SQL: {value!r}")
-    return f"'{value}'"
-
-
-def _constant(value: str) -> ColumnElement[Any]:
-    return literal_column(_quoted(value), String())
-
-
 @dataclass(frozen=True)
 class _Built:
     gate: WithdrawalGate
@@ -106,28 +94,22 @@ class _Built:
 
 
 def _build(gate: WithdrawalGate) -> _Built:
-    logins = LoginSession.__table__
-    member_of_token = (
-        select(logins.c.member_id)
-        .where(logins.c.token_digest == bindparam("digest"))
-        .scalar_subquery()
-    )
-    currencies = ", ".join(_quoted(c.value) for c in _CURRENCIES)
+    currencies = ", ".join(quoted(c.value) for c in _CURRENCIES)
     call = func.pao_withdraw(
         bindparam("digest", type_=String()),
         bindparam("now", type_=UtcDateTime()),
-        _constant(MemberStatus.ACTIVE.value),
-        _constant(OWNER_PREFIX),
+        constant(MemberStatus.ACTIVE.value),
+        constant(OWNER_PREFIX),
         bindparam("key", type_=String()),
         bindparam("request_hash", type_=String()),
         bindparam("amount", type_=BigInteger()),
         literal_column(f"ARRAY[{currencies}]"),
         bindparam("minimums", type_=ARRAY(BigInteger())),
         bindparam("maximums", type_=ARRAY(BigInteger())),
-        gate.refuses(member_of_token),
-        literal_column(f"CAST({_quoted(json.dumps(_ANSWER))} AS jsonb)"),
+        gate.refuses(member_id_of_token()),
+        literal_column(f"CAST({quoted(json.dumps(_ANSWER))} AS jsonb)"),
         *(
-            _constant(value)
+            constant(value)
             for value in (
                 _ANSWER_ID_FIELD,
                 MEMO_PREFIX,
@@ -197,14 +179,7 @@ async def withdraw_alone(
         "minimums": [settings.withdraw_min.for_currency(c) for c in _CURRENCIES],
         "maximums": [settings.withdraw_max.for_currency(c) for c in _CURRENCIES],
     }
-    # One of the pool's connections per request at a time: a session that read the settings
-    # holds one, and the statement runs in its transaction (N requests each holding one and
-    # waiting for a second would wait on each other until the pool's timeout).
-    alone = not session.in_transaction()
-    if alone:
-        rows = await executor.fetch_alone(engine, statement, params)
-    else:
-        rows = await executor.fetch(session, statement, params)
+    rows, alone = await executor.fetch_in_request(engine, session, statement, params)
     outcome, member_id, currency, withdrawal_id, answer = rows[0]
     if outcome == "OK":
         event = WithdrawalRequested(
