@@ -106,13 +106,13 @@ async def test_transaction_1_is_one_statement_alone(
 ) -> None:
     await seed(app)
     token, mid = await past_first(client, app, 100_00)
-    send = move
+    source, to = "WALLET", "JOKER"
     if direction == "out":
         assert (await move(client, token, 10)).status_code == 200
-        send = back
+        source, to = to, source
     with executor.recorded(app.state.engine) as sent:
-        first = await send(client, token, 5, key="one-intent")
-        again = await send(client, token, 5, key="one-intent")
+        first = await move(client, token, 5, "one-intent", to=to, source=source)
+        again = await move(client, token, 5, "one-intent", to=to, source=source)
     assert first.status_code == again.status_code == 200, first.text
     assert again.json() == first.json()
     assert first.json()["transfers"][0]["status"] == "SUCCESS"
