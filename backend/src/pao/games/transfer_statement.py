@@ -64,6 +64,8 @@ from pao.ledger.models import AccountKind, HoldStatus
 from pao.wallet.models import StatementStatus, StatementType
 from pao.wallet.statements import WALLET_LABEL
 
+# The key's operation and owner, the steps' too (pao.games.transfers: a key reused across the
+# two ways of a request replays).
 OPERATION = "games.transfer"
 OWNER_PREFIX = "member:"
 

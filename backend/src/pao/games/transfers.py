@@ -692,7 +692,7 @@ async def _start(
 
     answer = await run_idempotent(
         session,
-        owner=f"member:{member.id}",
+        owner=f"{transfer_statement.OWNER_PREFIX}{member.id}",
         key=key,
         operation=operation,
         payload=payload,
@@ -734,7 +734,7 @@ async def request_transfer(
         session,
         member=member,
         key=key,
-        operation="games.transfer",
+        operation=transfer_statement.OPERATION,
         payload={"from": source, "to": destination, "amount": amount},
         begin=_counting(begin, before),
     )
