@@ -97,18 +97,19 @@ async def test_withdrawal_sends_the_benchmarked_statements(
         assert response.status_code == 200, response.text
     statements = [s for s in statements if not s.startswith("BEGIN")]  # SQLite's own
     verbs = [" ".join(s.split()[:3]) for s in statements]
-    # Login, idempotency key, bonus gate, then the money: on PostgreSQL one call of
-    # pao_request_withdrawal (ADR 0018; bench/sql/withdraw.sql), on SQLite wallet + suspense
-    # found and locked together, entry, balances, postings, hold, withdrawal, statement line;
-    # then the idempotent answer. The settings were read by the first withdrawal. The key is
-    # claimed without a savepoint.
+    # On PostgreSQL the whole request is one call of pao_withdraw, run alone (ADR 0039;
+    # bench/sql/withdraw.sql): the login, the key, the checks, the bonus gate, the hold and the
+    # answer. On SQLite the steps: login, idempotency key, bonus gate, wallet + suspense found
+    # and locked together, entry, balances, postings, hold, withdrawal, statement line, then
+    # the idempotent answer, the key claimed without a savepoint. The settings were read by the
+    # first withdrawal.
     if app.state.engine.dialect.name == "postgresql":
-        assert len(statements) == 5, verbs
-        assert "FROM pao_request_withdrawal(" in statements[3]
+        assert len(statements) == 1, verbs
+        assert "FROM pao_withdraw(" in statements[0]
     else:
         assert len(statements) == 11, verbs
+        assert "ON CONFLICT" in next(s for s in statements if "INTO idempotency_keys" in s)
     assert not [s for s in statements if s.startswith(("SAVEPOINT", "RELEASE"))]
-    assert "ON CONFLICT" in next(s for s in statements if "INTO idempotency_keys" in s)
 
 
 @pytest.mark.usefixtures("settings_stay_cached")
@@ -148,13 +149,13 @@ async def test_transfer_plans_and_answers_without_reading_its_transfer_again(
     verbs = [" ".join(s.split()[:3]) for s in statements]
     assert not [s for s in statements if "provider_maintenance" in s]
     if app.state.engine.dialect.name == "postgresql":
-        # bench/sql/transfer.sql: the login; the key, transaction 1 as one call of
-        # pao_begin_transfer_in (ADR 0018), the key's answer; transaction 2 as one call of
+        # bench/sql/transfer.sql: transaction 1 as one call of pao_transfer_begin, run alone
+        # (the login, the key, the hold, the answer: ADR 0039); transaction 2 as one call of
         # pao_settle_transfer, which locks and reads the transfer and keeps the game balance
         # the sandbox's answer carries.
-        assert len(statements) == 5, verbs
-        assert "FROM pao_begin_transfer_in(" in statements[2]
-        assert "FROM pao_settle_transfer(" in statements[4]
+        assert len(statements) == 2, verbs
+        assert "FROM pao_transfer_begin(" in statements[0]
+        assert "FROM pao_settle_transfer(" in statements[1]
         assert through_sqlalchemy == []
     else:
         # The steps: 26, and the game balance the sandbox's answer carries.
