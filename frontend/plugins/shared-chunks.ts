@@ -18,13 +18,6 @@ const SHARED = /\/src\/(components|hooks|lib)\//;
 // slower to connect after it opens, and may send before its socket is in its room; it reloads
 // what it missed after every join (src/lib/chat/use-chat-socket.ts).
 const CHAT = /\/src\/(components|hooks|lib)\/chat\//;
-// The protection code the home screen shows (its break banner, its texts and rules): in 'shared',
-// which every member screen loads, rather than a small chunk of its own that /user/home waits for
-// (a request more, sharing Slow 4G's bandwidth with the libraries while it waits for its answer).
-// Its query, which the entry's router prefetches, goes with the entry's shared code ('common'):
-// left unassigned, Rollup would pull it into 'shared' with them, and the entry with it.
-const HOME_PROTECTION = /\/src\/features\/protection\/(rules\.ts|components\/(BreakBanner|BreakStatus)\.tsx)$/;
-const PROTECTION_QUERY = /\/src\/features\/protection\/api\/protection\.ts$/;
 // The back office's own code, strings and libraries: only backoffice.html loads them.
 const BACK_OFFICE = /\/src\/backoffice\/|\/src\/locales\/\w+\/backoffice\.json$|\/node_modules\/@tanstack\/(react-table|table-core)\//;
 
@@ -52,8 +45,6 @@ export function sharedChunks(id: string, { getModuleInfo }: { getModuleInfo: Get
   // first, rather than in a chunk of its own (one request more before /login paints).
   if (id.includes('vite/modulepreload-polyfill')) return 'vendor';
   const forLogin = importedFrom(id, LOGIN, getModuleInfo);
-  if (PROTECTION_QUERY.test(id) && forLogin) return 'common';
-  if (HOME_PROTECTION.test(id) && !forLogin) return 'shared';
   if (id.includes('/node_modules/')) return forLogin ? 'vendor' : undefined;
   if (!SHARED.test(id) || CHAT.test(id)) return undefined;
   return forLogin ? 'common' : 'shared';
