@@ -15,7 +15,7 @@ from pao.kit.money import Currency
 from pao.ledger.models import AccountKind
 from pao.ledger.service import get_or_open_account, player_wallet, transfer
 from pao.promotions.exceptions import BonusRemaining
-from pao.promotions.gates import check_transfer_allowed
+from pao.promotions.gates import BONUS_GATE_ON_TRANSFERS
 from pao.promotions.models import BonusKind, BonusType, MemberBonus, MemberBonusStatus
 from tests.promotions_helpers import (
     Player,
@@ -150,11 +150,11 @@ async def test_active_bonus_blocks_withdrawals_transfers_and_another_bonus(
     assert (withdraw.status_code, withdraw.json()) == (400, {"message": "BONUS_REMAINING"})
     async with app.state.sessionmaker() as session:
         # Into a game: allowed (that is how the turnover is played); back to the wallet: not.
-        await check_transfer_allowed(
+        await BONUS_GATE_ON_TRANSFERS(
             session, member_id=player.id, source="wallet", destination="PG", amount=1
         )
         with pytest.raises(BonusRemaining):
-            await check_transfer_allowed(
+            await BONUS_GATE_ON_TRANSFERS(
                 session, member_id=player.id, source="PG", destination="WALLET", amount=1
             )
 

@@ -40,7 +40,6 @@ class BonusGateOnWithdrawals:
         return BonusRemaining()
 
 
-# One instance: the withdrawal's statement is built once per plugged-in gate.
 BONUS_GATE_ON_WITHDRAWALS = BonusGateOnWithdrawals()
 
 
@@ -68,5 +67,5 @@ def _into_wallet(destination: str) -> bool:
     return destination.strip().lower() == WALLET
 
 
-# One instance, called as the function it was; the transfer statement is built per gate.
-check_transfer_allowed = BonusGateOnTransfers()
+# One instance each: the statements that ask a gate are built once per plugged-in gate.
+BONUS_GATE_ON_TRANSFERS = BonusGateOnTransfers()

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Label
 
 from pao.games.ports import TRANSFER_GATE
-from pao.promotions.gates import BONUS_GATE_ON_WITHDRAWALS, check_transfer_allowed
+from pao.promotions.gates import BONUS_GATE_ON_TRANSFERS, BONUS_GATE_ON_WITHDRAWALS
 from pao.promotions.invite import summary_columns, summary_of
 from pao.wallet.ports import INVITE_SUMMARY, WITHDRAWAL_GATE, InviteFigures
 
@@ -39,5 +39,5 @@ INVITE_ON_WALLET_SCREEN = InviteOnWalletScreen()
 def install() -> None:
     """Plug promotions' rules into the wallet's and the games' ports."""
     WITHDRAWAL_GATE.plug(BONUS_GATE_ON_WITHDRAWALS)
-    TRANSFER_GATE.plug(check_transfer_allowed)
+    TRANSFER_GATE.plug(BONUS_GATE_ON_TRANSFERS)
     INVITE_SUMMARY.plug(INVITE_ON_WALLET_SCREEN)
