@@ -57,7 +57,11 @@ async def past_first(
 
 def steps_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The route takes the steps on PostgreSQL too (what the statement is held to)."""
-    monkeypatch.setattr(wallet_router, "takes_the_statement", lambda _session, _key: False)
+
+    async def none(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(wallet_router, "withdraw_alone", none)
 
 
 async def scalar(app: FastAPI, query: Any) -> Any:

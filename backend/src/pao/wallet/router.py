@@ -29,7 +29,7 @@ from pao.wallet.schemas import (
 from pao.wallet.screen import wallet_screen
 from pao.wallet.statement_notes import params_in, render
 from pao.wallet.statements import list_statements
-from pao.wallet.withdrawal_statement import takes_the_statement, withdraw_alone
+from pao.wallet.withdrawal_statement import withdraw_alone
 from pao.wallet.withdrawals import OPERATION, key_owner, request_withdrawal
 
 router = APIRouter(route_class=UnitOfWorkRoute)
@@ -88,10 +88,9 @@ async def _withdraw(
     (:mod:`pao.wallet.withdrawal_statement`), else in steps: the member, then the key
     around the request (/withdraw and /withdrawAll are one intent: a key reused across them
     replays)."""
-    if takes_the_statement(session, key):
-        answer = await withdraw_alone(engine, session, credentials, amount=body.amount, key=key)
-        if answer is not None:
-            return answer
+    answer = await withdraw_alone(engine, session, credentials, amount=body.amount, key=key)
+    if answer is not None:
+        return answer
     member = await current_member(session, credentials)
 
     async def action() -> WithdrawResponse:

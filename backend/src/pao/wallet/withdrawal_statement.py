@@ -12,7 +12,8 @@ writes nothing (the two the hold finds after the claim take the claim back).
 It answers what :func:`pao.kit.idempotency.run_idempotent` around
 :func:`pao.wallet.withdrawals.request_withdrawal` answers, refusal for refusal, or ``None``:
 "take the steps" (a member's first withdrawal, whose accounts the steps open). The steps also
-serve SQLite and a key the kit refuses as malformed (:func:`takes_the_statement`).
+serve SQLite and a key the kit refuses as malformed, which the steps refuse after the login,
+as always.
 """
 
 from __future__ import annotations
@@ -149,12 +150,6 @@ def _statement() -> Select[Any]:
     return built.statement
 
 
-def takes_the_statement(session: AsyncSession, key: str | None) -> bool:
-    """Whether the request goes to :func:`withdraw_alone`: on PostgreSQL, with no key or a
-    well-formed one (a malformed key is refused by the steps, after the login, as always)."""
-    return executor.on_postgres(session) and (key is None or key_is_well_formed(key))
-
-
 async def withdraw_alone(
     engine: AsyncEngine,
     session: AsyncSession,
@@ -167,6 +162,8 @@ async def withdraw_alone(
     the steps must do it (nothing written). A refusal raises what the steps raise. The
     cashiers' queue hears of a new withdrawal once it is committed: at once when the statement
     ran alone, else at ``session``'s commit."""
+    if not executor.on_postgres(session) or (key is not None and not key_is_well_formed(key)):
+        return None
     digest = bearer_digest(credentials)
     settings = await load_site_settings(session)
     statement = _statement()
